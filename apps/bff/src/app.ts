@@ -1,0 +1,82 @@
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import type { AppContext } from './context.ts';
+import { ApiError } from './http/api-error.ts';
+import { errorResponse, toApiError } from './http/error-response.ts';
+import { resolvePrincipal } from './http/principal.ts';
+import { rateLimit } from './http/rate-limit.ts';
+import { requestId } from './http/request-id.ts';
+import { send } from './http/route.ts';
+import { httpSerializers } from './logger.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { docsRoutes } from './modules/docs/routes.ts';
+import { userRoutes } from './modules/users/routes.ts';
+
+export const BODY_LIMIT = '1mb';
+
+/** `TRUST_PROXY`: unset → none; `true`; a hop count; or addresses/CIDRs/`loopback` as Express takes them. */
+const trustProxySetting = (value: string | undefined): boolean | number | string => {
+  if (!value || value === 'false') return false;
+  if (value === 'true') return true;
+  return /^\d+$/.test(value) ? Number(value) : value;
+};
+
+/** Parses a body but keeps a parse failure for later, so rate limiting still counts (and labels) the request. */
+const deferBodyErrors =
+  (parser: RequestHandler): RequestHandler =>
+  (req, res, next) =>
+    parser(req, res, (error?: unknown) => {
+      if (error) req.bodyError = error as Express.Request['bodyError'];
+      next();
+    });
+
+export const createApp = (ctx: AppContext): Express => {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', trustProxySetting(ctx.config.TRUST_PROXY));
+  app.set('query parser', 'simple');
+
+  app.use(requestId);
+  app.use(
+    pinoHttp({
+      logger: ctx.logger,
+      genReqId: (req) => (req as express.Request).requestId,
+      serializers: httpSerializers,
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    }),
+  );
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:'],
+          frameAncestors: ["'none'"],
+          // Local sandboxes serve plain HTTP; upgrading would break the reference page's own assets.
+          upgradeInsecureRequests: null,
+        },
+      },
+    }),
+  );
+  app.use(deferBodyErrors(express.json({ limit: BODY_LIMIT, strict: true })));
+  app.use(deferBodyErrors(express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 50 })));
+  app.use(resolvePrincipal(ctx));
+  app.use(rateLimit(ctx));
+
+  app.use(docsRoutes(ctx));
+  app.use(authRoutes(ctx));
+  app.use(userRoutes(ctx));
+
+  app.use((req) => {
+    throw new ApiError('NOT_FOUND', `No route ${req.method} ${req.path}. See /docs for the API reference.`);
+  });
+  const handleError: ErrorRequestHandler = (error, req, res, next) => {
+    if (res.headersSent) return next(error);
+    send(res, errorResponse(toApiError(error, req.log ?? ctx.logger), req.requestId ?? 'req_unknown', ctx.clock));
+  };
+  app.use(handleError);
+  return app;
+};

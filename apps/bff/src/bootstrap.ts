@@ -1,0 +1,51 @@
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import type { Db } from './db/db.ts';
+import { migrate } from './db/migrate.ts';
+import { RateLimits } from './http/rate-limit.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
+import { type IdGenerator, randomIds } from './lib/ids.ts';
+import { DataCipher } from './security/encryption.ts';
+import { loadInstanceKeys } from './security/instance-keys.ts';
+import { TokenHasher } from './security/token-hasher.ts';
+
+export interface ContextParts {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  clock?: Clock;
+  ids?: IdGenerator;
+  redis?: Redis;
+}
+
+/** Migrates, loads the shared keys and wires the context every request and job uses. */
+export const buildContext = async ({ config, db, logger, clock, ids, redis }: ContextParts): Promise<AppContext> => {
+  await migrate(db);
+  const keys = await loadInstanceKeys(db, config);
+  return {
+    config,
+    db,
+    logger,
+    clock: clock ?? systemClock,
+    ids: ids ?? randomIds,
+    cipher: new DataCipher(keys.dataEncryption),
+    tokens: new TokenHasher(keys.tokenSigning),
+    rateLimits: RateLimits.fromConfig(config, redis),
+  };
+};
+
+export const connectRedis = (url: string, logger: Logger): Redis => {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+  // While Redis is down the rate limiter falls back to per-process memory; say so once per outage.
+  let warned = false;
+  redis.on('error', (error) => {
+    if (!warned) logger.warn({ err: error }, 'redis unavailable; rate limits are per process until it returns');
+    warned = true;
+  });
+  redis.on('ready', () => {
+    warned = false;
+  });
+  return redis;
+};

@@ -1,0 +1,54 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value?.trim() ? value.trim() : undefined));
+
+/** Every setting an instance reads, with its default. The README's configuration table mirrors this. */
+export const ZConfig = z.object({
+  APP_ENV: z.enum(['sandbox', 'production']).default('sandbox'),
+  ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_URL: optionalText,
+  DATA_DIR: z.string().default(path.resolve(process.env.INIT_CWD ?? process.cwd(), '.data')),
+  DATABASE_URL: optionalText,
+  REDIS_URL: optionalText,
+  TOKEN_SIGNING_KEY: optionalText,
+  DATA_ENCRYPTION_KEY: optionalText,
+  BOOTSTRAP_CLIENT_ID: optionalText,
+  BOOTSTRAP_CLIENT_SECRET: optionalText,
+  BOOTSTRAP_CLIENT_EMAIL: z.string().default('ops@example.test'),
+  BOOTSTRAP_EMBED_ORIGINS: optionalText,
+  RATE_LIMIT_AUTH_PER_MIN: positiveInt(100),
+  RATE_LIMIT_BATCH_PER_MIN: positiveInt(50),
+  RATE_LIMIT_USER_OPS_PER_MIN: positiveInt(1000),
+  TLS_CERT_FILE: optionalText,
+  TLS_KEY_FILE: optionalText,
+  TRUST_PROXY: optionalText,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  USER_PURGE_AFTER_DAYS: z.coerce.number().min(0).max(30).default(7),
+  PURGE_INTERVAL_SECONDS: positiveInt(3600),
+});
+export type Config = z.infer<typeof ZConfig>;
+
+/** Reads and checks the environment; a production instance refuses to start without its secrets. */
+export const loadConfig = (env: Record<string, string | undefined> = process.env): Config => {
+  const parsed = ZConfig.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const config = parsed.data;
+  if (config.APP_ENV === 'production') {
+    const missing = (['DATABASE_URL', 'TOKEN_SIGNING_KEY', 'DATA_ENCRYPTION_KEY'] as const).filter((key) => !config[key]);
+    if (missing.length > 0) throw new Error(`Production needs ${missing.join(', ')}; refusing to start`);
+  }
+  if (Boolean(config.TLS_CERT_FILE) !== Boolean(config.TLS_KEY_FILE)) {
+    throw new Error('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  }
+  return config;
+};

@@ -1,0 +1,20 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { Db } from './db/db.ts';
+import type { RateLimits } from './http/rate-limit.ts';
+import type { Clock } from './lib/clock.ts';
+import type { IdGenerator } from './lib/ids.ts';
+import type { DataCipher } from './security/encryption.ts';
+import type { TokenHasher } from './security/token-hasher.ts';
+
+/** Everything a request or job needs from the outside world, built once in main.ts (or a test). */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  cipher: DataCipher;
+  tokens: TokenHasher;
+  rateLimits: RateLimits;
+}

@@ -1,0 +1,20 @@
+/** What repositories need from a database: parameterised SQL and transactions. Same SQL on PGlite and PostgreSQL. */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[]; rowCount: number }>;
+  /** Runs several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `work` in one transaction; commits when it resolves, rolls back when it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** PostgreSQL's unique_violation: the caller lost a race for a unique key. */
+export const isUniqueViolation = (error: unknown, constraint?: string): boolean => {
+  const e = error as { code?: string; constraint?: string; message?: string } | null;
+  if (e?.code !== '23505') return false;
+  return !constraint || e.constraint === constraint || Boolean(e.message?.includes(constraint));
+};

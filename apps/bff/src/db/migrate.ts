@@ -1,0 +1,28 @@
+import type { Db } from './db.ts';
+import * as platform from './migrations/001-platform.ts';
+
+/** Ordered, append-only. A migration never changes once released; add a new one instead. */
+export const MIGRATIONS: { version: string; sql: string }[] = [{ version: '001-platform', sql: platform.sql }];
+
+// Any fixed 64-bit number shared by every instance: whoever holds it migrates, the others wait.
+const MIGRATION_LOCK_ID = 7_310_442_918;
+
+/**
+ * Applies pending migrations in one transaction under an advisory lock, so instances that start
+ * together on one database neither race nor apply a migration twice.
+ */
+export const migrate = async (db: Db): Promise<string[]> =>
+  db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
+    await tx.query(
+      'create table if not exists schema_migrations (version text primary key, applied_at timestamptz not null default now())',
+    );
+    const { rows } = await tx.query<{ version: string }>('select version from schema_migrations');
+    const applied = new Set(rows.map((row) => row.version));
+    const pending = MIGRATIONS.filter((m) => !applied.has(m.version));
+    for (const migration of pending) {
+      await tx.exec(migration.sql);
+      await tx.query('insert into schema_migrations (version) values ($1)', [migration.version]);
+    }
+    return pending.map((m) => m.version);
+  });

@@ -1,0 +1,48 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import type { Db } from './db.ts';
+import { openPglite } from './pglite.ts';
+import { openPostgres } from './postgres.ts';
+
+const isRunning = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * PGlite's files belong to one process. A lock file turns a second opener (another instance, or
+ * the CLI while the server runs) into a clear message instead of a corrupted database.
+ */
+const lockDataDir = (dataDir: string): (() => void) => {
+  mkdirSync(dataDir, { recursive: true });
+  const lockFile = path.join(dataDir, 'pglite.lock');
+  if (existsSync(lockFile)) {
+    const pid = Number(readFileSync(lockFile, 'utf8'));
+    if (pid && pid !== process.pid && isRunning(pid)) {
+      throw new Error(
+        `The embedded database in ${dataDir} is in use by process ${pid}. Stop it first, or set DATABASE_URL to share PostgreSQL between processes.`,
+      );
+    }
+  }
+  writeFileSync(lockFile, String(process.pid));
+  return () => rmSync(lockFile, { force: true });
+};
+
+/** PostgreSQL when DATABASE_URL is set, else the embedded PGlite in DATA_DIR/pgdata. */
+export const openDatabase = async (config: Config): Promise<Db> => {
+  if (config.DATABASE_URL) return openPostgres({ connectionString: config.DATABASE_URL });
+  const unlock = lockDataDir(config.DATA_DIR);
+  const db = await openPglite(path.join(config.DATA_DIR, 'pgdata'));
+  return {
+    ...db,
+    close: async () => {
+      await db.close();
+      unlock();
+    },
+  };
+};

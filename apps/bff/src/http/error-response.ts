@@ -1,0 +1,54 @@
+import type { ErrorCode } from '@credit/contract';
+import type { Logger } from 'pino';
+import type { Clock } from '../lib/clock.ts';
+import { ApiError } from './api-error.ts';
+import { responseMeta } from './envelope.ts';
+
+export interface PreparedResponse {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+// body-parser error types that mean "your request is malformed", with what to tell the caller.
+const BODY_ERRORS: Record<string, string> = {
+  'entity.parse.failed': 'The body is not valid JSON.',
+  'entity.too.large': 'The body is larger than the 1 MB limit.',
+  'encoding.unsupported': 'The body’s character encoding is not supported; send UTF-8.',
+  'charset.unsupported': 'The body’s charset is not supported; send UTF-8.',
+  'request.aborted': 'The request body was not received completely.',
+  'request.size.invalid': 'The request body does not match its Content-Length.',
+  'parameters.too.many': 'The body has too many parameters.',
+};
+
+const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001']);
+
+/** Maps anything thrown to the one error shape. Unknown failures become a 500 that names only the requestId. */
+export const toApiError = (error: unknown, logger: Logger): ApiError => {
+  if (error instanceof ApiError) return error;
+  const e = error as { type?: string; code?: string; status?: number } | null;
+  if (e?.type && BODY_ERRORS[e.type]) {
+    return new ApiError('VALIDATION_ERROR', BODY_ERRORS[e.type] as string, [{ field: 'body', message: BODY_ERRORS[e.type] as string }]);
+  }
+  if (e?.code && CONNECTION_FAILURES.has(e.code)) {
+    logger.error({ err: error }, 'dependency unavailable');
+    return new ApiError('SERVICE_UNAVAILABLE', 'A dependency is temporarily unavailable; retry shortly.');
+  }
+  logger.error({ err: error }, 'unhandled error');
+  return new ApiError('INTERNAL_ERROR', 'Something went wrong on our side. Quote the requestId when you contact support.');
+};
+
+export const errorResponse = (error: ApiError, requestId: string, clock: Clock): PreparedResponse => {
+  const body: { error: Record<string, unknown>; meta: ReturnType<typeof responseMeta> } = {
+    error: { code: error.code satisfies ErrorCode, message: error.message },
+    meta: responseMeta(requestId, clock),
+  };
+  if (error.details?.length) body.error.details = error.details;
+  if (error.extra) Object.assign(body.error, error.extra);
+  const retryAfter = error.extra?.retryAfter;
+  return {
+    status: error.status,
+    body,
+    headers: typeof retryAfter === 'number' ? { 'Retry-After': String(retryAfter) } : undefined,
+  };
+};

@@ -1,0 +1,82 @@
+import { validationError } from './api-error.ts';
+import type { Pagination } from './envelope.ts';
+
+export interface SortableColumn {
+  column: string;
+  type: 'timestamp' | 'text';
+}
+
+export interface SortTerm extends SortableColumn {
+  field: string;
+  descending: boolean;
+}
+
+/** `-createdAt,lastName` → terms, with the row id appended so every order is total and stable. */
+export const parseSort = (sort: string, columns: Record<string, SortableColumn>): SortTerm[] => {
+  const terms = sort.split(',').map((part) => {
+    const descending = part.startsWith('-');
+    const field = descending ? part.slice(1) : part;
+    const column = columns[field];
+    if (!column) throw validationError([{ field: 'sort', message: `cannot sort by ${field}` }]);
+    return { field, descending, ...column };
+  });
+  const unique = terms.filter((term, index) => terms.findIndex((t) => t.field === term.field) === index);
+  return [...unique, { field: 'id', column: 'id', type: 'text', descending: false }];
+};
+
+interface CursorPayload {
+  s: string;
+  v: (string | null)[];
+}
+
+export const encodeCursor = (sort: string, values: (string | null)[]): string =>
+  Buffer.from(JSON.stringify({ s: sort, v: values } satisfies CursorPayload)).toString('base64url');
+
+/** A cursor is only valid for the sort it was made with. */
+export const decodeCursor = (cursor: string, sort: string, terms: SortTerm[]): (string | null)[] => {
+  try {
+    const payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as CursorPayload;
+    if (payload.s === sort && Array.isArray(payload.v) && payload.v.length === terms.length) return payload.v;
+  } catch {
+    // fall through to the validation error
+  }
+  throw validationError([{ field: 'cursor', message: 'is not a cursor from this list with this sort order' }]);
+};
+
+/**
+ * Keyset condition "after this row" for a mixed-direction sort:
+ * (a > x) or (a = x and b < y) or (a = x and b = y and id > z).
+ */
+export const afterCursorCondition = (terms: SortTerm[], values: (string | null)[], params: unknown[]): string => {
+  const placeholders = values.map((value, i) => {
+    params.push(value);
+    const cast = (terms[i] as SortTerm).type === 'timestamp' ? '::timestamptz' : '';
+    return `$${params.length}${cast}`;
+  });
+  const branches = terms.map((term, i) => {
+    const equalities = terms.slice(0, i).map((t, j) => `${t.column} = ${placeholders[j]}`);
+    return [...equalities, `${term.column} ${term.descending ? '<' : '>'} ${placeholders[i]}`].join(' and ');
+  });
+  return `(${branches.map((b) => `(${b})`).join(' or ')})`;
+};
+
+export const orderByClause = (terms: SortTerm[]): string =>
+  terms.map((t) => `${t.column} ${t.descending ? 'desc' : 'asc'}`).join(', ');
+
+/** Fetch `limit + 1` rows; the extra one only says whether another page exists. */
+export const pageOf = <Row>(
+  rows: Row[],
+  limit: number,
+  total: number,
+  sort: string,
+  terms: SortTerm[],
+  cursorValues: (row: Row) => (string | null)[],
+): { items: Row[]; pagination: Pagination } => {
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  const hasMore = rows.length > limit;
+  return {
+    items,
+    pagination: { hasMore, nextCursor: hasMore && last ? encodeCursor(sort, cursorValues(last)) : null, total },
+  };
+};

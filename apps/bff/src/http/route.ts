@@ -1,0 +1,142 @@
+import type { Operation } from '@credit/contract';
+import type { Request, Response, Router } from 'express';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { ApiError, validationError } from './api-error.ts';
+import { type Pagination, responseMeta } from './envelope.ts';
+import { type PreparedResponse, errorResponse, toApiError } from './error-response.ts';
+import { MAX_KEY_LENGTH, fingerprintRequest, withIdempotency } from './idempotency.ts';
+import { assertIpAllowed } from './ip-allowlist.ts';
+import { type Principal, hasScope } from './principal.ts';
+import { zodIssuesToDetails } from './zod-details.ts';
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+/** What a service call needs to know about who is asking. */
+export interface Caller {
+  clientId: string;
+  /** Set for user tokens: the only user this caller may see. */
+  ownExternalUserId?: string;
+  principal: Principal;
+}
+
+export interface RouteContext<O extends Operation> {
+  req: Request;
+  params: Infer<O['request']['params']>;
+  query: Infer<O['request']['query']>;
+  body: Infer<O['request']['body']>;
+  caller: Caller;
+}
+
+export type HandlerResult =
+  | { data: unknown; meta?: Record<string, unknown> }
+  | { data: unknown[]; pagination: Pagination }
+  | { noContent: true };
+
+export interface RouteOptions {
+  /** Picks the body schema per caller when one route takes two shapes (self-enrolment). */
+  bodySchema?: (principal: Principal) => z.ZodType;
+}
+
+const parsePart = (schema: z.ZodType | undefined, input: unknown, where: string): unknown => {
+  const effective = schema ?? z.strictObject({});
+  const result = effective.safeParse(input ?? {});
+  if (!result.success) {
+    throw validationError(zodIssuesToDetails(result.error.issues, where === 'body' ? undefined : where));
+  }
+  return result.data;
+};
+
+/** Who may call: authentication (401), then scope and user-token rules (403). */
+const authorize = (op: Operation, req: Request, ctx: AppContext): Principal => {
+  if (op.auth.kind !== 'bearer') throw new Error(`${op.operationId} is not a bearer route`);
+  const principal = req.principal;
+  if (!principal) {
+    throw new ApiError('AUTHENTICATION_ERROR', req.authFailure ?? 'Send an access token: Authorization: Bearer <token>.');
+  }
+  if (ctx.config.APP_ENV === 'production') assertIpAllowed(principal.client.ipAllowlist, req.ip);
+  if (principal.kind === 'user') {
+    if (!op.auth.userToken) throw new ApiError('AUTHORIZATION_ERROR', 'A user token cannot call this route.');
+    return principal;
+  }
+  if (op.auth.userTokenOnly) throw new ApiError('AUTHORIZATION_ERROR', 'This route is for user tokens only.');
+  if (!hasScope(principal.scopes, op.auth.scope)) {
+    throw new ApiError('AUTHORIZATION_ERROR', `This token lacks the "${op.auth.scope}" scope.`);
+  }
+  return principal;
+};
+
+const hasBody = (req: Request) => Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
+
+const prepareSuccess = (op: Operation, result: HandlerResult, req: Request, ctx: AppContext): PreparedResponse => {
+  if ('noContent' in result) return { status: 204 };
+  const meta = responseMeta(req.requestId, ctx.clock, 'meta' in result ? result.meta : undefined);
+  if ('pagination' in result) return { status: op.success.status, body: { data: result.data, pagination: result.pagination, meta } };
+  return { status: op.success.status, body: { data: result.data, meta } };
+};
+
+export const send = (res: Response, response: PreparedResponse) => {
+  for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, value);
+  if (response.body === undefined) res.status(response.status).end();
+  else res.status(response.status).json(response.body);
+};
+
+/**
+ * Binds one contract operation to its handler: sandbox gate → auth → body errors → validation →
+ * idempotency → handler → envelope. Every API route goes through here, so each rule is written once.
+ */
+export const bindRoute = <O extends Operation>(
+  router: Router,
+  ctx: AppContext,
+  op: O,
+  handler: (route: RouteContext<O>) => Promise<HandlerResult>,
+  options: RouteOptions = {},
+) => {
+  const expressPath = op.path.replace(/\{([^}]+)\}/g, ':$1');
+  router[op.method](expressPath, async (req: Request, res: Response) => {
+    if (op.sandboxOnly && ctx.config.APP_ENV === 'production') throw new ApiError('NOT_FOUND', 'No such route.');
+    const principal = authorize(op, req, ctx);
+    if (op.deprecated) {
+      res.setHeader('Deprecation', `@${Math.floor(new Date(op.deprecated.since).getTime() / 1000)}`);
+      res.setHeader('Sunset', new Date(op.deprecated.sunset).toUTCString());
+      if (op.deprecated.link) res.setHeader('Link', `<${op.deprecated.link}>; rel="deprecation"`);
+    }
+    if (req.bodyError) throw req.bodyError;
+    if (op.request.body && hasBody(req) && !req.is('application/json')) {
+      throw validationError([{ field: 'body', message: 'Content-Type must be application/json' }]);
+    }
+    const params = parsePart(op.request.params, req.params, 'path');
+    const query = parsePart(op.request.query, req.query, 'query');
+    const bodySchema = options.bodySchema?.(principal) ?? op.request.body;
+    const body = bodySchema ? parsePart(bodySchema, req.body, 'body') : undefined;
+    const caller: Caller = {
+      clientId: principal.client.id,
+      ownExternalUserId: principal.kind === 'user' ? principal.externalUserId : undefined,
+      principal,
+    };
+    const run = async (): Promise<PreparedResponse> => {
+      try {
+        const result = await handler({
+          req,
+          params: params as Infer<O['request']['params']>,
+          query: query as Infer<O['request']['query']>,
+          body: body as Infer<O['request']['body']>,
+          caller,
+        });
+        return prepareSuccess(op, result, req, ctx);
+      } catch (error) {
+        return errorResponse(toApiError(error, req.log ?? ctx.logger), req.requestId, ctx.clock);
+      }
+    };
+    const key = op.idempotent ? req.get('idempotency-key') : undefined;
+    if (key !== undefined && (key.length === 0 || key.length > MAX_KEY_LENGTH)) {
+      throw validationError([{ field: 'Idempotency-Key', message: `must be 1–${MAX_KEY_LENGTH} characters` }]);
+    }
+    // Keys are per client; a user token's keys are also per user, so two customers never share a replay.
+    const scopedKey = key && caller.ownExternalUserId ? `user:${caller.ownExternalUserId}:${key}` : key;
+    const response = scopedKey
+      ? await withIdempotency(ctx, caller.clientId, scopedKey, fingerprintRequest(op.method, req.path, req.body), run)
+      : await run();
+    send(res, response);
+  });
+};

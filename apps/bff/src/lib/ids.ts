@@ -1,0 +1,22 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Base62 random text; 22 characters carry ~131 bits. */
+export const randomToken = (length = 22): string => {
+  const bytes = randomBytes(length * 2);
+  let out = '';
+  for (let i = 0; out.length < length && i < bytes.length; i++) {
+    const byte = bytes[i] as number;
+    // Rejection sampling keeps every character equally likely.
+    if (byte < 248) out += ALPHABET[byte % 62];
+  }
+  return out.length === length ? out : randomToken(length);
+};
+
+/** Makes resource ids such as `usr_…`; injected so tests can predict them when they need to. */
+export interface IdGenerator {
+  id(prefix: string): string;
+}
+
+export const randomIds: IdGenerator = { id: (prefix) => `${prefix}_${randomToken(20)}` };

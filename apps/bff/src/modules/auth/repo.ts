@@ -1,0 +1,83 @@
+import type { Scope } from '@credit/contract';
+import type { Queryable } from '../../db/db.ts';
+import { CLIENT_COLUMNS, type ClientRecord, type ClientRow, toClient } from '../clients/repo.ts';
+
+export interface UserTokenClaims {
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone?: string;
+  externalId?: string;
+}
+
+export interface StoredToken {
+  kind: 'access' | 'user';
+  scopes: Scope[];
+  externalUserId: string | null;
+  claims: UserTokenClaims | null;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  client: ClientRecord;
+}
+
+export interface NewToken {
+  hash: string;
+  clientId: string;
+  kind: 'access' | 'user';
+  scopes: Scope[];
+  externalUserId?: string;
+  claims?: UserTokenClaims;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export const insertToken = async (db: Queryable, t: NewToken): Promise<void> => {
+  await db.query(
+    `insert into access_tokens (token_hash, client_id, kind, scopes, external_user_id, claims, created_at, expires_at)
+     values ($1, $2, $3, $4, $5, $6::jsonb, $7, $8)`,
+    [t.hash, t.clientId, t.kind, t.scopes, t.externalUserId ?? null, t.claims ? JSON.stringify(t.claims) : null, t.createdAt, t.expiresAt],
+  );
+};
+
+export const findTokenByHashes = async (db: Queryable, hashes: string[]): Promise<StoredToken | undefined> => {
+  const { rows } = await db.query<
+    ClientRow & {
+      kind: 'access' | 'user';
+      token_scopes: Scope[];
+      external_user_id: string | null;
+      claims: UserTokenClaims | null;
+      expires_at: Date;
+      revoked_at: Date | null;
+    }
+  >(
+    `select t.kind, t.scopes as token_scopes, t.external_user_id, t.claims, t.expires_at, t.revoked_at, ${CLIENT_COLUMNS}
+     from access_tokens t join clients c on c.id = t.client_id
+     where t.token_hash = any($1::text[]) limit 1`,
+    [hashes],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    kind: row.kind,
+    scopes: row.token_scopes,
+    externalUserId: row.external_user_id,
+    claims: row.claims,
+    expiresAt: new Date(row.expires_at),
+    revokedAt: row.revoked_at ? new Date(row.revoked_at) : null,
+    client: toClient(row),
+  };
+};
+
+export const revokeClientTokens = async (db: Queryable, clientId: string, at: Date): Promise<number> => {
+  const { rowCount } = await db.query(
+    'update access_tokens set revoked_at = $2 where client_id = $1 and revoked_at is null and expires_at > $2',
+    [clientId, at],
+  );
+  return rowCount;
+};
+
+/** Expired tokens are useless; dropping them keeps the lookup index small. */
+export const deleteExpiredTokens = async (db: Queryable, before: Date): Promise<number> => {
+  const { rowCount } = await db.query('delete from access_tokens where expires_at < $1', [before]);
+  return rowCount;
+};

@@ -1,0 +1,67 @@
+import { OAUTH_ERRORS, createUserToken } from '@credit/contract';
+import { type Request, type Response, Router } from 'express';
+import type { AppContext } from '../../context.ts';
+import { bindRoute } from '../../http/route.ts';
+import { type ClientCredentials, OAuthError, issueAccessToken, issueUserToken } from './service.ts';
+
+/** client_secret_basic (RFC 6749 §2.3.1: form-urlencoded id and secret) or client_secret_post. */
+const readCredentials = (req: Request): ClientCredentials => {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const header = req.get('authorization');
+  const inBody = typeof body.client_id === 'string' || typeof body.client_secret === 'string';
+  if (header && /^basic /i.test(header)) {
+    if (inBody) throw new OAuthError('invalid_request', 'Send client credentials in one place: Basic auth or the body, not both.');
+    const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+    const separator = decoded.indexOf(':');
+    if (separator < 1) throw new OAuthError('invalid_client', 'Malformed Basic credentials.');
+    try {
+      return {
+        clientId: decodeURIComponent(decoded.slice(0, separator).replace(/\+/g, ' ')),
+        clientSecret: decodeURIComponent(decoded.slice(separator + 1).replace(/\+/g, ' ')),
+      };
+    } catch {
+      throw new OAuthError('invalid_client', 'Malformed Basic credentials.');
+    }
+  }
+  if (typeof body.client_id !== 'string' || typeof body.client_secret !== 'string') {
+    throw new OAuthError('invalid_client', 'Client authentication is required: client_id and client_secret.');
+  }
+  return { clientId: body.client_id, clientSecret: body.client_secret };
+};
+
+const sendOAuthError = (res: Response, error: OAuthError) => {
+  if (error.code === 'invalid_client') res.setHeader('WWW-Authenticate', 'Basic realm="oauth", charset="UTF-8"');
+  res.status(OAUTH_ERRORS[error.code]).json({ error: error.code, error_description: error.description });
+};
+
+const tokenEndpoint = (ctx: AppContext) => async (req: Request, res: Response) => {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Pragma', 'no-cache');
+  try {
+    if (req.bodyError) throw new OAuthError('invalid_request', 'The body could not be read.');
+    if (!req.is('application/x-www-form-urlencoded')) {
+      throw new OAuthError('invalid_request', 'Content-Type must be application/x-www-form-urlencoded.');
+    }
+    const body = req.body as Record<string, unknown>;
+    for (const [name, value] of Object.entries(body)) {
+      if (typeof value !== 'string') throw new OAuthError('invalid_request', `Parameter ${name} must appear once.`);
+    }
+    if (!body.grant_type) throw new OAuthError('invalid_request', 'grant_type is required.');
+    const credentials = readCredentials(req);
+    if (body.grant_type !== 'client_credentials') {
+      throw new OAuthError('unsupported_grant_type', 'Only grant_type=client_credentials is supported.');
+    }
+    const token = await issueAccessToken(ctx, credentials, body.scope as string | undefined, req.ip);
+    res.status(200).json(token);
+  } catch (error) {
+    if (error instanceof OAuthError) return sendOAuthError(res, error);
+    throw error;
+  }
+};
+
+export const authRoutes = (ctx: AppContext): Router => {
+  const router = Router();
+  router.post('/oauth/token', tokenEndpoint(ctx));
+  bindRoute(router, ctx, createUserToken, async ({ body, caller }) => ({ data: await issueUserToken(ctx, caller, body) }));
+  return router;
+};

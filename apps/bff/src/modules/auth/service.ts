@@ -1,0 +1,94 @@
+import { SCOPES, type Scope, type TTokenResponse, type TUserTokenRequest, type TUserTokenResponse } from '@credit/contract';
+import type { AppContext } from '../../context.ts';
+import { assertIpAllowed } from '../../http/ip-allowlist.ts';
+import { ENVIRONMENT_TAG } from '../../http/principal.ts';
+import type { Caller } from '../../http/route.ts';
+import { randomToken } from '../../lib/ids.ts';
+import { verifySecret } from '../../security/secret-hash.ts';
+import { findClient } from '../clients/repo.ts';
+import { insertToken } from './repo.ts';
+
+export const TOKEN_LIFETIME_SECONDS = 3600;
+
+/** An RFC 6749 §5.2 failure: the token route answers it as `{error, error_description}`. */
+export class OAuthError extends Error {
+  constructor(
+    readonly code: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope',
+    readonly description: string,
+  ) {
+    super(description);
+  }
+}
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+const mintToken = (kind: 'at' | 'ut', ctx: AppContext) => `${kind}_${ENVIRONMENT_TAG[ctx.config.APP_ENV]}_${randomToken(40)}`;
+
+/** Resolves the requested scopes: none → all of the client's; one it lacks → invalid_scope. */
+const grantScopes = (requested: string | undefined, allowed: Scope[]): Scope[] => {
+  if (requested === undefined || requested.trim() === '') return allowed;
+  const asked = [...new Set(requested.trim().split(/\s+/))];
+  const unknown = asked.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (unknown.length) throw new OAuthError('invalid_scope', `Unknown scope: ${unknown.join(' ')}`);
+  const lacking = asked.filter((s) => !allowed.includes(s as Scope) && !allowed.includes('admin'));
+  if (lacking.length) throw new OAuthError('invalid_scope', `This client may not request: ${lacking.join(' ')}`);
+  return asked as Scope[];
+};
+
+export const issueAccessToken = async (
+  ctx: AppContext,
+  credentials: ClientCredentials,
+  requestedScope: string | undefined,
+  ip: string | undefined,
+): Promise<TTokenResponse> => {
+  const client = credentials.clientId.length <= 100 ? await findClient(ctx.db, credentials.clientId) : undefined;
+  const secretMatches = await verifySecret(credentials.clientSecret, client?.secretHash);
+  if (!client || !secretMatches || client.environment !== ctx.config.APP_ENV) {
+    throw new OAuthError('invalid_client', 'Client authentication failed.');
+  }
+  if (ctx.config.APP_ENV === 'production') {
+    try {
+      assertIpAllowed(client.ipAllowlist, ip);
+    } catch {
+      throw new OAuthError('unauthorized_client', 'Requests from this IP address are not allowed for this client.');
+    }
+  }
+  const scopes = grantScopes(requestedScope, client.scopes);
+  const token = mintToken('at', ctx);
+  const now = ctx.clock.now();
+  await insertToken(ctx.db, {
+    hash: ctx.tokens.hash(token),
+    clientId: client.id,
+    kind: 'access',
+    scopes,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_SECONDS * 1000),
+  });
+  return { access_token: token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS, scope: scopes.join(' ') };
+};
+
+export const issueUserToken = async (ctx: AppContext, caller: Caller, input: TUserTokenRequest): Promise<TUserTokenResponse> => {
+  const token = mintToken('ut', ctx);
+  const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_SECONDS * 1000);
+  await insertToken(ctx.db, {
+    hash: ctx.tokens.hash(token),
+    clientId: caller.clientId,
+    kind: 'user',
+    scopes: [],
+    externalUserId: input.userId,
+    claims: {
+      email: input.email,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      ...(input.phone ? { phone: input.phone } : {}),
+      ...(input.externalId ? { externalId: input.externalId } : {}),
+    },
+    createdAt: now,
+    expiresAt,
+  });
+  return { userToken: token, expiresIn: TOKEN_LIFETIME_SECONDS, expiresAt: expiresAt.toISOString() };
+};

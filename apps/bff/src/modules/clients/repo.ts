@@ -1,0 +1,127 @@
+import type { Scope } from '@credit/contract';
+import type { Queryable } from '../../db/db.ts';
+
+export interface ClientRecord {
+  id: string;
+  name: string;
+  environment: 'sandbox' | 'production';
+  secretHash: string;
+  scopes: Scope[];
+  contactEmail: string;
+  embedOrigins: string[];
+  ipAllowlist: string[];
+  rateLimits: { auth: number | null; batch: number | null; userOps: number | null };
+  isBootstrap: boolean;
+  createdAt: Date;
+}
+
+export const CLIENT_COLUMNS = `c.id, c.name, c.environment, c.secret_hash, c.scopes, c.contact_email, c.embed_origins,
+  c.ip_allowlist, c.rate_limit_auth, c.rate_limit_batch, c.rate_limit_user_ops, c.is_bootstrap, c.created_at`;
+
+export type ClientRow = {
+  id: string;
+  name: string;
+  environment: 'sandbox' | 'production';
+  secret_hash: string;
+  scopes: Scope[];
+  contact_email: string;
+  embed_origins: string[];
+  ip_allowlist: string[];
+  rate_limit_auth: number | null;
+  rate_limit_batch: number | null;
+  rate_limit_user_ops: number | null;
+  is_bootstrap: boolean;
+  created_at: Date;
+};
+
+export const toClient = (row: ClientRow): ClientRecord => ({
+  id: row.id,
+  name: row.name,
+  environment: row.environment,
+  secretHash: row.secret_hash,
+  scopes: row.scopes,
+  contactEmail: row.contact_email,
+  embedOrigins: row.embed_origins,
+  ipAllowlist: row.ip_allowlist,
+  rateLimits: { auth: row.rate_limit_auth, batch: row.rate_limit_batch, userOps: row.rate_limit_user_ops },
+  isBootstrap: row.is_bootstrap,
+  createdAt: new Date(row.created_at),
+});
+
+export const findClient = async (db: Queryable, id: string): Promise<ClientRecord | undefined> => {
+  const { rows } = await db.query<ClientRow>(`select ${CLIENT_COLUMNS} from clients c where c.id = $1`, [id]);
+  return rows[0] ? toClient(rows[0]) : undefined;
+};
+
+export const findBootstrapClient = async (db: Queryable): Promise<ClientRecord | undefined> => {
+  const { rows } = await db.query<ClientRow>(
+    `select ${CLIENT_COLUMNS} from clients c where c.is_bootstrap order by c.created_at limit 1`,
+  );
+  return rows[0] ? toClient(rows[0]) : undefined;
+};
+
+export const listClients = async (db: Queryable): Promise<ClientRecord[]> => {
+  const { rows } = await db.query<ClientRow>(`select ${CLIENT_COLUMNS} from clients c order by c.created_at, c.id`);
+  return rows.map(toClient);
+};
+
+export interface NewClient {
+  id: string;
+  name: string;
+  environment: 'sandbox' | 'production';
+  secretHash: string;
+  scopes: Scope[];
+  contactEmail: string;
+  embedOrigins: string[];
+  ipAllowlist: string[];
+  isBootstrap: boolean;
+  createdAt: Date;
+}
+
+/** Inserts unless the id exists; answers whether it inserted. */
+export const insertClient = async (db: Queryable, c: NewClient): Promise<boolean> => {
+  const { rowCount } = await db.query(
+    `insert into clients (id, name, environment, secret_hash, scopes, contact_email, embed_origins, ip_allowlist, is_bootstrap, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict (id) do nothing`,
+    [c.id, c.name, c.environment, c.secretHash, c.scopes, c.contactEmail, c.embedOrigins, c.ipAllowlist, c.isBootstrap, c.createdAt],
+  );
+  return rowCount === 1;
+};
+
+export interface ClientChanges {
+  name?: string;
+  contactEmail?: string;
+  scopes?: Scope[];
+  embedOrigins?: string[];
+  ipAllowlist?: string[];
+  rateLimits?: Partial<ClientRecord['rateLimits']>;
+}
+
+export const updateClient = async (db: Queryable, id: string, changes: ClientChanges): Promise<boolean> => {
+  const sets: string[] = [];
+  const params: unknown[] = [id];
+  const set = (column: string, value: unknown) => {
+    params.push(value);
+    sets.push(`${column} = $${params.length}`);
+  };
+  if (changes.name !== undefined) set('name', changes.name);
+  if (changes.contactEmail !== undefined) set('contact_email', changes.contactEmail);
+  if (changes.scopes !== undefined) set('scopes', changes.scopes);
+  if (changes.embedOrigins !== undefined) set('embed_origins', changes.embedOrigins);
+  if (changes.ipAllowlist !== undefined) set('ip_allowlist', changes.ipAllowlist);
+  if (changes.rateLimits?.auth !== undefined) set('rate_limit_auth', changes.rateLimits.auth);
+  if (changes.rateLimits?.batch !== undefined) set('rate_limit_batch', changes.rateLimits.batch);
+  if (changes.rateLimits?.userOps !== undefined) set('rate_limit_user_ops', changes.rateLimits.userOps);
+  if (sets.length === 0) return Boolean(await findClient(db, id));
+  const { rowCount } = await db.query(`update clients set ${sets.join(', ')} where id = $1`, params);
+  return rowCount === 1;
+};
+
+export const replaceClientSecret = async (db: Queryable, id: string, secretHash: string, at: Date): Promise<boolean> => {
+  const { rowCount } = await db.query('update clients set secret_hash = $2, secret_rotated_at = $3 where id = $1', [
+    id,
+    secretHash,
+    at,
+  ]);
+  return rowCount === 1;
+};

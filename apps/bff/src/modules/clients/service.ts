@@ -1,0 +1,143 @@
+import { SCOPES, type Scope } from '@credit/contract';
+import type { Db } from '../../db/db.ts';
+import { invalidCidrs } from '../../http/ip-allowlist.ts';
+import { ENVIRONMENT_TAG } from '../../http/principal.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { randomToken } from '../../lib/ids.ts';
+import { hashSecret, verifySecret } from '../../security/secret-hash.ts';
+import { revokeClientTokens } from '../auth/repo.ts';
+import {
+  type ClientChanges,
+  type ClientRecord,
+  findBootstrapClient,
+  findClient,
+  insertClient,
+  replaceClientSecret,
+  updateClient,
+} from './repo.ts';
+
+type Environment = 'sandbox' | 'production';
+
+export interface CreateClientInput {
+  name: string;
+  contactEmail: string;
+  scopes?: Scope[];
+  embedOrigins?: string[];
+  ipAllowlist?: string[];
+  id?: string;
+  secret?: string;
+  isBootstrap?: boolean;
+}
+
+/** Any localhost origin, on any port: the sandbox default for embedding the widget. */
+export const LOCALHOST_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*', 'https://localhost:*', 'https://127.0.0.1:*'];
+
+export const newClientId = (environment: Environment) => `cli_${ENVIRONMENT_TAG[environment]}_${randomToken(16)}`;
+export const newClientSecret = () => `sk_${randomToken(40)}`;
+
+const checkChanges = (changes: ClientChanges) => {
+  const badScopes = (changes.scopes ?? []).filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (badScopes.length) throw new Error(`Unknown scopes: ${badScopes.join(', ')} (known: ${SCOPES.join(', ')})`);
+  const badCidrs = invalidCidrs(changes.ipAllowlist ?? []);
+  if (badCidrs.length) throw new Error(`Not an IP address or CIDR: ${badCidrs.join(', ')}`);
+  for (const limit of Object.values(changes.rateLimits ?? {})) {
+    if (limit !== null && limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+      throw new Error('Rate limits must be positive whole numbers');
+    }
+  }
+};
+
+export const createClient = async (
+  db: Db,
+  clock: Clock,
+  environment: Environment,
+  input: CreateClientInput,
+): Promise<{ client: ClientRecord; secret: string }> => {
+  const prefix = `cli_${ENVIRONMENT_TAG[environment]}_`;
+  const id = input.id ?? newClientId(environment);
+  if (!id.startsWith(prefix)) throw new Error(`A ${environment} client id must start with ${prefix}`);
+  const scopes = input.scopes ?? [...SCOPES];
+  checkChanges({ scopes, ipAllowlist: input.ipAllowlist });
+  const secret = input.secret ?? newClientSecret();
+  const inserted = await insertClient(db, {
+    id,
+    name: input.name,
+    environment,
+    secretHash: await hashSecret(secret),
+    scopes,
+    contactEmail: input.contactEmail,
+    embedOrigins: input.embedOrigins ?? (environment === 'sandbox' ? LOCALHOST_ORIGINS : []),
+    ipAllowlist: input.ipAllowlist ?? [],
+    isBootstrap: input.isBootstrap ?? false,
+    createdAt: clock.now(),
+  });
+  if (!inserted) throw new Error(`Client ${id} already exists`);
+  return { client: (await findClient(db, id)) as ClientRecord, secret };
+};
+
+export const changeClient = async (db: Db, id: string, changes: ClientChanges): Promise<ClientRecord> => {
+  checkChanges(changes);
+  if (!(await updateClient(db, id, changes))) throw new Error(`No client ${id}`);
+  return (await findClient(db, id)) as ClientRecord;
+};
+
+/** A new secret; every token minted with the old one stops working at once. */
+export const rotateClientSecret = async (db: Db, clock: Clock, id: string): Promise<{ secret: string; revokedTokens: number }> => {
+  const secret = newClientSecret();
+  const now = clock.now();
+  const hash = await hashSecret(secret);
+  return db.transaction(async (tx) => {
+    if (!(await replaceClientSecret(tx, id, hash, now))) throw new Error(`No client ${id}`);
+    return { secret, revokedTokens: await revokeClientTokens(tx, id, now) };
+  });
+};
+
+export type BootstrapOutcome =
+  | { kind: 'configured'; client: ClientRecord }
+  | { kind: 'generated'; client: ClientRecord; secret: string }
+  | { kind: 'existing'; client: ClientRecord };
+
+/**
+ * Makes sure a sandbox has a client to start with. From BOOTSTRAP_CLIENT_ID/SECRET when set (kept
+ * in step with them); otherwise one generated client whose secret is shown once, at creation.
+ */
+export const ensureBootstrapClient = async (
+  db: Db,
+  clock: Clock,
+  options: { id?: string; secret?: string; email: string; embedOrigins?: string[] },
+): Promise<BootstrapOutcome> => {
+  const embedOrigins = options.embedOrigins ?? LOCALHOST_ORIGINS;
+  if (options.id && options.secret) {
+    const existing = await findClient(db, options.id);
+    if (!existing) {
+      try {
+        const { client } = await createClient(db, clock, 'sandbox', {
+          id: options.id,
+          secret: options.secret,
+          name: 'Bootstrap sandbox client',
+          contactEmail: options.email,
+          embedOrigins,
+          isBootstrap: true,
+        });
+        return { kind: 'configured', client };
+      } catch (error) {
+        // Another instance created it a moment ago; fall through and reconcile.
+        if (!(await findClient(db, options.id))) throw error;
+      }
+    }
+    const client = await changeClient(db, options.id, { scopes: [...SCOPES], contactEmail: options.email, embedOrigins });
+    if (!(await verifySecret(options.secret, client.secretHash))) {
+      await replaceClientSecret(db, client.id, await hashSecret(options.secret), clock.now());
+    }
+    return { kind: 'configured', client };
+  }
+  const existing = await findBootstrapClient(db);
+  if (existing) return { kind: 'existing', client: existing };
+  const { client, secret } = await createClient(db, clock, 'sandbox', {
+    name: 'Bootstrap sandbox client',
+    contactEmail: options.email,
+    embedOrigins,
+    isBootstrap: true,
+  });
+  return { kind: 'generated', client, secret };
+};

@@ -1,0 +1,36 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { buildOpenApiDocument } from '@credit/contract';
+import express, { Router } from 'express';
+import type { AppContext } from '../../context.ts';
+
+const swaggerUiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+// Self-hosted Swagger UI: the reference works offline and loads nothing from third parties.
+const DOCS_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Credit API reference</title><link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
+<body><div id="reference"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script><script src="/docs/init.js"></script></body></html>`;
+
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#reference', deepLinking: true,
+  defaultModelsExpandDepth: 0, docExpansion: 'list', tryItOutEnabled: false });`;
+
+export const docsRoutes = (ctx: AppContext): Router => {
+  const router = Router();
+  const document = buildOpenApiDocument(ctx.config.PUBLIC_URL ?? '/');
+  router.get('/openapi.json', (_req, res) => {
+    res.json(document);
+  });
+  router.get('/docs', (_req, res) => {
+    res.type('html').send(DOCS_PAGE);
+  });
+  router.get('/docs/init.js', (_req, res) => {
+    res.type('application/javascript').send(DOCS_INIT);
+  });
+  router.use('/docs/assets', express.static(swaggerUiDir, { index: false, maxAge: '1d' }));
+  router.get('/health', (_req, res) => {
+    res.json({ status: 'ok', environment: ctx.config.APP_ENV });
+  });
+  return router;
+};

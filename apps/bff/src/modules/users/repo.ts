@@ -1,0 +1,154 @@
+import type { TListUsersQuery, TUser } from '@credit/contract';
+import type { Queryable } from '../../db/db.ts';
+import type { Pagination } from '../../http/envelope.ts';
+import { type SortableColumn, afterCursorCondition, decodeCursor, orderByClause, pageOf, parseSort } from '../../http/pagination.ts';
+
+export interface UserRow {
+  id: string;
+  client_id: string;
+  external_user_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  status: TUser['status'];
+  created_at: Date;
+  last_score_date: string | null;
+}
+
+const COLUMNS = 'id, client_id, external_user_id, email, first_name, last_name, status, created_at, last_score_date::text';
+
+export const toUser = (row: UserRow): TUser => ({
+  userId: row.id,
+  externalUserId: row.external_user_id,
+  email: row.email,
+  firstName: row.first_name,
+  lastName: row.last_name,
+  status: row.status,
+  enrolledAt: new Date(row.created_at).toISOString(),
+  createdAt: new Date(row.created_at).toISOString(),
+  lastScoreDate: row.last_score_date,
+});
+
+export interface NewUser {
+  id: string;
+  clientId: string;
+  externalUserId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  status: TUser['status'];
+  ssnEnc: string;
+  dateOfBirthEnc: string;
+  addressEnc: string;
+  phoneEnc: string | null;
+  createdAt: Date;
+}
+
+export const insertUser = async (tx: Queryable, u: NewUser): Promise<void> => {
+  await tx.query(
+    `insert into users (id, client_id, external_user_id, email, first_name, last_name, status,
+       ssn_enc, date_of_birth_enc, address_enc, phone_enc, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    [u.id, u.clientId, u.externalUserId, u.email, u.firstName, u.lastName, u.status, u.ssnEnc, u.dateOfBirthEnc, u.addressEnc, u.phoneEnc, u.createdAt],
+  );
+};
+
+/** A live user of this client; with `externalUserId`, only if it is that user (user tokens). */
+export const findLiveUser = async (
+  db: Queryable,
+  clientId: string,
+  userId: string,
+  externalUserId?: string,
+): Promise<UserRow | undefined> => {
+  const { rows } = await db.query<UserRow>(
+    `select ${COLUMNS} from users
+     where id = $1 and client_id = $2 and deleted_at is null and ($3::text is null or external_user_id = $3)`,
+    [userId, clientId, externalUserId ?? null],
+  );
+  return rows[0];
+};
+
+export const findLiveUserByExternalId = async (db: Queryable, clientId: string, externalUserId: string) => {
+  const { rows } = await db.query<UserRow>(
+    `select ${COLUMNS} from users where client_id = $1 and external_user_id = $2 and deleted_at is null`,
+    [clientId, externalUserId],
+  );
+  return rows[0];
+};
+
+export const markUserDeleted = async (tx: Queryable, clientId: string, userId: string, at: Date) => {
+  const { rows } = await tx.query<UserRow>(
+    `update users set deleted_at = $3 where id = $1 and client_id = $2 and deleted_at is null returning ${COLUMNS}`,
+    [userId, clientId, at],
+  );
+  return rows[0];
+};
+
+export const USER_SORT_COLUMNS: Record<string, SortableColumn> = {
+  createdAt: { column: 'created_at', type: 'timestamp' },
+  lastName: { column: 'last_name', type: 'text' },
+  firstName: { column: 'first_name', type: 'text' },
+  email: { column: 'email', type: 'text' },
+  status: { column: 'status', type: 'text' },
+};
+
+export const listLiveUsers = async (
+  db: Queryable,
+  clientId: string,
+  query: TListUsersQuery,
+): Promise<{ items: UserRow[]; pagination: Pagination }> => {
+  const terms = parseSort(query.sort, USER_SORT_COLUMNS);
+  const params: unknown[] = [clientId];
+  const filters = ['client_id = $1', 'deleted_at is null'];
+  const add = (sql: (p: string) => string, value: unknown) => {
+    params.push(value);
+    filters.push(sql(`$${params.length}`));
+  };
+  if (query.status) add((p) => `status = ${p}`, query.status);
+  if (query.externalUserId) add((p) => `external_user_id = ${p}`, query.externalUserId);
+  if (query.createdAfter) add((p) => `created_at >= ${p}::timestamptz`, query.createdAfter);
+  if (query.createdBefore) add((p) => `created_at < ${p}::timestamptz`, query.createdBefore);
+  const where = filters.join(' and ');
+  const countParams = [...params];
+  const cursorFilter = query.cursor
+    ? ` and ${afterCursorCondition(terms, decodeCursor(query.cursor, query.sort, terms), params)}`
+    : '';
+  params.push(query.limit + 1);
+  const [{ rows }, count] = [
+    await db.query<UserRow>(
+      `select ${COLUMNS} from users where ${where}${cursorFilter} order by ${orderByClause(terms)} limit $${params.length}`,
+      params,
+    ),
+    await db.query<{ total: number | string }>(`select count(*)::int as total from users where ${where}`, countParams),
+  ];
+  const cursorValue = (row: UserRow, field: string): string | null => {
+    if (field === 'createdAt') return new Date(row.created_at).toISOString();
+    const key = (USER_SORT_COLUMNS[field]?.column ?? field) as keyof UserRow;
+    return row[key] === null ? null : String(row[key]);
+  };
+  return pageOf(rows, query.limit, Number(count.rows[0]?.total ?? 0), query.sort, terms, (row) =>
+    terms.map((t) => cursorValue(row, t.field)),
+  );
+};
+
+/**
+ * Erases the personal data of users deleted before `cutoff`, and the e-mail their enrolment event
+ * carried. The row keeps only its id, client and dates, so audits can still say it existed.
+ */
+export const purgeUsersDeletedBefore = async (tx: Queryable, cutoff: Date, at: Date): Promise<number> => {
+  const { rows } = await tx.query<{ id: string }>(
+    `update users set external_user_id = null, email = null, first_name = null, last_name = null, ssn_enc = null,
+       date_of_birth_enc = null, address_enc = null, phone_enc = null, purged_at = $2
+     where deleted_at is not null and deleted_at <= $1 and purged_at is null
+     returning id`,
+    [cutoff, at],
+  );
+  if (rows.length > 0) {
+    await tx.query(
+      `update outbox_events set data = data - 'email' - 'firstName' - 'lastName'
+       where data->>'userId' = any($1::text[]) and data ? 'email'`,
+      [rows.map((r) => r.id)],
+    );
+  }
+  return rows.length;
+};

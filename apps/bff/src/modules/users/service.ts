@@ -1,0 +1,161 @@
+import {
+  type TBatchEnrollResult,
+  type TDeletedUser,
+  type TEnrolledUser,
+  type TEnrollmentInput,
+  type TListUsersQuery,
+  type TSelfEnrollmentInput,
+  type TUser,
+  ZEnrollmentInput,
+} from '@credit/contract';
+import type { AppContext } from '../../context.ts';
+import { isUniqueViolation } from '../../db/db.ts';
+import { ApiError, notFound, validationError } from '../../http/api-error.ts';
+import type { Caller } from '../../http/route.ts';
+import { zodIssuesToDetails } from '../../http/zod-details.ts';
+import { recordEvent } from '../outbox/repo.ts';
+import { assertAdultAge } from './age.ts';
+import {
+  findLiveUser,
+  findLiveUserByExternalId,
+  insertUser,
+  listLiveUsers,
+  markUserDeleted,
+  purgeUsersDeletedBefore,
+  toUser,
+} from './repo.ts';
+
+const DELETION_MESSAGE = 'The user has been deleted. Their personal data is permanently removed within 30 days.';
+
+/** Encrypts identity fields bound to this user's row, so they cannot be moved to another row. */
+const sealIdentity = (ctx: AppContext, userId: string, input: TEnrollmentInput) => ({
+  ssnEnc: ctx.cipher.encrypt(input.ssn, `users.ssn:${userId}`),
+  dateOfBirthEnc: ctx.cipher.encrypt(input.dateOfBirth, `users.date_of_birth:${userId}`),
+  addressEnc: ctx.cipher.encrypt(JSON.stringify(input.address), `users.address:${userId}`),
+  phoneEnc: input.phone ? ctx.cipher.encrypt(input.phone, `users.phone:${userId}`) : null,
+});
+
+/** Enrols one validated input: the user row and its `user.enrolled` event commit together. */
+const enrollValidated = async (ctx: AppContext, clientId: string, input: TEnrollmentInput): Promise<TEnrolledUser> => {
+  assertAdultAge(input.dateOfBirth, ctx.clock.now());
+  const userId = ctx.ids.id('usr');
+  const createdAt = ctx.clock.now();
+  const status = 'pending_verification' as const;
+  try {
+    await ctx.db.transaction(async (tx) => {
+      await insertUser(tx, {
+        id: userId,
+        clientId,
+        externalUserId: input.externalUserId,
+        email: input.email,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        status,
+        ...sealIdentity(ctx, userId, input),
+        createdAt,
+      });
+      await recordEvent(tx, ctx.ids, {
+        clientId,
+        type: 'user.enrolled',
+        data: { userId, externalUserId: input.externalUserId, email: input.email, status },
+        createdAt,
+      });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'users_live_external_id')) {
+      throw new ApiError('USER_EXISTS', `A user with externalUserId "${input.externalUserId}" is already enrolled.`);
+    }
+    throw error;
+  }
+  return { userId, externalUserId: input.externalUserId, status, createdAt: createdAt.toISOString() };
+};
+
+export const enrollUser = async (
+  ctx: AppContext,
+  caller: Caller,
+  body: TEnrollmentInput | TSelfEnrollmentInput,
+): Promise<TEnrolledUser> => {
+  const { principal } = caller;
+  if (principal.kind === 'user') {
+    const { claims } = principal;
+    const phone = 'phone' in body && body.phone ? body.phone : claims.phone;
+    return enrollValidated(ctx, caller.clientId, {
+      ...(body as TSelfEnrollmentInput),
+      externalUserId: principal.externalUserId,
+      email: claims.email,
+      firstName: claims.firstName,
+      lastName: claims.lastName,
+      ...(phone ? { phone } : {}),
+    });
+  }
+  return enrollValidated(ctx, caller.clientId, body as TEnrollmentInput);
+};
+
+/** Each item is validated and enrolled on its own; one bad item never fails the others. */
+export const enrollBatch = async (ctx: AppContext, caller: Caller, items: unknown[]): Promise<TBatchEnrollResult> => {
+  const result: TBatchEnrollResult = { successful: [], failed: [] };
+  for (const [index, item] of items.entries()) {
+    const claimedId = (item as { externalUserId?: unknown } | null)?.externalUserId;
+    const externalUserId = typeof claimedId === 'string' ? claimedId : null;
+    try {
+      const parsed = ZEnrollmentInput.safeParse(item);
+      if (!parsed.success) throw validationError(zodIssuesToDetails(parsed.error.issues));
+      const enrolled = await enrollValidated(ctx, caller.clientId, parsed.data);
+      result.successful.push({ externalUserId: enrolled.externalUserId, userId: enrolled.userId, status: enrolled.status });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      result.failed.push({
+        index,
+        externalUserId,
+        error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+      });
+    }
+  }
+  return result;
+};
+
+/** A user visible to this caller, or 404 (another client's or another user token's user looks absent). */
+export const requireUser = async (ctx: AppContext, caller: Caller, userId: string) => {
+  const row = await findLiveUser(ctx.db, caller.clientId, userId, caller.ownExternalUserId);
+  if (!row) throw notFound('User');
+  return row;
+};
+
+export const getUser = async (ctx: AppContext, caller: Caller, userId: string): Promise<TUser> =>
+  toUser(await requireUser(ctx, caller, userId));
+
+export const getMe = async (ctx: AppContext, caller: Caller): Promise<TUser> => {
+  if (!caller.ownExternalUserId) throw new ApiError('AUTHORIZATION_ERROR', 'This route is for user tokens only.');
+  const row = await findLiveUserByExternalId(ctx.db, caller.clientId, caller.ownExternalUserId);
+  if (!row) throw new ApiError('USER_NOT_ENROLLED', 'This user has not enrolled yet: enrol first (POST /v1/users/enroll).');
+  return toUser(row);
+};
+
+export const listUsers = async (ctx: AppContext, caller: Caller, query: TListUsersQuery) => {
+  const page = await listLiveUsers(ctx.db, caller.clientId, query);
+  return { items: page.items.map(toUser), pagination: page.pagination };
+};
+
+export const deleteUser = async (ctx: AppContext, caller: Caller, userId: string): Promise<TDeletedUser> => {
+  const deletedAt = ctx.clock.now();
+  const deleted = await ctx.db.transaction(async (tx) => {
+    const row = await markUserDeleted(tx, caller.clientId, userId, deletedAt);
+    if (!row) return undefined;
+    await recordEvent(tx, ctx.ids, {
+      clientId: caller.clientId,
+      type: 'user.deleted',
+      data: { userId, externalUserId: row.external_user_id, deletedAt: deletedAt.toISOString() },
+      createdAt: deletedAt,
+    });
+    return row;
+  });
+  if (!deleted) throw notFound('User');
+  return { userId, deletedAt: deletedAt.toISOString(), message: DELETION_MESSAGE };
+};
+
+/** The purge job: erases personal data of users deleted more than USER_PURGE_AFTER_DAYS ago. */
+export const purgeDeletedUsers = async (ctx: AppContext): Promise<number> => {
+  const now = ctx.clock.now();
+  const cutoff = new Date(now.getTime() - ctx.config.USER_PURGE_AFTER_DAYS * 24 * 60 * 60 * 1000);
+  return ctx.db.transaction((tx) => purgeUsersDeletedBefore(tx, cutoff, now));
+};

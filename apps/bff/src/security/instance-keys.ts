@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/db.ts';
+import { parseKeyList } from './keys.ts';
+
+export interface InstanceKeys {
+  tokenSigning: Buffer[];
+  dataEncryption: Buffer[];
+}
+
+/**
+ * Keys come from the environment. A sandbox instance without them generates each once and keeps it
+ * in the database, so every instance on that database signs and decrypts alike, across restarts.
+ */
+export const loadInstanceKeys = async (db: Db, config: Config): Promise<InstanceKeys> => {
+  const resolve = async (name: 'TOKEN_SIGNING_KEY' | 'DATA_ENCRYPTION_KEY') => {
+    const configured = config[name];
+    if (configured) return parseKeyList(configured, name);
+    if (config.APP_ENV === 'production') throw new Error(`${name} is required in production`);
+    await db.query('insert into instance_keys (name, value) values ($1, $2) on conflict (name) do nothing', [
+      name,
+      randomBytes(32).toString('base64'),
+    ]);
+    const { rows } = await db.query<{ value: string }>('select value from instance_keys where name = $1', [name]);
+    return parseKeyList(rows[0]?.value ?? '', name);
+  };
+  return { tokenSigning: await resolve('TOKEN_SIGNING_KEY'), dataEncryption: await resolve('DATA_ENCRYPTION_KEY') };
+};

@@ -1,0 +1,15 @@
+import type { Principal } from '../http/principal.ts';
+
+declare global {
+  namespace Express {
+    interface Request {
+      requestId: string;
+      /** Who the bearer token or Basic credentials say the caller is, once resolved. */
+      principal?: Principal;
+      /** Why the presented token was not accepted, for the 401 message. */
+      authFailure?: string;
+      /** A body that could not be parsed; raised after rate limiting so the 400 still carries limits. */
+      bodyError?: { type?: string; message: string };
+    }
+  }
+}

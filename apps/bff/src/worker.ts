@@ -1,0 +1,26 @@
+import type { AppContext } from './context.ts';
+import { deleteExpiredIdempotencyKeys } from './http/idempotency.ts';
+import { deleteExpiredTokens } from './modules/auth/repo.ts';
+import { purgeDeletedUsers } from './modules/users/service.ts';
+
+/** One sweep of the housekeeping jobs. Each is a single idempotent statement, safe on any number of workers. */
+export const runHousekeeping = async (ctx: AppContext) => {
+  const purgedUsers = await purgeDeletedUsers(ctx);
+  const expiredKeys = await deleteExpiredIdempotencyKeys(ctx);
+  const expiredTokens = await deleteExpiredTokens(ctx.db, new Date(ctx.clock.now().getTime() - 24 * 3600 * 1000));
+  return { purgedUsers, expiredKeys, expiredTokens };
+};
+
+/** The worker role: housekeeping now and every PURGE_INTERVAL_SECONDS. Webhook delivery joins it later. */
+export const startWorker = (ctx: AppContext): { stop(): void } => {
+  const sweep = () =>
+    runHousekeeping(ctx)
+      .then((result) => {
+        if (result.purgedUsers > 0) ctx.logger.info(result, 'housekeeping');
+      })
+      .catch((error) => ctx.logger.warn({ err: error }, 'housekeeping failed; will retry next interval'));
+  void sweep();
+  const timer = setInterval(sweep, ctx.config.PURGE_INTERVAL_SECONDS * 1000);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+};

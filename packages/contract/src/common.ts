@@ -1,0 +1,86 @@
+import { z } from './zod.ts';
+
+/** An id with a fixed prefix, e.g. `usr_…`. */
+export const prefixedId = (prefix: string, example: string) =>
+  z
+    .string()
+    .regex(new RegExp(`^${prefix}_[A-Za-z0-9]{8,64}$`), `must be an id starting with ${prefix}_`)
+    .meta({ example });
+
+export const ZUserId = prefixedId('usr', 'usr_8fQ2kZ1mW4xL9pR3');
+export const ZOfferId = prefixedId('off', 'off_cc_blue_cash');
+export const ZClickId = prefixedId('clk', 'clk_3nV8cQ2mZ7aB1xK4');
+export const ZAlertId = prefixedId('alt', 'alt_9Tq1wE4rY6uI2oP8');
+export const ZVerificationSessionId = prefixedId('ver', 'ver_5Gh7jK2lM9nB3vC1');
+export const ZWebhookId = prefixedId('wh', 'wh_2Xc4vB6nM8qW1eR3');
+export const ZEventId = prefixedId('evt', 'evt_7Yu9iO1pA3sD5fG7');
+export const ZDeliveryId = prefixedId('del', 'del_4Hj6kL8zX0cV2bN4');
+export const ZRequestId = z.string().meta({ example: 'req_6Mn8bV0cX2zL4kJ6' });
+
+export const ZTimestamp = z.iso.datetime({ offset: false }).meta({
+  description: 'ISO 8601 UTC timestamp',
+  example: '2026-01-15T10:30:00.000Z',
+});
+export const ZDate = z.iso.date().meta({ description: 'Calendar date, YYYY-MM-DD', example: '2026-01-15' });
+
+export const ZMeta = z
+  .object({ requestId: ZRequestId, timestamp: ZTimestamp })
+  .meta({ id: 'ResponseMeta', description: 'Present on every response body.' });
+
+export const ZPagination = z
+  .object({
+    hasMore: z.boolean(),
+    nextCursor: z.string().nullable().meta({ description: 'Pass as `cursor` to get the next page; null on the last page.' }),
+    total: z.number().int().min(0).meta({ description: 'Items matching the filters, across all pages.' }),
+  })
+  .meta({ id: 'Pagination' });
+
+/** `{ data, meta }`: how every successful single-resource response is wrapped. */
+export const envelope = <T extends z.ZodType>(data: T) => z.object({ data, meta: ZMeta });
+
+/** `{ data: [...], pagination, meta }`: how every list response is wrapped. */
+export const listEnvelope = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), pagination: ZPagination, meta: ZMeta });
+
+/** Query parameters shared by every list: page size, cursor and creation window. */
+export const ZPageQuery = z.object({
+  limit: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be between 1 and 100')
+    .max(100, 'must be between 1 and 100')
+    .default(25)
+    .meta({ description: 'Page size, 1–100.', example: 25 }),
+  cursor: z
+    .string()
+    .min(1)
+    .max(2048)
+    .optional()
+    .meta({ description: 'Opaque cursor from the previous page’s `pagination.nextCursor`.' }),
+});
+
+export const ZCreatedWindowQuery = z.object({
+  createdAfter: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: 'Only items created at or after this instant (ISO 8601).' }),
+  createdBefore: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: 'Only items created strictly before this instant (ISO 8601).' }),
+});
+
+/**
+ * `sort=-createdAt,lastName`: comma-separated fields, `-` for descending.
+ * Each list names the fields it can sort by.
+ */
+export const sortQuery = <F extends string>(fields: readonly [F, ...F[]], fallback: string) =>
+  z
+    .string()
+    .max(200)
+    .regex(
+      new RegExp(`^-?(${fields.join('|')})(,-?(${fields.join('|')}))*$`),
+      `must be a comma-separated list of ${fields.join(', ')}, each optionally prefixed with -`,
+    )
+    .default(fallback)
+    .meta({ description: `Sort order. Fields: ${fields.join(', ')}; prefix \`-\` for descending.`, example: fallback });

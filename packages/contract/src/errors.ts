@@ -1,0 +1,62 @@
+import { z } from './zod.ts';
+import { ZMeta } from './common.ts';
+
+/**
+ * Every error code the API can answer, the HTTP status it travels with, and when it is thrown.
+ * The server's one error handler and the SDK both read this table.
+ */
+export const ERROR_CODES = {
+  VALIDATION_ERROR: { status: 400, when: 'The request is malformed: bad JSON, wrong content type, unknown or invalid fields. `details` names each field.' },
+  AUTHENTICATION_ERROR: { status: 401, when: 'No token, an unknown, revoked or expired token, or a token from the other environment.' },
+  AUTHORIZATION_ERROR: { status: 403, when: 'The token lacks the scope for this route, a user token was used outside its own user, or the caller IP is not allow-listed.' },
+  USER_NOT_ENROLLED: { status: 403, when: 'The user exists but has not finished enrolment or identity verification, or a user token has no enrolled user yet.' },
+  CREDIT_FROZEN: { status: 403, when: 'The user has a security freeze on their credit file.' },
+  VERIFICATION_LOCKED: { status: 403, when: 'Too many failed identity-verification sessions; `details` says when it unlocks.' },
+  NOT_FOUND: { status: 404, when: 'No such route, or no such resource visible to this caller.' },
+  USER_EXISTS: { status: 409, when: 'A live user with this externalUserId is already enrolled for this client.' },
+  IDEMPOTENCY_CONFLICT: { status: 409, when: 'The Idempotency-Key was used with a different request, or its first request is still running.' },
+  RATE_LIMIT_EXCEEDED: { status: 429, when: 'Too many requests in this window for this client; wait `retryAfter` seconds.' },
+  INTERNAL_ERROR: { status: 500, when: 'An unexpected failure on our side. Quote the requestId to support.' },
+  SERVICE_UNAVAILABLE: { status: 503, when: 'A dependency (such as the credit bureau) is unavailable; retry later.' },
+} as const satisfies Record<string, { status: number; when: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export const ZErrorCode = z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]).meta({ id: 'ErrorCode' });
+
+export const ZErrorDetail = z
+  .object({
+    field: z.string().meta({ description: 'Dotted path of the offending field, e.g. `address.zipCode`.' }),
+    message: z.string(),
+  })
+  .meta({ id: 'ErrorDetail' });
+
+export const ZErrorBody = z
+  .object({
+    error: z.object({
+      code: ZErrorCode,
+      message: z.string(),
+      details: z.array(ZErrorDetail).optional(),
+      retryAfter: z.number().int().min(0).optional().meta({ description: 'Seconds to wait; on RATE_LIMIT_EXCEEDED only.' }),
+      unlocksAt: z.string().optional().meta({ description: 'On VERIFICATION_LOCKED: when verification opens again.' }),
+    }),
+    meta: ZMeta,
+  })
+  .meta({ id: 'Error' });
+export type TErrorBody = z.infer<typeof ZErrorBody>;
+
+/** RFC 6749 §5.2 error body, used by `POST /oauth/token` only. */
+export const OAUTH_ERRORS = {
+  invalid_request: 400,
+  invalid_client: 401,
+  invalid_grant: 400,
+  unauthorized_client: 400,
+  unsupported_grant_type: 400,
+  invalid_scope: 400,
+} as const;
+export type OAuthErrorCode = keyof typeof OAUTH_ERRORS;
+export const ZOAuthError = z
+  .object({
+    error: z.enum(Object.keys(OAUTH_ERRORS) as [OAuthErrorCode, ...OAuthErrorCode[]]),
+    error_description: z.string(),
+  })
+  .meta({ id: 'OAuthError' });

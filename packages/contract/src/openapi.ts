@@ -1,0 +1,135 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { z } from './zod.ts';
+import { ZMeta, envelope, listEnvelope } from './common.ts';
+import { ERROR_CODES, type ErrorCode, OAUTH_ERRORS, ZErrorBody, ZOAuthError } from './errors.ts';
+import { COMMON_ERRORS, type Operation } from './operation.ts';
+import { ALL_OPERATIONS } from './operations/index.ts';
+
+const rateLimitHeaders = {
+  'X-Request-ID': { description: 'Echoes the caller’s X-Request-ID, or a new `req_…`.', schema: { type: 'string' as const } },
+  'X-RateLimit-Limit': { description: 'Requests allowed in the current window for this bucket.', schema: { type: 'integer' as const } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' as const } },
+  'X-RateLimit-Reset': { description: 'Unix time (seconds) when the window resets.', schema: { type: 'integer' as const } },
+};
+
+const successBody = (op: Operation) => {
+  const { data, list, raw, meta } = op.success;
+  if (!data) return undefined;
+  if (raw) return data;
+  if (list) return listEnvelope(data);
+  return meta ? z.object({ data, meta: ZMeta.extend(meta.shape) }) : envelope(data);
+};
+
+const errorResponses = (op: Operation) => {
+  const byStatus = new Map<number, ErrorCode[]>();
+  const codes: ErrorCode[] =
+    op.auth.kind === 'client-credentials' ? ['RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR'] : [...COMMON_ERRORS, ...op.errors];
+  for (const code of new Set(codes)) {
+    const status = ERROR_CODES[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<string, unknown> = {};
+  for (const [status, list] of byStatus) {
+    responses[status] = {
+      description: list.map((code) => `\`${code}\`: ${ERROR_CODES[code].when}`).join('\n\n'),
+      headers: status === 429 ? { ...rateLimitHeaders, 'Retry-After': { schema: { type: 'integer' } } } : rateLimitHeaders,
+      content: { 'application/json': { schema: ZErrorBody } },
+    };
+  }
+  if (op.auth.kind === 'client-credentials') {
+    for (const [code, status] of Object.entries(OAUTH_ERRORS)) {
+      const existing = responses[status] as { description: string } | undefined;
+      responses[status] = {
+        description: `${existing ? `${existing.description}\n\n` : ''}OAuth error \`${code}\``,
+        headers: status === 401 ? { ...rateLimitHeaders, 'WWW-Authenticate': { schema: { type: 'string' } } } : rateLimitHeaders,
+        content: { 'application/json': { schema: ZOAuthError } },
+      };
+    }
+  }
+  return responses;
+};
+
+const describeAccess = (op: Operation) => {
+  if (op.auth.kind === 'client-credentials') return 'Authenticated by client credentials.';
+  const parts = [`Requires scope \`${op.auth.scope}\` (or \`admin\`).`];
+  if (op.auth.userTokenOnly) parts.push('Accepts user tokens only.');
+  else if (op.auth.userToken === 'own-user') parts.push('Also accepts a user token for its own user.');
+  else if (op.auth.userToken === 'self') parts.push('Also accepts a user token.');
+  else parts.push('User tokens are refused.');
+  if (op.sandboxOnly) parts.push('Sandbox only: `404` on production.');
+  if (op.idempotent) parts.push('Honours `Idempotency-Key`.');
+  parts.push(`Rate-limit bucket: \`${op.rateLimit}\`.`);
+  return parts.join(' ');
+};
+
+const registerOperation = (registry: OpenAPIRegistry, op: Operation) => {
+  const body = successBody(op);
+  const successHeaders = op.deprecated
+    ? { ...rateLimitHeaders, Deprecation: { schema: { type: 'string' as const } }, Sunset: { schema: { type: 'string' as const } } }
+    : op.idempotent
+      ? { ...rateLimitHeaders, 'Idempotent-Replayed': { description: '`true` when this is a replay of a stored response.', schema: { type: 'string' as const } } }
+      : rateLimitHeaders;
+  registry.registerPath({
+    method: op.method,
+    path: op.path,
+    operationId: op.operationId,
+    tags: [op.tag],
+    summary: op.summary,
+    description: [op.description, describeAccess(op)].filter(Boolean).join('\n\n'),
+    deprecated: op.deprecated ? true : undefined,
+    security: op.auth.kind === 'bearer' ? [{ bearerAuth: [] }] : [],
+    'x-required-scope': op.auth.kind === 'bearer' ? op.auth.scope : undefined,
+    'x-rate-limit-bucket': op.rateLimit,
+    request: {
+      params: op.request.params,
+      query: op.request.query,
+      headers: op.idempotent ? [z.string().max(255).optional().openapi({ param: { name: 'Idempotency-Key', in: 'header' } })] : undefined,
+      body: op.request.body
+        ? { required: true, content: { [op.request.bodyType ?? 'application/json']: { schema: op.request.body } } }
+        : undefined,
+    },
+    responses: {
+      [op.success.status]: {
+        description: op.success.description,
+        headers: successHeaders,
+        ...(body ? { content: { 'application/json': { schema: body } } } : {}),
+      },
+      ...errorResponses(op),
+    },
+  } as Parameters<OpenAPIRegistry['registerPath']>[0]);
+};
+
+const API_DESCRIPTION = `
+Credit scores, enrolment, offers, alerts, identity verification and signed webhooks for banks and credit unions.
+
+**Envelope.** Successful bodies are \`{data, meta:{requestId, timestamp}}\`; lists add \`pagination:{hasMore, nextCursor, total}\`.
+Errors are \`{error:{code, message, details?}, meta}\`; the status of each code is listed per response.
+
+**Authentication.** OAuth 2.0 client credentials at \`POST /oauth/token\`; send \`Authorization: Bearer <token>\`.
+User tokens (\`ut_…\`) from \`POST /v1/auth/user-token\` open only the routes of their own user.
+
+**Rate limits** per client: token endpoints 100/min, batch 50/min, everything else 1,000/min. Every response carries
+\`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\`; \`429\` adds \`Retry-After\` and \`retryAfter\`.
+
+**Idempotency.** Creating POSTs accept \`Idempotency-Key\` (≤ 255 chars): a completed response is replayed for 24 h with
+\`Idempotent-Replayed: true\`; reusing a key for a different request, or while the first is running, is \`409 IDEMPOTENCY_CONFLICT\`.
+
+**Lists.** \`limit\` 1–100 (default 25), opaque \`cursor\`, \`createdAfter\`/\`createdBefore\`, \`sort\` such as \`-createdAt,lastName\`.
+`.trim();
+
+export const buildOpenApiDocument = (serverUrl = '/') => {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An access token from `POST /oauth/token`, or a user token (`ut_…`) where the route accepts one.',
+  });
+  for (const op of ALL_OPERATIONS) registerOperation(registry, op);
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: { title: 'Credit Score, Enrollment and Offers API', version: '1.2.0', description: API_DESCRIPTION },
+    servers: [{ url: serverUrl }],
+  });
+};
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

@@ -5,7 +5,7 @@ import type { AppContext } from './context.ts';
 import { ApiError } from './http/api-error.ts';
 import { errorResponse, toApiError } from './http/error-response.ts';
 import { resolvePrincipal } from './http/principal.ts';
-import { rateLimit } from './http/rate-limit.ts';
+import { countUnlimitedFailure, rateLimit } from './http/rate-limit.ts';
 import { requestId } from './http/request-id.ts';
 import { send } from './http/route.ts';
 import { httpSerializers } from './logger.ts';
@@ -73,8 +73,9 @@ export const createApp = (ctx: AppContext): Express => {
   app.use((req) => {
     throw new ApiError('NOT_FOUND', `No route ${req.method} ${req.path}. See /docs for the API reference.`);
   });
-  const handleError: ErrorRequestHandler = (error, req, res, next) => {
+  const handleError: ErrorRequestHandler = async (error, req, res, next) => {
     if (res.headersSent) return next(error);
+    await countUnlimitedFailure(ctx, req, res);
     send(res, errorResponse(toApiError(error, req.log ?? ctx.logger), req.requestId ?? 'req_unknown', ctx.clock));
   };
   app.use(handleError);

@@ -8,7 +8,7 @@ export const prefixedId = (prefix: string, example: string) =>
     .meta({ example });
 
 export const ZUserId = prefixedId('usr', 'usr_8fQ2kZ1mW4xL9pR3');
-export const ZOfferId = prefixedId('off', 'off_cc_blue_cash');
+export const ZOfferId = prefixedId('off', 'off_cc7BlueCash01');
 export const ZClickId = prefixedId('clk', 'clk_3nV8cQ2mZ7aB1xK4');
 export const ZAlertId = prefixedId('alt', 'alt_9Tq1wE4rY6uI2oP8');
 export const ZVerificationSessionId = prefixedId('ver', 'ver_5Gh7jK2lM9nB3vC1');

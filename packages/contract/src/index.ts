@@ -1,7 +1,14 @@
 export * from './common.ts';
 export * from './errors.ts';
 export * from './operation.ts';
+export * from './resources/alerts.ts';
 export * from './resources/auth.ts';
+export * from './resources/credit.ts';
+export * from './resources/events.ts';
+export * from './resources/offers.ts';
+export * from './resources/sandbox.ts';
 export * from './resources/users.ts';
+export * from './resources/verification.ts';
+export * from './resources/webhooks.ts';
 export * from './operations/index.ts';
 export { buildOpenApiDocument, type OpenApiDocument } from './openapi.ts';

@@ -4,6 +4,8 @@ import { ZMeta, envelope, listEnvelope } from './common.ts';
 import { ERROR_CODES, type ErrorCode, OAUTH_ERRORS, ZErrorBody, ZOAuthError } from './errors.ts';
 import { COMMON_ERRORS, type Operation } from './operation.ts';
 import { ALL_OPERATIONS } from './operations/index.ts';
+import { EVENT_DATA_SCHEMAS, EVENT_DESCRIPTIONS, EVENT_ENVELOPE_SCHEMAS } from './resources/events.ts';
+import type { TEventType } from './resources/webhooks.ts';
 
 const rateLimitHeaders = {
   'X-Request-ID': { description: 'Echoes the caller’s X-Request-ID, or a new `req_…`.', schema: { type: 'string' as const } },
@@ -23,7 +25,7 @@ const successBody = (op: Operation) => {
 const errorResponses = (op: Operation) => {
   const byStatus = new Map<number, ErrorCode[]>();
   const codes: ErrorCode[] =
-    op.auth.kind === 'client-credentials' ? ['RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR'] : [...COMMON_ERRORS, ...op.errors];
+    op.auth.kind === 'client-credentials' ? ['RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'] : [...COMMON_ERRORS, ...op.errors];
   for (const code of new Set(codes)) {
     const status = ERROR_CODES[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
@@ -51,7 +53,8 @@ const errorResponses = (op: Operation) => {
 
 const describeAccess = (op: Operation) => {
   if (op.auth.kind === 'client-credentials') return 'Authenticated by client credentials.';
-  const parts = [`Requires scope \`${op.auth.scope}\` (or \`admin\`).`];
+  const scope = op.auth.scope === 'admin' ? '`admin`' : `\`${op.auth.scope}\` (or \`admin\`)`;
+  const parts = [`Requires scope ${scope}.`];
   if (op.auth.userTokenOnly) parts.push('Accepts user tokens only.');
   else if (op.auth.userToken === 'own-user') parts.push('Also accepts a user token for its own user.');
   else if (op.auth.userToken === 'self') parts.push('Also accepts a user token.');
@@ -99,6 +102,40 @@ const registerOperation = (registry: OpenAPIRegistry, op: Operation) => {
   } as Parameters<OpenAPIRegistry['registerPath']>[0]);
 };
 
+const headerParam = (name: string, description: string, example: string) =>
+  z.string().openapi({ param: { name, in: 'header', description, example } });
+
+/** Each event type as an OpenAPI 3.1 webhook: the POST the service sends to a subscription's `url`. */
+const registerEventWebhook = (registry: OpenAPIRegistry, type: TEventType) => {
+  registry.registerWebhook({
+    method: 'post',
+    path: type,
+    operationId: `event.${type}`,
+    tags: ['Events'],
+    summary: type,
+    description:
+      `${EVENT_DESCRIPTIONS[type]}\n\nSent to subscriptions whose \`events\` include \`${type}\`. ` +
+      'Verify `X-Service-Signature` before trusting the body; the same `id` may arrive more than once.',
+    request: {
+      headers: [
+        headerParam(
+          'X-Service-Signature',
+          '`t=<unix seconds>,v1=<hex>`: `v1` is the lowercase hex HMAC-SHA256, keyed with the subscription ' +
+            '`secret`, of `<t>.<raw body>`. Reject when `t` is more than 300 s from your clock or `v1` differs ' +
+            '(constant-time compare).',
+          't=1768473000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd',
+        ),
+        headerParam('X-Service-Event-Id', 'The envelope `id`, stable across retries.', 'evt_7Yu9iO1pA3sD5fG7'),
+      ],
+      body: { required: true, content: { 'application/json': { schema: EVENT_ENVELOPE_SCHEMAS[type] } } },
+    },
+    responses: {
+      '2XX': { description: 'Any 2xx within 30 s acknowledges the delivery.' },
+      default: { description: 'Anything else, or no answer in 30 s: retried after 1 min, 5 min, 30 min, 2 h, 24 h.' },
+    },
+  });
+};
+
 const API_DESCRIPTION = `
 Credit scores, enrolment, offers, alerts, identity verification and signed webhooks for banks and credit unions.
 
@@ -115,6 +152,14 @@ User tokens (\`ut_…\`) from \`POST /v1/auth/user-token\` open only the routes 
 \`Idempotent-Replayed: true\`; reusing a key for a different request, or while the first is running, is \`409 IDEMPOTENCY_CONFLICT\`.
 
 **Lists.** \`limit\` 1–100 (default 25), opaque \`cursor\`, \`createdAfter\`/\`createdBefore\`, \`sort\` such as \`-createdAt,lastName\`.
+
+**Webhooks.** Deliveries are signed: \`X-Service-Signature: t=<unix>,v1=<hex>\`, the HMAC-SHA256 of \`<t>.<body>\`
+keyed with the subscription secret. The event bodies are listed under *Webhooks* in this document.
+
+**Sandbox.** Scores follow VantageScore 3.0 and every user gets a deterministic synthetic credit file. Magic values
+at enrolment: ssn \`0000\` → score, history and offers answer \`403 CREDIT_FROZEN\`; ssn \`9999\` → identity
+verification always fails. Helpers under \`/v1/sandbox\` (scope \`admin\`) refresh scores, create alerts, convert
+offers and reveal verification answers.
 `.trim();
 
 export const buildOpenApiDocument = (serverUrl = '/') => {
@@ -125,6 +170,7 @@ export const buildOpenApiDocument = (serverUrl = '/') => {
     description: 'An access token from `POST /oauth/token`, or a user token (`ut_…`) where the route accepts one.',
   });
   for (const op of ALL_OPERATIONS) registerOperation(registry, op);
+  for (const type of Object.keys(EVENT_DATA_SCHEMAS) as TEventType[]) registerEventWebhook(registry, type);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: { title: 'Credit Score, Enrollment and Offers API', version: '1.2.0', description: API_DESCRIPTION },

@@ -21,6 +21,7 @@ const BODY_ERRORS: Record<string, string> = {
   'parameters.too.many': 'The body has too many parameters.',
 };
 
+const DATABASE_GONE = /PGlite is closed|Cannot use a pool after calling end|Connection terminated/;
 const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001']);
 
 /** Maps anything thrown to the one error shape. Unknown failures become a 500 that names only the requestId. */
@@ -30,7 +31,7 @@ export const toApiError = (error: unknown, logger: Logger): ApiError => {
   if (e?.type && BODY_ERRORS[e.type]) {
     return new ApiError('VALIDATION_ERROR', BODY_ERRORS[e.type] as string, [{ field: 'body', message: BODY_ERRORS[e.type] as string }]);
   }
-  if (e?.code && CONNECTION_FAILURES.has(e.code)) {
+  if ((e?.code && CONNECTION_FAILURES.has(e.code)) || DATABASE_GONE.test((error as Error)?.message ?? '')) {
     logger.error({ err: error }, 'dependency unavailable');
     return new ApiError('SERVICE_UNAVAILABLE', 'A dependency is temporarily unavailable; retry shortly.');
   }

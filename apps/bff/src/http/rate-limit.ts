@@ -1,5 +1,5 @@
 import { ALL_OPERATIONS, type RateLimitBucket } from '@credit/contract';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config.ts';
@@ -95,6 +95,16 @@ const claimedClientId = (authorization: string | undefined, body: unknown): stri
  * Counts the request against its client's bucket and sets `X-RateLimit-*` on every response.
  * Callers without a client (no or bad credentials) are counted by IP address.
  */
+const setHeaders = (res: Response, outcome: RateLimitOutcome) => {
+  res.setHeader('X-RateLimit-Limit', String(outcome.limit));
+  res.setHeader('X-RateLimit-Remaining', String(outcome.remaining));
+  res.setHeader('X-RateLimit-Reset', String(outcome.resetAtSeconds));
+};
+
+/**
+ * Counts the request against its client's bucket and sets `X-RateLimit-*` on every response.
+ * Callers without a client (no or bad credentials) are counted by IP address.
+ */
 export const rateLimit =
   (ctx: AppContext): RequestHandler =>
   async (req, res, next) => {
@@ -107,9 +117,7 @@ export const rateLimit =
     const key = client ? `client:${client.id}` : `ip:${req.ip}`;
     const limit = client?.rateLimits[bucket] ?? ctx.rateLimits.defaults[bucket];
     const outcome = await ctx.rateLimits.consume(bucket, key, limit);
-    res.setHeader('X-RateLimit-Limit', String(outcome.limit));
-    res.setHeader('X-RateLimit-Remaining', String(outcome.remaining));
-    res.setHeader('X-RateLimit-Reset', String(outcome.resetAtSeconds));
+    setHeaders(res, outcome);
     if (!outcome.allowed) {
       res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
       throw new ApiError(
@@ -121,3 +129,16 @@ export const rateLimit =
     }
     next();
   };
+
+/**
+ * For a request that failed before the limiter ran (the database was unreachable while resolving
+ * its token): count it by IP, which needs no database, so the error still carries the headers.
+ */
+export const countUnlimitedFailure = async (ctx: AppContext, req: Request, res: Response) => {
+  if (res.getHeader('X-RateLimit-Limit') !== undefined) return;
+  try {
+    setHeaders(res, await ctx.rateLimits.consume(bucketFor(req.method, req.path), `ip:${req.ip}`));
+  } catch {
+    // The limiter's own store failed too; the error response goes out regardless.
+  }
+};

@@ -1,9 +1,30 @@
 import type { Operation } from '../operation.ts';
+import * as alerts from './alerts.ts';
 import * as auth from './auth.ts';
+import * as credit from './credit.ts';
+import * as offers from './offers.ts';
+import * as sandbox from './sandbox.ts';
 import * as users from './users.ts';
+import * as verification from './verification.ts';
+import * as webhooks from './webhooks.ts';
 
+export * from './alerts.ts';
 export * from './auth.ts';
+export * from './credit.ts';
+export * from './offers.ts';
+export * from './sandbox.ts';
 export * from './users.ts';
+export * from './verification.ts';
+export * from './webhooks.ts';
 
 /** Every operation of the API, in the order the reference lists them. */
-export const ALL_OPERATIONS: Operation[] = [...Object.values(auth), ...Object.values(users)];
+export const ALL_OPERATIONS: Operation[] = [
+  ...Object.values(auth),
+  ...Object.values(users),
+  ...Object.values(credit),
+  ...Object.values(offers),
+  ...Object.values(alerts),
+  ...Object.values(verification),
+  ...Object.values(webhooks),
+  ...Object.values(sandbox),
+];

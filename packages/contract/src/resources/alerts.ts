@@ -83,9 +83,10 @@ export const ZListAlertsQuery = z.strictObject({
 });
 export type TListAlertsQuery = z.infer<typeof ZListAlertsQuery>;
 
-export const ZUpdateAlertInput = z
-  .strictObject({ status: z.literal('read', 'must be "read"') })
-  .meta({ id: 'UpdateAlertInput', description: 'Marks the alert read. Marking an already read alert read again is allowed.' });
+export const ZUpdateAlertInput = z.strictObject({ status: z.literal('read', 'must be "read"') }).meta({
+  id: 'UpdateAlertInput',
+  description: 'Marks the alert read. Marking an already read alert read again is allowed.',
+});
 export type TUpdateAlertInput = z.infer<typeof ZUpdateAlertInput>;
 
 export const ZUserAlertParams = z.strictObject({ userId: ZUserId, alertId: ZAlertId });

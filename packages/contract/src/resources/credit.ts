@@ -26,7 +26,8 @@ export const RATING_BANDS = [
 
 export const ZCreditRating = z.enum(CREDIT_RATINGS).meta({
   id: 'CreditRating',
-  description: 'VantageScore 3.0 band: `very_poor` 300–499, `poor` 500–600, `fair` 601–660, `good` 661–780, `excellent` 781–850.',
+  description:
+    'VantageScore 3.0 band: `very_poor` 300–499, `poor` 500–600, `fair` 601–660, `good` 661–780, `excellent` 781–850.',
 });
 
 /** The rating band of a score; throws a RangeError outside 300–850 or for a fractional score. */
@@ -41,7 +42,13 @@ export const ZCreditBureau = z
   .enum(CREDIT_BUREAUS)
   .meta({ id: 'CreditBureau', description: 'The credit bureau that supplied the score.' });
 
-export const FACTOR_CODES = ['PAYMENT_HISTORY', 'CREDIT_UTILIZATION', 'CREDIT_AGE', 'CREDIT_MIX', 'NEW_CREDIT'] as const;
+export const FACTOR_CODES = [
+  'PAYMENT_HISTORY',
+  'CREDIT_UTILIZATION',
+  'CREDIT_AGE',
+  'CREDIT_MIX',
+  'NEW_CREDIT',
+] as const;
 export const ZFactorCode = z.enum(FACTOR_CODES).meta({ id: 'CreditFactorCode' });
 export const ZFactorImpact = z
   .enum(['high', 'medium', 'low'])
@@ -51,7 +58,10 @@ const amount = z.number().min(0);
 
 export const ZCreditUtilizationDetails = z
   .object({
-    utilizationPercent: z.number().min(0).meta({ description: 'Revolving balance ÷ limit, in percent.', example: 23.5 }),
+    utilizationPercent: z
+      .number()
+      .min(0)
+      .meta({ description: 'Revolving balance ÷ limit, in percent.', example: 23.5 }),
     totalBalance: amount.meta({ example: 4700 }),
     totalLimit: amount.meta({ example: 20000 }),
   })
@@ -65,14 +75,21 @@ export const ZCreditAgeDetails = z
   .meta({ id: 'CreditAgeDetails' });
 
 export const ZNewCreditDetails = z
-  .object({ recentInquiries: z.number().int().min(0).meta({ description: 'Hard inquiries in the last 12 months.', example: 2 }) })
+  .object({
+    recentInquiries: z.number().int().min(0).meta({ description: 'Hard inquiries in the last 12 months.', example: 2 }),
+  })
   .meta({ id: 'NewCreditDetails' });
 
 const factorBase = {
   name: z.string().meta({ example: 'Credit utilization' }),
   impact: ZFactorImpact,
   description: z.string(),
-  score: z.number().int().min(0).max(100).meta({ description: 'How well the user does on this factor, 0–100.', example: 78 }),
+  score: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .meta({ description: 'How well the user does on this factor, 0–100.', example: 78 }),
 };
 
 /** One factor; `details` depends on `code` (none for PAYMENT_HISTORY and CREDIT_MIX). */
@@ -94,7 +111,8 @@ export const ZCreditFactor = z
     id: 'CreditFactor',
     description:
       'A score factor. `details` by `code`: CREDIT_UTILIZATION {utilizationPercent, totalBalance, totalLimit}, ' +
-      'CREDIT_AGE {averageAgeYears, oldestAccountYears}, NEW_CREDIT {recentInquiries}; none for PAYMENT_HISTORY and CREDIT_MIX.',
+      'CREDIT_AGE {averageAgeYears, oldestAccountYears}, NEW_CREDIT {recentInquiries}; ' +
+      'none for PAYMENT_HISTORY and CREDIT_MIX.',
   });
 export type TCreditFactor = z.infer<typeof ZCreditFactor>;
 export type TFactorCode = (typeof FACTOR_CODES)[number];
@@ -104,7 +122,10 @@ export const TREND_PERIODS = ['1month', '3months', '6months', '12months'] as con
 export const ZCreditTrend = z
   .object({
     direction: z.enum(TREND_DIRECTIONS),
-    change: z.number().int().meta({ description: 'Points gained (positive) or lost (negative) over `period`.', example: 12 }),
+    change: z
+      .number()
+      .int()
+      .meta({ description: 'Points gained (positive) or lost (negative) over `period`.', example: 12 }),
     period: z.enum(TREND_PERIODS).meta({ example: '3months' }),
   })
   .meta({ id: 'CreditTrend' });
@@ -125,9 +146,7 @@ export const ZCreditScore = z
   .meta({ id: 'CreditScore' });
 export type TCreditScore = z.infer<typeof ZCreditScore>;
 
-export const ZScoreHistoryEntry = z
-  .object({ score: ZScoreValue, date: ZDate })
-  .meta({ id: 'ScoreHistoryEntry' });
+export const ZScoreHistoryEntry = z.object({ score: ZScoreValue, date: ZDate }).meta({ id: 'ScoreHistoryEntry' });
 export type TScoreHistoryEntry = z.infer<typeof ZScoreHistoryEntry>;
 
 export const MAX_HISTORY_MONTHS = 84;

@@ -35,7 +35,8 @@ export const ZOffer = z
       .nullable()
       .meta({
         description:
-          'Credit line for cards; amount that can be borrowed for loans and mortgages. Null when the provider states none.',
+          'Credit line for cards; amount that can be borrowed for loans and mortgages. ' +
+          'Null when the provider states none.',
         example: { min: 1000, max: 15000 },
       }),
     annualFee: z.number().min(0).meta({ description: 'Yearly fee in USD; 0 when there is none.', example: 0 }),

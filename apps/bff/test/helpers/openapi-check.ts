@@ -1,0 +1,74 @@
+import { buildOpenApiDocument } from '@credit/contract';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+const document = buildOpenApiDocument();
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+(addFormats as unknown as (a: Ajv2020) => void)(ajv);
+
+type ResponseObject = { content?: Record<string, { schema: unknown }> };
+type OperationObject = { responses: Record<string, ResponseObject> };
+
+const operations = Object.entries(document.paths ?? {}).flatMap(([template, item]) =>
+  Object.entries(item as Record<string, OperationObject>).map(([method, operation]) => ({
+    method: method.toUpperCase(),
+    template,
+    pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    operation,
+  })),
+);
+
+const compiled = new Map<string, ValidateFunction>();
+const compile = (key: string, schema: unknown): ValidateFunction => {
+  let validate = compiled.get(key);
+  if (!validate) {
+    // The components travel with each schema so its "#/components/…" references resolve.
+    validate = ajv.compile({ components: document.components, allOf: [schema] });
+    compiled.set(key, validate);
+  }
+  return validate;
+};
+
+/** Paths outside the API reference (the reference itself, health) are checked for headers only. */
+const UNDOCUMENTED = /^\/(openapi\.json|docs(\/.*)?|health)$/;
+
+/**
+ * Every response a test receives must be one the OpenAPI document promises: a documented status
+ * for that operation, a body matching its schema, and the headers every response carries.
+ * Throws with the mismatch so the test that received it fails.
+ */
+export const assertMatchesOpenApi = (method: string, path: string, status: number, headers: Headers, body: unknown) => {
+  const where = `${method} ${path} → ${status}`;
+  for (const header of ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
+    if (!headers.get(header)) throw new Error(`${where}: missing ${header} header`);
+  }
+  if (UNDOCUMENTED.test(path)) return;
+  const match = operations.find((op) => op.method === method && op.pattern.test(path));
+  if (!match) {
+    if (status !== 404 && status !== 429) throw new Error(`${where}: no documented operation, yet status is not 404`);
+    const validate = compile('error', { $ref: '#/components/schemas/Error' });
+    if (!validate(body)) throw new Error(`${where}: error body off-schema: ${ajv.errorsText(validate.errors)}`);
+    return;
+  }
+  const response = match.operation.responses[String(status)];
+  if (!response) throw new Error(`${where}: status ${status} is not documented for ${match.method} ${match.template}`);
+  const schema = response.content?.['application/json']?.schema;
+  if (!schema) {
+    if (body !== undefined && body !== '') throw new Error(`${where}: documented without a body, but one came back`);
+    return;
+  }
+  const validate = compile(`${match.method} ${match.template} ${status}`, schema);
+  if (!validate(body)) {
+    throw new Error(`${where}: body does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`);
+  }
+};
+
+/** A fetch that checks every response against the document (for third-party clients in tests). */
+export const checkedFetch: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+  const text = await response.clone().text();
+  const body = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text || undefined;
+  assertMatchesOpenApi((init?.method ?? 'GET').toUpperCase(), url.pathname, response.status, response.headers, body);
+  return response;
+};

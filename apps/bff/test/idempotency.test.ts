@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, type TestClient, enrollment, startTestApp } from './helpers/harness.ts';
+
+let app: TestApp;
+let client: TestClient;
+let token: string;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  client = await app.createClient();
+  token = await app.token(client);
+});
+afterAll(() => app.close());
+
+const enrolWithKey = (key: string, body: unknown, bearer = token) =>
+  app.request('POST', '/v1/users/enroll', { token: bearer, body, headers: { 'idempotency-key': key } });
+
+const countUsers = async (externalUserId: string) =>
+  Number(
+    (await app.db.query<{ n: number }>('select count(*)::int as n from users where external_user_id = $1', [externalUserId])).rows[0]?.n,
+  );
+
+describe('Idempotency-Key', () => {
+  it('replays the original response with Idempotent-Replayed: true', async () => {
+    const body = enrollment();
+    const first = await enrolWithKey('key-replay', body);
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const second = await enrolWithKey('key-replay', { ...body });
+    expect(second.status).toBe(201);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.body).toEqual(first.body);
+    expect(await countUsers(body.externalUserId)).toBe(1);
+  });
+
+  it('creates exactly one resource from 20 concurrent identical requests', async () => {
+    const body = enrollment();
+    const responses = await Promise.all(Array.from({ length: 20 }, () => enrolWithKey('key-race', body)));
+    expect(await countUsers(body.externalUserId)).toBe(1);
+    const created = responses.filter((r) => r.status === 201);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(created.map((r) => r.body.data.userId)).size).toBe(1);
+    for (const r of responses.filter((x) => x.status !== 201)) {
+      expect(r.status).toBe(409);
+      expect(r.body.error.code).toBe('IDEMPOTENCY_CONFLICT');
+    }
+    const after = await enrolWithKey('key-race', body);
+    expect(after.headers.get('idempotent-replayed')).toBe('true');
+    expect(after.body.data.userId).toBe(created[0]?.body.data.userId);
+  });
+
+  it('answers 409 IDEMPOTENCY_CONFLICT when the key is reused for a different body or path', async () => {
+    const body = enrollment();
+    await enrolWithKey('key-reuse', body);
+    const otherBody = await enrolWithKey('key-reuse', { ...body, firstName: 'Someone' });
+    expect(otherBody.status).toBe(409);
+    expect(otherBody.body.error.code).toBe('IDEMPOTENCY_CONFLICT');
+    const otherPath = await app.request('POST', '/v1/users/enroll/batch', {
+      token,
+      body: { users: [body] },
+      headers: { 'idempotency-key': 'key-reuse' },
+    });
+    expect(otherPath.status).toBe(409);
+  });
+
+  it('replays a completed 4xx, but never stores validation errors', async () => {
+    const body = enrollment();
+    await app.request('POST', '/v1/users/enroll', { token, body });
+    const conflict = await enrolWithKey('key-4xx', body);
+    expect(conflict.body.error.code).toBe('USER_EXISTS');
+    const replay = await enrolWithKey('key-4xx', body);
+    expect(replay.status).toBe(409);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+
+    const invalid = await enrolWithKey('key-fixable', { ...enrollment(), ssn: '1' });
+    expect(invalid.status).toBe(400);
+    const fixed = await enrolWithKey('key-fixable', enrollment());
+    expect(fixed.status).toBe(201);
+    expect(fixed.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('forgets a key after 24 hours', async () => {
+    const body = enrollment();
+    await enrolWithKey('key-expiry', body);
+    app.clock.advance(24 * 3600 * 1000);
+    token = await app.token(client);
+    const later = await enrolWithKey('key-expiry', body);
+    expect(later.headers.get('idempotent-replayed')).toBeNull();
+    expect(later.body.error.code).toBe('USER_EXISTS');
+  });
+
+  it('keeps keys per client and rejects keys over 255 characters', async () => {
+    const otherToken = await app.token(await app.createClient());
+    const body = enrollment();
+    expect((await enrolWithKey('shared-key', body)).status).toBe(201);
+    const other = await enrolWithKey('shared-key', body, otherToken);
+    expect(other.status).toBe(201);
+    expect(other.headers.get('idempotent-replayed')).toBeNull();
+    const long = await enrolWithKey('k'.repeat(256), enrollment());
+    expect(long.status).toBe(400);
+    expect(long.body.error.details[0].field).toBe('Idempotency-Key');
+  });
+});

@@ -1,0 +1,90 @@
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { changeClient } from '../src/modules/clients/service.ts';
+import { type TestApp, startTestApp } from './helpers/harness.ts';
+import { openTestDb } from './helpers/test-db.ts';
+
+const apps: TestApp[] = [];
+const start = async (...args: Parameters<typeof startTestApp>) => {
+  const app = await startTestApp(...args);
+  apps.push(app);
+  return app;
+};
+afterAll(async () => {
+  for (const app of apps.reverse()) await app.close();
+});
+
+describe('rate limits', () => {
+  it('counts per client, sets X-RateLimit-* and answers 429 with Retry-After and retryAfter', async () => {
+    const app = await start({ config: { RATE_LIMIT_USER_OPS_PER_MIN: '3' } });
+    const clientA = await app.createClient();
+    const tokenA = await app.token(clientA);
+    const tokenB = await app.token(await app.createClient());
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await app.request('GET', '/v1/users', { token: tokenA });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-limit')).toBe('3');
+      remaining.push(res.headers.get('x-ratelimit-remaining') as string);
+    }
+    expect(remaining).toEqual(['2', '1', '0']);
+    const limited = await app.request('GET', '/v1/users', { token: tokenA });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(limited.body.error.retryAfter).toBe(retryAfter);
+    expect(Number(limited.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+
+    expect((await app.request('GET', '/v1/users', { token: tokenB })).status).toBe(200);
+    const tokenEndpoint = await app.request('POST', '/oauth/token', {
+      form: { grant_type: 'client_credentials', client_id: clientA.id, client_secret: clientA.secret },
+    });
+    expect(tokenEndpoint.status).toBe(200);
+    expect(tokenEndpoint.headers.get('x-ratelimit-limit')).toBe('100');
+  });
+
+  it('limits the token endpoint per client, in its own bucket', async () => {
+    const app = await start({ config: { RATE_LIMIT_AUTH_PER_MIN: '2' } });
+    const client = await app.createClient();
+    const form = { grant_type: 'client_credentials', client_id: client.id, client_secret: client.secret };
+    expect((await app.request('POST', '/oauth/token', { form })).status).toBe(200);
+    expect((await app.request('POST', '/oauth/token', { form: { ...form, client_secret: 'wrong' } })).status).toBe(401);
+    const third = await app.request('POST', '/oauth/token', { form });
+    expect(third.status).toBe(429);
+    expect(third.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+  });
+
+  it('applies a client’s own limits set by the operator', async () => {
+    const app = await start({ config: { RATE_LIMIT_USER_OPS_PER_MIN: '3' } });
+    const client = await app.createClient();
+    await changeClient(app.db, client.id, { rateLimits: { userOps: 5000 } });
+    const res = await app.request('GET', '/v1/users', { token: await app.token(client) });
+    expect(res.headers.get('x-ratelimit-limit')).toBe('5000');
+  });
+
+  it('counts unauthenticated callers by address', async () => {
+    const app = await start({ config: { RATE_LIMIT_USER_OPS_PER_MIN: '2' } });
+    await app.request('GET', '/v1/users');
+    await app.request('GET', '/v1/nowhere');
+    const third = await app.request('GET', '/v1/users');
+    expect(third.status).toBe(429);
+  });
+
+  it.skipIf(!process.env.REDIS_URL)('shares one count across instances through Redis', async () => {
+    const url = process.env.REDIS_URL as string;
+    const prefixProbe = new Redis(url);
+    await prefixProbe.flushdb();
+    prefixProbe.disconnect();
+    const db = await openTestDb();
+    const config = { RATE_LIMIT_USER_OPS_PER_MIN: '4', REDIS_URL: url };
+    const one = await start({ db, keepDb: true, config, redis: true });
+    const two = await start({ db, config, redis: true });
+    const client = await one.createClient();
+    const token = await one.token(client);
+    const statuses: number[] = [];
+    for (const app of [one, two, one, two, one]) statuses.push((await app.request('GET', '/v1/users', { token })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+  });
+});

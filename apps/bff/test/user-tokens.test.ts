@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, type TestClient, enrollment, startTestApp } from './helpers/harness.ts';
+
+let app: TestApp;
+let client: TestClient;
+let token: string;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  client = await app.createClient();
+  token = await app.token(client);
+});
+afterAll(() => app.close());
+
+const identity = { ssn: '1234', dateOfBirth: '1988-08-08', address: { street: '5 Oak', city: 'Dayton', state: 'OH', zipCode: '45402' } };
+
+describe('POST /v1/auth/user-token', () => {
+  it('mints a ut_ token valid for one hour', async () => {
+    const res = await app.request('POST', '/v1/auth/user-token', {
+      token,
+      body: { userId: 'partner-77', email: 'p77@example.test', firstName: 'Pat', lastName: 'Lee', phone: '+1 555 010 0177' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toEqual({ userToken: expect.stringMatching(/^ut_sbx_/), expiresIn: 3600, expiresAt: expect.any(String) });
+    expect(Date.parse(res.body.data.expiresAt) - app.clock.now().getTime()).toBe(3600 * 1000);
+  });
+
+  it('needs the write scope and validates its body', async () => {
+    const readOnly = await app.token(client, 'read');
+    expect((await app.request('POST', '/v1/auth/user-token', { token: readOnly, body: {} })).status).toBe(403);
+    const bad = await app.request('POST', '/v1/auth/user-token', { token, body: { userId: '', email: 'x' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['email', 'firstName', 'lastName', 'userId']);
+  });
+});
+
+describe('a user token', () => {
+  it('self-enrols with names and e-mail from the token, then sees itself on /v1/me and its own user', async () => {
+    const ut = await app.userToken(token, 'self-1', { firstName: 'Sam', lastName: 'Rivera' });
+    const before = await app.request('GET', '/v1/me', { token: ut });
+    expect(before.status).toBe(403);
+    expect(before.body.error.code).toBe('USER_NOT_ENROLLED');
+
+    const refused = await app.request('POST', '/v1/users/enroll', { token: ut, body: { ...identity, externalUserId: 'someone-else' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([{ field: 'externalUserId', message: 'is not a known field' }]);
+
+    const enrolled = await app.request('POST', '/v1/users/enroll', { token: ut, body: identity });
+    expect(enrolled.status).toBe(201);
+    expect(enrolled.body.data.externalUserId).toBe('self-1');
+
+    const me = await app.request('GET', '/v1/me', { token: ut });
+    expect(me.body.data).toMatchObject({ userId: enrolled.body.data.userId, firstName: 'Sam', lastName: 'Rivera', email: 'self-1@example.test' });
+    expect((await app.request('GET', `/v1/users/${enrolled.body.data.userId}`, { token: ut })).status).toBe(200);
+  });
+
+  it('answers 404 for another user’s id and 403 on every route outside its own user', async () => {
+    const other = await app.request('POST', '/v1/users/enroll', { token, body: enrollment() });
+    const ut = await app.userToken(token, 'self-2');
+    const own = await app.request('POST', '/v1/users/enroll', { token: ut, body: identity });
+    const foreign = await app.request('GET', `/v1/users/${other.body.data.userId}`, { token: ut });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.code).toBe('NOT_FOUND');
+
+    const forbidden: [string, string, unknown?][] = [
+      ['GET', '/v1/users'],
+      ['POST', '/v1/users/enroll/batch', { users: [enrollment()] }],
+      ['DELETE', `/v1/users/${own.body.data.userId}`],
+      ['POST', '/v1/auth/user-token', { userId: 'x', email: 'x@example.test', firstName: 'X', lastName: 'Y' }],
+    ];
+    for (const [method, path, body] of forbidden) {
+      const res = await app.request(method, path, { token: ut, body });
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(res.body.error.code).toBe('AUTHORIZATION_ERROR');
+    }
+  });
+
+  it('is refused on /v1/me’s counterpart for access tokens, and expires after an hour', async () => {
+    const me = await app.request('GET', '/v1/me', { token });
+    expect(me.status).toBe(403);
+    const ut = await app.userToken(token, 'self-3');
+    app.clock.advance(3600 * 1000);
+    const expired = await app.request('GET', '/v1/me', { token: ut });
+    expect(expired.status).toBe(401);
+    expect(expired.body.error.message).toMatch(/expired/);
+  });
+});

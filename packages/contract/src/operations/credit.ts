@@ -1,0 +1,43 @@
+import { defineOperation } from '../operation.ts';
+import { ZCreditHistoryQuery, ZCreditScore, ZScoreHistoryEntry } from '../resources/credit.ts';
+import { ZUserIdParams } from '../resources/users.ts';
+
+export const getCreditScore = defineOperation({
+  operationId: 'getCreditScore',
+  method: 'get',
+  path: '/v1/users/{userId}/credit-score',
+  tag: 'Credit scores',
+  summary: 'Get the current credit score',
+  description:
+    'VantageScore 3.0 (300–850) with its rating band, bureau, the five score factors and the 3-month trend. ' +
+    'The user must be `active` (enrolled and verified), else `403 USER_NOT_ENROLLED`. ' +
+    'Sandbox: a user enrolled with ssn `0000` has a frozen file and answers `403 CREDIT_FROZEN`. ' +
+    'Production answers `503 SERVICE_UNAVAILABLE` when the credit bureau cannot be reached.',
+  auth: { kind: 'bearer', scope: 'read', userToken: 'own-user' },
+  rateLimit: 'userOps',
+  request: { params: ZUserIdParams },
+  success: { status: 200, description: 'The current credit score.', data: ZCreditScore },
+  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CREDIT_FROZEN', 'SERVICE_UNAVAILABLE'],
+});
+
+export const listCreditScoreHistory = defineOperation({
+  operationId: 'listCreditScoreHistory',
+  method: 'get',
+  path: '/v1/users/{userId}/credit-score/history',
+  tag: 'Credit scores',
+  summary: 'List past credit scores',
+  description:
+    'One entry per monthly score over the last `months` months (default 12, at most 84), most recent first, ' +
+    'paginated. Same access rules as the current score: `active` users only; sandbox ssn `0000` answers ' +
+    '`403 CREDIT_FROZEN`.',
+  auth: { kind: 'bearer', scope: 'read', userToken: 'own-user' },
+  rateLimit: 'userOps',
+  request: { params: ZUserIdParams, query: ZCreditHistoryQuery },
+  success: {
+    status: 200,
+    description: 'A page of score history, most recent first.',
+    data: ZScoreHistoryEntry,
+    list: true,
+  },
+  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CREDIT_FROZEN', 'SERVICE_UNAVAILABLE'],
+});

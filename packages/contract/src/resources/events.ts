@@ -1,0 +1,123 @@
+import { z } from '../zod.ts';
+import { ZAlertId, ZClickId, ZDate, ZEventId, ZOfferId, ZTimestamp, ZUserId } from '../common.ts';
+import { ZAlertSeverity, ZAlertType } from './alerts.ts';
+import { ZScoreValue } from './credit.ts';
+import { ZOfferType } from './offers.ts';
+import { ZUserStatus } from './users.ts';
+import type { TEventType } from './webhooks.ts';
+
+export { EVENT_TYPES, type TEventType, ZEventType } from './webhooks.ts';
+
+/** What each event type means, as partners read it in the reference. */
+export const EVENT_DESCRIPTIONS = {
+  'user.enrolled': 'A user was enrolled.',
+  'user.verified': 'A user passed identity verification and is now `active`.',
+  'user.deleted': 'A user was deleted.',
+  'score.updated': 'A credit score was refreshed.',
+  'score.changed': 'A credit score changed by more than 10 points (sent together with `score.updated`).',
+  'alert.created': 'A new credit-monitoring alert was generated.',
+  'offer.clicked': 'A user clicked an offer.',
+  'offer.converted': 'A user completed an offer application.',
+} as const satisfies Record<TEventType, string>;
+
+const who = {
+  userId: ZUserId,
+  externalUserId: z.string().meta({ description: 'Your own id for the user.', example: 'cust-001234' }),
+};
+
+const scoreFields = {
+  ...who,
+  score: ZScoreValue,
+  previousScore: ZScoreValue.nullable().meta({ description: 'Null for the first score on file.' }),
+  change: z
+    .number()
+    .int()
+    .meta({ description: '`score − previousScore`; 0 when there is no previous score.', example: 14 }),
+  scoreDate: ZDate,
+};
+
+const offerFields = {
+  ...who,
+  offerId: ZOfferId,
+  offerType: ZOfferType,
+  provider: z.string().meta({ example: 'Northwind Bank' }),
+  clickId: ZClickId,
+};
+
+export const ZUserEnrolledData = z
+  .object({ ...who, email: z.string(), status: ZUserStatus })
+  .meta({ id: 'UserEnrolledEventData' });
+export const ZUserVerifiedData = z.object({ ...who, verifiedAt: ZTimestamp }).meta({ id: 'UserVerifiedEventData' });
+export const ZUserDeletedData = z.object({ ...who, deletedAt: ZTimestamp }).meta({ id: 'UserDeletedEventData' });
+export const ZScoreUpdatedData = z.object(scoreFields).meta({ id: 'ScoreUpdatedEventData' });
+export const ZScoreChangedData = z
+  .object({ ...scoreFields, direction: z.enum(['up', 'down']).meta({ example: 'up' }) })
+  .meta({ id: 'ScoreChangedEventData' });
+export const ZAlertCreatedData = z
+  .object({
+    ...who,
+    alert: z.object({
+      alertId: ZAlertId,
+      type: ZAlertType,
+      title: z.string(),
+      message: z.string(),
+      severity: ZAlertSeverity,
+    }),
+  })
+  .meta({ id: 'AlertCreatedEventData' });
+export const ZOfferClickedData = z.object(offerFields).meta({ id: 'OfferClickedEventData' });
+export const ZOfferConvertedData = z
+  .object({ ...offerFields, convertedAt: ZTimestamp })
+  .meta({ id: 'OfferConvertedEventData' });
+
+/** `data` schema of each event type. */
+export const EVENT_DATA_SCHEMAS = {
+  'user.enrolled': ZUserEnrolledData,
+  'user.verified': ZUserVerifiedData,
+  'user.deleted': ZUserDeletedData,
+  'score.updated': ZScoreUpdatedData,
+  'score.changed': ZScoreChangedData,
+  'alert.created': ZAlertCreatedData,
+  'offer.clicked': ZOfferClickedData,
+  'offer.converted': ZOfferConvertedData,
+} as const satisfies Record<TEventType, z.ZodObject>;
+
+export type TEventData<T extends TEventType> = z.infer<(typeof EVENT_DATA_SCHEMAS)[T]>;
+
+const eventOf = <const T extends TEventType>(type: T, id: string) =>
+  z
+    .object({
+      id: ZEventId.meta({ description: 'Stable across retries: use it to drop duplicate deliveries.' }),
+      type: z.literal(type),
+      createdAt: ZTimestamp,
+      data: EVENT_DATA_SCHEMAS[type],
+    })
+    .meta({ id, description: EVENT_DESCRIPTIONS[type] });
+
+/** The delivered body of each event type. */
+export const EVENT_ENVELOPE_SCHEMAS = {
+  'user.enrolled': eventOf('user.enrolled', 'UserEnrolledEvent'),
+  'user.verified': eventOf('user.verified', 'UserVerifiedEvent'),
+  'user.deleted': eventOf('user.deleted', 'UserDeletedEvent'),
+  'score.updated': eventOf('score.updated', 'ScoreUpdatedEvent'),
+  'score.changed': eventOf('score.changed', 'ScoreChangedEvent'),
+  'alert.created': eventOf('alert.created', 'AlertCreatedEvent'),
+  'offer.clicked': eventOf('offer.clicked', 'OfferClickedEvent'),
+  'offer.converted': eventOf('offer.converted', 'OfferConvertedEvent'),
+} as const satisfies Record<TEventType, z.ZodObject>;
+
+export const ZEventEnvelope = z
+  .discriminatedUnion('type', [
+    EVENT_ENVELOPE_SCHEMAS['user.enrolled'],
+    EVENT_ENVELOPE_SCHEMAS['user.verified'],
+    EVENT_ENVELOPE_SCHEMAS['user.deleted'],
+    EVENT_ENVELOPE_SCHEMAS['score.updated'],
+    EVENT_ENVELOPE_SCHEMAS['score.changed'],
+    EVENT_ENVELOPE_SCHEMAS['alert.created'],
+    EVENT_ENVELOPE_SCHEMAS['offer.clicked'],
+    EVENT_ENVELOPE_SCHEMAS['offer.converted'],
+  ])
+  .meta({ id: 'EventEnvelope', description: 'Body of a webhook delivery; `data` depends on `type`.' });
+export type TEventEnvelope = z.infer<typeof ZEventEnvelope>;
+/** The envelope of one event type, e.g. `TEventEnvelopeOf<'score.changed'>`. */
+export type TEventEnvelopeOf<T extends TEventType> = Extract<TEventEnvelope, { type: T }>;

@@ -1,0 +1,149 @@
+import { z } from '../zod.ts';
+import {
+  ZCreatedWindowQuery,
+  ZDeliveryId,
+  ZEventId,
+  ZPageQuery,
+  ZTimestamp,
+  ZWebhookId,
+  sortQuery,
+} from '../common.ts';
+
+export const EVENT_TYPES = [
+  'user.enrolled',
+  'user.verified',
+  'user.deleted',
+  'score.updated',
+  'score.changed',
+  'alert.created',
+  'offer.clicked',
+  'offer.converted',
+] as const;
+export type TEventType = (typeof EVENT_TYPES)[number];
+export const ZEventType = z
+  .enum(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`)
+  .meta({ id: 'EventType', example: 'score.changed' });
+
+export const WEBHOOK_STATUSES = ['active', 'disabled', 'failed'] as const;
+export const ZWebhookStatus = z.enum(WEBHOOK_STATUSES, `must be one of ${WEBHOOK_STATUSES.join(', ')}`).meta({
+  id: 'WebhookStatus',
+  description:
+    '`active` receives deliveries; `disabled` was switched off by you; `failed` after the 5th retry of a delivery ' +
+    'failed (an e-mail is sent to your contact address). PATCH `status: active` re-activates it and resets the ' +
+    'failure count.',
+});
+
+export const ZWebhookUrl = z
+  .url({ error: 'must be a valid URL', abort: true })
+  .max(2048, 'must be at most 2048 characters')
+  .refine((url) => /^https:\/\//i.test(url), 'must be an https:// URL')
+  .meta({
+    description:
+      'HTTPS only. Production refuses hosts that resolve to loopback, private, link-local or metadata addresses.',
+    example: 'https://hooks.example-bank.com/credit',
+  });
+
+export const ZWebhookEvents = z
+  .array(ZEventType)
+  .min(1, 'must list at least one event type')
+  .refine((events) => new Set(events).size === events.length, 'must not list an event type twice')
+  .meta({
+    description: 'Event types this subscription receives, each once.',
+    uniqueItems: true,
+    example: ['score.changed', 'alert.created'],
+  });
+
+export const ZWebhookSecret = z
+  .string()
+  .min(16, 'must be at least 16 characters')
+  .max(256, 'must be at most 256 characters')
+  .meta({
+    description: 'Key of the HMAC-SHA256 in `X-Service-Signature`. Write-only: never returned.',
+    example: 'whsec_4f9b2c7e1a6d3f80',
+  });
+
+export const ZWebhook = z
+  .object({
+    webhookId: ZWebhookId,
+    url: z.url().meta({ example: 'https://hooks.example-bank.com/credit' }),
+    events: z.array(ZEventType),
+    status: ZWebhookStatus,
+    createdAt: ZTimestamp,
+    updatedAt: ZTimestamp.optional(),
+  })
+  .meta({ id: 'Webhook' });
+export type TWebhook = z.infer<typeof ZWebhook>;
+
+export const ZCreateWebhookInput = z
+  .strictObject({ url: ZWebhookUrl, events: ZWebhookEvents, secret: ZWebhookSecret })
+  .meta({ id: 'CreateWebhookInput' });
+export type TCreateWebhookInput = z.infer<typeof ZCreateWebhookInput>;
+
+export const ZUpdateWebhookInput = z
+  .strictObject({
+    url: ZWebhookUrl.optional(),
+    events: ZWebhookEvents.optional(),
+    secret: ZWebhookSecret.optional().meta({
+      description: 'A new signing secret (rotation); applies to the next delivery.',
+    }),
+    status: z
+      .enum(['active', 'disabled'], 'must be active or disabled')
+      .optional()
+      .meta({ description: '`disabled` pauses deliveries; `active` resumes them (also re-activates a `failed` one).' }),
+  })
+  .refine((input) => Object.values(input).some((value) => value !== undefined), {
+    message: 'must change at least one of url, events, secret, status',
+  })
+  .meta({ id: 'UpdateWebhookInput' });
+export type TUpdateWebhookInput = z.infer<typeof ZUpdateWebhookInput>;
+
+export const ZTestWebhookInput = z.strictObject({ eventType: ZEventType }).meta({ id: 'TestWebhookInput' });
+export type TTestWebhookInput = z.infer<typeof ZTestWebhookInput>;
+
+export const DELIVERY_STATUSES = ['success', 'failed'] as const;
+export const ZDeliveryStatus = z
+  .enum(DELIVERY_STATUSES, `must be one of ${DELIVERY_STATUSES.join(', ')}`)
+  .meta({ id: 'DeliveryStatus', description: '`success` when the subscriber answered 2xx within 30 s.' });
+
+export const ZDeliveryLogEntry = z
+  .object({
+    deliveryId: ZDeliveryId,
+    eventId: ZEventId,
+    eventType: ZEventType,
+    status: ZDeliveryStatus,
+    statusCode: z.number().int().min(0).max(599).meta({
+      description: 'HTTP status the subscriber answered; 0 when it did not answer (timeout, refused).',
+      example: 200,
+    }),
+    responseTime: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: 'Milliseconds until the answer or the timeout.', example: 142 }),
+    deliveredAt: ZTimestamp,
+    attempt: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .meta({ description: '1 for the first attempt, 2–6 for the retries.', example: 1 }),
+  })
+  .meta({ id: 'DeliveryLogEntry' });
+export type TDeliveryLogEntry = z.infer<typeof ZDeliveryLogEntry>;
+
+export const WEBHOOK_SORT_FIELDS = ['createdAt'] as const;
+export const ZListWebhooksQuery = z.strictObject({
+  ...ZPageQuery.shape,
+  ...ZCreatedWindowQuery.shape,
+  status: ZWebhookStatus.optional(),
+  sort: sortQuery(WEBHOOK_SORT_FIELDS, '-createdAt'),
+});
+export type TListWebhooksQuery = z.infer<typeof ZListWebhooksQuery>;
+
+export const ZListDeliveriesQuery = z.strictObject({
+  ...ZPageQuery.shape,
+  status: ZDeliveryStatus.optional(),
+});
+export type TListDeliveriesQuery = z.infer<typeof ZListDeliveriesQuery>;
+
+export const ZWebhookIdParams = z.strictObject({ webhookId: ZWebhookId });

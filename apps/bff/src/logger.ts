@@ -19,7 +19,11 @@ export const REDACTED_PATHS = [
 
 export const httpSerializers = {
   // Method and path only: headers carry credentials and query strings can carry e-mail addresses.
-  req: (req: { method?: string; url?: string; id?: string }) => ({ id: req.id, method: req.method, path: req.url?.split('?')[0] }),
+  req: (req: { method?: string; url?: string; id?: string }) => ({
+    id: req.id,
+    method: req.method,
+    path: req.url?.split('?')[0],
+  }),
   res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
 };
 

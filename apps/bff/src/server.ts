@@ -15,7 +15,10 @@ export const listen = (app: Express, config: Config): Promise<RunningServer> =>
   new Promise((resolve, reject) => {
     const tls = config.TLS_CERT_FILE && config.TLS_KEY_FILE;
     const server = tls
-      ? https.createServer({ cert: readFileSync(config.TLS_CERT_FILE as string), key: readFileSync(config.TLS_KEY_FILE as string) }, app)
+      ? https.createServer(
+          { cert: readFileSync(config.TLS_CERT_FILE as string), key: readFileSync(config.TLS_KEY_FILE as string) },
+          app,
+        )
       : http.createServer(app);
     // Above common proxy idle timeouts, so a proxy never reuses a socket we are closing.
     server.keepAliveTimeout = 65_000;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, type TestClient, enrollment, startTestApp } from './helpers/harness.ts';
+import { enrollment, startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 
 let app: TestApp;
 let client: TestClient;
@@ -32,7 +32,11 @@ describe('POST /v1/users/enroll/batch', () => {
       {
         index: 2,
         externalUserId: expect.any(String),
-        error: { code: 'VALIDATION_ERROR', message: expect.any(String), details: [{ field: 'ssn', message: 'must be exactly 4 digits' }] },
+        error: {
+          code: 'VALIDATION_ERROR',
+          message: expect.any(String),
+          details: [{ field: 'ssn', message: 'must be exactly 4 digits' }],
+        },
       },
       { index: 4, externalUserId: twin.externalUserId, error: expect.objectContaining({ code: 'USER_EXISTS' }) },
       { index: 5, externalUserId: null, error: expect.objectContaining({ code: 'VALIDATION_ERROR' }) },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, type TestClient, enrollment, startTestApp } from './helpers/harness.ts';
+import { enrollment, startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 
 let app: TestApp;
 let client: TestClient;
@@ -17,7 +17,8 @@ const enrolWithKey = (key: string, body: unknown, bearer = token) =>
 
 const countUsers = async (externalUserId: string) =>
   Number(
-    (await app.db.query<{ n: number }>('select count(*)::int as n from users where external_user_id = $1', [externalUserId])).rows[0]?.n,
+    (await app.db.query<{ n: number }>('select count(*)::int as n from users where external_user_id = $1', [externalUserId]))
+      .rows[0]?.n,
   );
 
 describe('Idempotency-Key', () => {

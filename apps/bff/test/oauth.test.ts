@@ -1,6 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, type TestClient, startTestApp } from './helpers/harness.ts';
+import { rotateClientSecret } from '../src/modules/clients/service.ts';
+import { startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 import { checkedFetch } from './helpers/openapi-check.ts';
 
 let app: TestApp;
@@ -123,6 +124,20 @@ describe('bearer tokens', () => {
       expect(res.body.error.code).toBe('AUTHENTICATION_ERROR');
       expect(res.body.error.message).toMatch(message);
     }
+  });
+
+  it('stop working at once when the client secret is rotated', async () => {
+    const rotating = await app.createClient();
+    const token = await app.token(rotating);
+    const { secret } = await rotateClientSecret(app.db, app.clock, rotating.id);
+    const res = await app.request('GET', '/v1/users', { token });
+    expect(res.status).toBe(401);
+    expect(res.body.error.message).toMatch(/revoked/);
+    expect((await app.request('GET', '/v1/users', { token: await app.token({ id: rotating.id, secret }) })).status).toBe(200);
+    const old = await app.request('POST', '/oauth/token', {
+      form: { grant_type: 'client_credentials', client_id: rotating.id, client_secret: rotating.secret },
+    });
+    expect(old.status).toBe(401);
   });
 
   it('are stored only as hashes', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, type TestClient, enrollment, startTestApp } from './helpers/harness.ts';
+import { enrollment, startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 
 let app: TestApp;
 let client: TestClient;
@@ -64,7 +64,10 @@ describe('errors', () => {
   it('names every unknown or invalid field', async () => {
     const res = await app.request('POST', '/v1/users/enroll', {
       token,
-      body: { ...enrollment({ ssn: '12345', address: { street: 'x', city: 'y', state: 'ZZ', zipCode: '1', extra: 1 } }), nickname: 'J' },
+      body: {
+        ...enrollment({ ssn: '12345', address: { street: 'x', city: 'y', state: 'ZZ', zipCode: '1', extra: 1 } }),
+        nickname: 'J',
+      },
     });
     expect(res.status).toBe(400);
     const fields = res.body.error.details.map((d: { field: string }) => d.field).sort();
@@ -115,11 +118,13 @@ describe('security headers and docs', () => {
     const doc = await app.request('GET', '/openapi.json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/oauth/token', '/v1/users/enroll', '/v1/users/{userId}']));
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining(['/oauth/token', '/v1/users/enroll', '/v1/users/{userId}']),
+    );
     const page = await app.request('GET', '/docs');
     expect(page.status).toBe(200);
     expect(page.body).toContain('swagger-ui-bundle.js');
-    expect((await fetch(`${app.url}/docs/init.js`).then((r) => r.text()))).toContain('/openapi.json');
+    expect(await fetch(`${app.url}/docs/init.js`).then((r) => r.text())).toContain('/openapi.json');
     const asset = await fetch(`${app.url}/docs/assets/swagger-ui-bundle.js`);
     expect(asset.status).toBe(200);
   });

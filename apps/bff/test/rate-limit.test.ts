@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { changeClient } from '../src/modules/clients/service.ts';
-import { type TestApp, startTestApp } from './helpers/harness.ts';
+import { startTestApp, type TestApp } from './helpers/harness.ts';
 import { openTestDb } from './helpers/test-db.ts';
 
 const apps: TestApp[] = [];

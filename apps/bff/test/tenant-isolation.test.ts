@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, enrollment, startTestApp } from './helpers/harness.ts';
+import { enrollment, startTestApp, type TestApp } from './helpers/harness.ts';
 
 let app: TestApp;
 let tokenA: string;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, type TestClient, enrollment, startTestApp } from './helpers/harness.ts';
+import { enrollment, startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 
 let app: TestApp;
 let client: TestClient;
@@ -12,7 +12,11 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const identity = { ssn: '1234', dateOfBirth: '1988-08-08', address: { street: '5 Oak', city: 'Dayton', state: 'OH', zipCode: '45402' } };
+const identity = {
+  ssn: '1234',
+  dateOfBirth: '1988-08-08',
+  address: { street: '5 Oak', city: 'Dayton', state: 'OH', zipCode: '45402' },
+};
 
 describe('POST /v1/auth/user-token', () => {
   it('mints a ut_ token valid for one hour', async () => {
@@ -21,7 +25,11 @@ describe('POST /v1/auth/user-token', () => {
       body: { userId: 'partner-77', email: 'p77@example.test', firstName: 'Pat', lastName: 'Lee', phone: '+1 555 010 0177' },
     });
     expect(res.status).toBe(201);
-    expect(res.body.data).toEqual({ userToken: expect.stringMatching(/^ut_sbx_/), expiresIn: 3600, expiresAt: expect.any(String) });
+    expect(res.body.data).toEqual({
+      userToken: expect.stringMatching(/^ut_sbx_/),
+      expiresIn: 3600,
+      expiresAt: expect.any(String),
+    });
     expect(Date.parse(res.body.data.expiresAt) - app.clock.now().getTime()).toBe(3600 * 1000);
   });
 
@@ -30,7 +38,12 @@ describe('POST /v1/auth/user-token', () => {
     expect((await app.request('POST', '/v1/auth/user-token', { token: readOnly, body: {} })).status).toBe(403);
     const bad = await app.request('POST', '/v1/auth/user-token', { token, body: { userId: '', email: 'x' } });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['email', 'firstName', 'lastName', 'userId']);
+    expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'email',
+      'firstName',
+      'lastName',
+      'userId',
+    ]);
   });
 });
 
@@ -41,7 +54,10 @@ describe('a user token', () => {
     expect(before.status).toBe(403);
     expect(before.body.error.code).toBe('USER_NOT_ENROLLED');
 
-    const refused = await app.request('POST', '/v1/users/enroll', { token: ut, body: { ...identity, externalUserId: 'someone-else' } });
+    const refused = await app.request('POST', '/v1/users/enroll', {
+      token: ut,
+      body: { ...identity, externalUserId: 'someone-else' },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error.details).toEqual([{ field: 'externalUserId', message: 'is not a known field' }]);
 
@@ -50,7 +66,12 @@ describe('a user token', () => {
     expect(enrolled.body.data.externalUserId).toBe('self-1');
 
     const me = await app.request('GET', '/v1/me', { token: ut });
-    expect(me.body.data).toMatchObject({ userId: enrolled.body.data.userId, firstName: 'Sam', lastName: 'Rivera', email: 'self-1@example.test' });
+    expect(me.body.data).toMatchObject({
+      userId: enrolled.body.data.userId,
+      firstName: 'Sam',
+      lastName: 'Rivera',
+      email: 'self-1@example.test',
+    });
     expect((await app.request('GET', `/v1/users/${enrolled.body.data.userId}`, { token: ut })).status).toBe(200);
   });
 

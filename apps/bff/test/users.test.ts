@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listEventsForClient } from '../src/modules/outbox/repo.ts';
 import { runHousekeeping } from '../src/worker.ts';
-import { type TestApp, type TestClient, enrollment, startTestApp } from './helpers/harness.ts';
+import { enrollment, startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 
 let app: TestApp;
 let client: TestClient;
@@ -31,7 +31,12 @@ describe('POST /v1/users/enroll', () => {
     expect(events.at(-1)).toMatchObject({
       type: 'user.enrolled',
       id: expect.stringMatching(/^evt_/),
-      data: { userId: res.body.data.userId, externalUserId: input.externalUserId, email: input.email, status: 'pending_verification' },
+      data: {
+        userId: res.body.data.userId,
+        externalUserId: input.externalUserId,
+        email: input.email,
+        status: 'pending_verification',
+      },
     });
   });
 
@@ -69,7 +74,11 @@ describe('POST /v1/users/enroll', () => {
 
   it('accepts zip+4, a phone and a leap-day birth date', async () => {
     const res = await enrol(
-      enrollment({ dateOfBirth: '1984-02-29', phone: '+1 (555) 010-0100', address: { street: '9 Elm', city: 'Austin', state: 'TX', zipCode: '73301-0001' } }),
+      enrollment({
+        dateOfBirth: '1984-02-29',
+        phone: '+1 (555) 010-0100',
+        address: { street: '9 Elm', city: 'Austin', state: 'TX', zipCode: '73301-0001' },
+      }),
     );
     expect(res.status).toBe(201);
   });
@@ -146,7 +155,11 @@ describe('DELETE /v1/users/{userId}', () => {
     const userId = body.data.userId;
     await app.request('DELETE', `/v1/users/${userId}`, { token });
     const select = async () =>
-      (await app.db.query<Record<string, unknown>>('select email, ssn_enc, last_name, purged_at from users where id = $1', [userId])).rows[0];
+      (
+        await app.db.query<Record<string, unknown>>('select email, ssn_enc, last_name, purged_at from users where id = $1', [
+          userId,
+        ])
+      ).rows[0];
 
     app.clock.advance((app.ctx.config.USER_PURGE_AFTER_DAYS - 1) * 86_400_000);
     await runHousekeeping(app.ctx);

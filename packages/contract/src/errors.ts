@@ -1,20 +1,35 @@
-import { z } from './zod.ts';
 import { ZMeta } from './common.ts';
+import { z } from './zod.ts';
 
 /**
  * Every error code the API can answer, the HTTP status it travels with, and when it is thrown.
  * The server's one error handler and the SDK both read this table.
  */
 export const ERROR_CODES = {
-  VALIDATION_ERROR: { status: 400, when: 'The request is malformed: bad JSON, wrong content type, unknown or invalid fields. `details` names each field.' },
-  AUTHENTICATION_ERROR: { status: 401, when: 'No token, an unknown, revoked or expired token, or a token from the other environment.' },
-  AUTHORIZATION_ERROR: { status: 403, when: 'The token lacks the scope for this route, a user token was used outside its own user, or the caller IP is not allow-listed.' },
-  USER_NOT_ENROLLED: { status: 403, when: 'The user exists but has not finished enrolment or identity verification, or a user token has no enrolled user yet.' },
+  VALIDATION_ERROR: {
+    status: 400,
+    when: 'The request is malformed: bad JSON, wrong content type, unknown or invalid fields. `details` names each field.',
+  },
+  AUTHENTICATION_ERROR: {
+    status: 401,
+    when: 'No token, an unknown, revoked or expired token, or a token from the other environment.',
+  },
+  AUTHORIZATION_ERROR: {
+    status: 403,
+    when: 'The token lacks the scope for this route, a user token was used outside its own user, or the caller IP is not allow-listed.',
+  },
+  USER_NOT_ENROLLED: {
+    status: 403,
+    when: 'The user exists but has not finished enrolment or identity verification, or a user token has no enrolled user yet.',
+  },
   CREDIT_FROZEN: { status: 403, when: 'The user has a security freeze on their credit file.' },
   VERIFICATION_LOCKED: { status: 403, when: 'Too many failed identity-verification sessions; `details` says when it unlocks.' },
   NOT_FOUND: { status: 404, when: 'No such route, or no such resource visible to this caller.' },
   USER_EXISTS: { status: 409, when: 'A live user with this externalUserId is already enrolled for this client.' },
-  IDEMPOTENCY_CONFLICT: { status: 409, when: 'The Idempotency-Key was used with a different request, or its first request is still running.' },
+  IDEMPOTENCY_CONFLICT: {
+    status: 409,
+    when: 'The Idempotency-Key was used with a different request, or its first request is still running.',
+  },
   RATE_LIMIT_EXCEEDED: { status: 429, when: 'Too many requests in this window for this client; wait `retryAfter` seconds.' },
   INTERNAL_ERROR: { status: 500, when: 'An unexpected failure on our side. Quote the requestId to support.' },
   SERVICE_UNAVAILABLE: { status: 503, when: 'A dependency (such as the credit bureau) is unavailable; retry later.' },

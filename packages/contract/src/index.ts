@@ -1,6 +1,8 @@
 export * from './common.ts';
 export * from './errors.ts';
+export { buildOpenApiDocument, type OpenApiDocument } from './openapi.ts';
 export * from './operation.ts';
+export * from './operations/index.ts';
 export * from './resources/alerts.ts';
 export * from './resources/auth.ts';
 export * from './resources/credit.ts';
@@ -10,5 +12,3 @@ export * from './resources/sandbox.ts';
 export * from './resources/users.ts';
 export * from './resources/verification.ts';
 export * from './resources/webhooks.ts';
-export * from './operations/index.ts';
-export { buildOpenApiDocument, type OpenApiDocument } from './openapi.ts';

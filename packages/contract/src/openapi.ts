@@ -1,15 +1,18 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { z } from './zod.ts';
-import { ZMeta, envelope, listEnvelope } from './common.ts';
+import { envelope, listEnvelope, ZMeta } from './common.ts';
 import { ERROR_CODES, type ErrorCode, OAUTH_ERRORS, ZErrorBody, ZOAuthError } from './errors.ts';
 import { COMMON_ERRORS, type Operation } from './operation.ts';
 import { ALL_OPERATIONS } from './operations/index.ts';
 import { EVENT_DATA_SCHEMAS, EVENT_DESCRIPTIONS, EVENT_ENVELOPE_SCHEMAS } from './resources/events.ts';
 import type { TEventType } from './resources/webhooks.ts';
+import { z } from './zod.ts';
 
 const rateLimitHeaders = {
   'X-Request-ID': { description: 'Echoes the caller’s X-Request-ID, or a new `req_…`.', schema: { type: 'string' as const } },
-  'X-RateLimit-Limit': { description: 'Requests allowed in the current window for this bucket.', schema: { type: 'integer' as const } },
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed in the current window for this bucket.',
+    schema: { type: 'integer' as const },
+  },
   'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' as const } },
   'X-RateLimit-Reset': { description: 'Unix time (seconds) when the window resets.', schema: { type: 'integer' as const } },
 };
@@ -25,7 +28,9 @@ const successBody = (op: Operation) => {
 const errorResponses = (op: Operation) => {
   const byStatus = new Map<number, ErrorCode[]>();
   const codes: ErrorCode[] =
-    op.auth.kind === 'client-credentials' ? ['RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'] : [...COMMON_ERRORS, ...op.errors];
+    op.auth.kind === 'client-credentials'
+      ? ['RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE']
+      : [...COMMON_ERRORS, ...op.errors];
   for (const code of new Set(codes)) {
     const status = ERROR_CODES[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
@@ -68,9 +73,19 @@ const describeAccess = (op: Operation) => {
 const registerOperation = (registry: OpenAPIRegistry, op: Operation) => {
   const body = successBody(op);
   const successHeaders = op.deprecated
-    ? { ...rateLimitHeaders, Deprecation: { schema: { type: 'string' as const } }, Sunset: { schema: { type: 'string' as const } } }
+    ? {
+        ...rateLimitHeaders,
+        Deprecation: { schema: { type: 'string' as const } },
+        Sunset: { schema: { type: 'string' as const } },
+      }
     : op.idempotent
-      ? { ...rateLimitHeaders, 'Idempotent-Replayed': { description: '`true` when this is a replay of a stored response.', schema: { type: 'string' as const } } }
+      ? {
+          ...rateLimitHeaders,
+          'Idempotent-Replayed': {
+            description: '`true` when this is a replay of a stored response.',
+            schema: { type: 'string' as const },
+          },
+        }
       : rateLimitHeaders;
   registry.registerPath({
     method: op.method,
@@ -86,7 +101,15 @@ const registerOperation = (registry: OpenAPIRegistry, op: Operation) => {
     request: {
       params: op.request.params,
       query: op.request.query,
-      headers: op.idempotent ? [z.string().max(255).optional().openapi({ param: { name: 'Idempotency-Key', in: 'header' } })] : undefined,
+      headers: op.idempotent
+        ? [
+            z
+              .string()
+              .max(255)
+              .optional()
+              .openapi({ param: { name: 'Idempotency-Key', in: 'header' } }),
+          ]
+        : undefined,
       body: op.request.body
         ? { required: true, content: { [op.request.bodyType ?? 'application/json']: { schema: op.request.body } } }
         : undefined,

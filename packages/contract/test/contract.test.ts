@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
   ALL_OPERATIONS,
+  buildOpenApiDocument,
   EVENT_DATA_SCHEMAS,
   EVENT_TYPES,
+  ratingForScore,
   ZCreateWebhookInput,
   ZCreditHistoryQuery,
   ZEventEnvelope,
   ZListOffersCatalogQuery,
   ZListUserOffersQuery,
   ZUpdateWebhookInput,
-  buildOpenApiDocument,
-  ratingForScore,
 } from '../src/index.ts';
 
 /** Every endpoint of the spec's Endpoints section, the offer catalogue and the sandbox helpers of DECISIONS. */
@@ -186,9 +186,7 @@ describe('webhook inputs', () => {
   it('rejects an http:// URL with the https message', () => {
     const result = ZCreateWebhookInput.safeParse({ ...valid, url: 'http://hooks.example.com/credit' });
     expect(result.success).toBe(false);
-    expect(result.error?.issues).toEqual([
-      expect.objectContaining({ path: ['url'], message: 'must be an https:// URL' }),
-    ]);
+    expect(result.error?.issues).toEqual([expect.objectContaining({ path: ['url'], message: 'must be an https:// URL' })]);
   });
 
   it('rejects a 15-character secret', () => {
@@ -197,9 +195,9 @@ describe('webhook inputs', () => {
 
   it('rejects no events, repeated events, unknown events and unknown fields', () => {
     expect(issuePaths(ZCreateWebhookInput.safeParse({ ...valid, events: [] }))).toEqual(['events']);
-    expect(issuePaths(ZCreateWebhookInput.safeParse({ ...valid, events: ['score.changed', 'score.changed'] }))).toEqual(
-      ['events'],
-    );
+    expect(issuePaths(ZCreateWebhookInput.safeParse({ ...valid, events: ['score.changed', 'score.changed'] }))).toEqual([
+      'events',
+    ]);
     expect(ZCreateWebhookInput.safeParse({ ...valid, events: ['score.deleted'] }).success).toBe(false);
     expect(ZCreateWebhookInput.safeParse({ ...valid, active: true }).success).toBe(false);
   });
@@ -227,12 +225,9 @@ describe('list queries', () => {
     expect(issuePaths(ZCreditHistoryQuery.safeParse(query))).toEqual([field]);
   });
 
-  it.each([ZListUserOffersQuery, ZListOffersCatalogQuery])(
-    'offers query rejects type=boat and status=maybe',
-    (schema) => {
-      expect(issuePaths(schema.safeParse({ type: 'boat' }))).toEqual(['type']);
-      expect(issuePaths(schema.safeParse({ status: 'maybe' }))).toEqual(['status']);
-      expect(schema.parse({ type: 'mortgage' })).toEqual({ type: 'mortgage', status: 'active', limit: 25 });
-    },
-  );
+  it.each([ZListUserOffersQuery, ZListOffersCatalogQuery])('offers query rejects type=boat and status=maybe', (schema) => {
+    expect(issuePaths(schema.safeParse({ type: 'boat' }))).toEqual(['type']);
+    expect(issuePaths(schema.safeParse({ status: 'maybe' }))).toEqual(['status']);
+    expect(schema.parse({ type: 'mortgage' })).toEqual({ type: 'mortgage', status: 'active', limit: 25 });
+  });
 });

@@ -29,7 +29,9 @@ export const toApiError = (error: unknown, logger: Logger): ApiError => {
   if (error instanceof ApiError) return error;
   const e = error as { type?: string; code?: string; status?: number } | null;
   if (e?.type && BODY_ERRORS[e.type]) {
-    return new ApiError('VALIDATION_ERROR', BODY_ERRORS[e.type] as string, [{ field: 'body', message: BODY_ERRORS[e.type] as string }]);
+    return new ApiError('VALIDATION_ERROR', BODY_ERRORS[e.type] as string, [
+      { field: 'body', message: BODY_ERRORS[e.type] as string },
+    ]);
   }
   if ((e?.code && CONNECTION_FAILURES.has(e.code)) || DATABASE_GONE.test((error as Error)?.message ?? '')) {
     logger.error({ err: error }, 'dependency unavailable');

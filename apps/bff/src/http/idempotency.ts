@@ -68,8 +68,7 @@ const claim = async (ctx: AppContext, clientId: string, key: string, fingerprint
 
 /** A response worth replaying: success or a 4xx other than validation (those never ran). */
 const isStorable = (response: PreparedResponse) =>
-  response.status < 500 &&
-  (response.body as { error?: { code?: string } } | undefined)?.error?.code !== 'VALIDATION_ERROR';
+  response.status < 500 && (response.body as { error?: { code?: string } } | undefined)?.error?.code !== 'VALIDATION_ERROR';
 
 export const withIdempotency = async (
   ctx: AppContext,

@@ -69,7 +69,6 @@ export const pageOf = <Row>(
   limit: number,
   total: number,
   sort: string,
-  terms: SortTerm[],
   cursorValues: (row: Row) => (string | null)[],
 ): { items: Row[]; pagination: Pagination } => {
   const items = rows.slice(0, limit);

@@ -47,5 +47,4 @@ export const resolvePrincipal =
   };
 
 /** `admin` implies every scope. */
-export const hasScope = (scopes: readonly Scope[], needed: Scope): boolean =>
-  scopes.includes('admin') || scopes.includes(needed);
+export const hasScope = (scopes: readonly Scope[], needed: Scope): boolean => scopes.includes('admin') || scopes.includes(needed);

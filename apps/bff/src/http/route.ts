@@ -4,10 +4,10 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { ApiError, validationError } from './api-error.ts';
 import { type Pagination, responseMeta } from './envelope.ts';
-import { type PreparedResponse, errorResponse, toApiError } from './error-response.ts';
-import { MAX_KEY_LENGTH, fingerprintRequest, withIdempotency } from './idempotency.ts';
+import { errorResponse, type PreparedResponse, toApiError } from './error-response.ts';
+import { fingerprintRequest, MAX_KEY_LENGTH, withIdempotency } from './idempotency.ts';
 import { assertIpAllowed } from './ip-allowlist.ts';
-import { type Principal, hasScope } from './principal.ts';
+import { hasScope, type Principal } from './principal.ts';
 import { zodIssuesToDetails } from './zod-details.ts';
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -71,7 +71,8 @@ const hasBody = (req: Request) => Number(req.get('content-length') ?? 0) > 0 || 
 const prepareSuccess = (op: Operation, result: HandlerResult, req: Request, ctx: AppContext): PreparedResponse => {
   if ('noContent' in result) return { status: 204 };
   const meta = responseMeta(req.requestId, ctx.clock, 'meta' in result ? result.meta : undefined);
-  if ('pagination' in result) return { status: op.success.status, body: { data: result.data, pagination: result.pagination, meta } };
+  if ('pagination' in result)
+    return { status: op.success.status, body: { data: result.data, pagination: result.pagination, meta } };
   return { status: op.success.status, body: { data: result.data, meta } };
 };
 

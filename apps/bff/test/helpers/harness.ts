@@ -8,7 +8,7 @@ import type { Db } from '../../src/db/db.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { createLogger } from '../../src/logger.ts';
 import { type CreateClientInput, createClient } from '../../src/modules/clients/service.ts';
-import { type RunningServer, listen } from '../../src/server.ts';
+import { listen, type RunningServer } from '../../src/server.ts';
 import { assertMatchesOpenApi } from './openapi-check.ts';
 import { openTestDb } from './test-db.ts';
 
@@ -112,7 +112,12 @@ export const startTestApp = async (
     },
     async token(client, scope) {
       const res = await request('POST', '/oauth/token', {
-        form: { grant_type: 'client_credentials', client_id: client.id, client_secret: client.secret, ...(scope ? { scope } : {}) },
+        form: {
+          grant_type: 'client_credentials',
+          client_id: client.id,
+          client_secret: client.secret,
+          ...(scope ? { scope } : {}),
+        },
       });
       if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.access_token as string;

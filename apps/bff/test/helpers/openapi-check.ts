@@ -59,7 +59,9 @@ export const assertMatchesOpenApi = (method: string, path: string, status: numbe
   }
   const validate = compile(`${match.method} ${match.template} ${status}`, schema);
   if (!validate(body)) {
-    throw new Error(`${where}: body does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`);
+    throw new Error(
+      `${where}: body does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`,
+    );
   }
 };
 

@@ -1,5 +1,5 @@
-import { ZTokenRequest, ZTokenResponse, ZUserTokenRequest, ZUserTokenResponse } from '../resources/auth.ts';
 import { defineOperation } from '../operation.ts';
+import { ZTokenRequest, ZTokenResponse, ZUserTokenRequest, ZUserTokenResponse } from '../resources/auth.ts';
 
 export const createAccessToken = defineOperation({
   operationId: 'createAccessToken',

@@ -1,4 +1,3 @@
-import { z } from '../zod.ts';
 import { defineOperation } from '../operation.ts';
 import {
   ZBatchEnrollRequest,
@@ -11,6 +10,7 @@ import {
   ZUser,
   ZUserIdParams,
 } from '../resources/users.ts';
+import { z } from '../zod.ts';
 
 export const enrollUser = defineOperation({
   operationId: 'enrollUser',

@@ -1,5 +1,5 @@
+import { sortQuery, ZAlertId, ZCreatedWindowQuery, ZDate, ZPageQuery, ZTimestamp, ZUserId } from '../common.ts';
 import { z } from '../zod.ts';
-import { ZAlertId, ZCreatedWindowQuery, ZDate, ZPageQuery, ZTimestamp, ZUserId, sortQuery } from '../common.ts';
 
 export const ALERT_TYPES = [
   'score_change',

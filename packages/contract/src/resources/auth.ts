@@ -1,6 +1,6 @@
-import { z } from '../zod.ts';
 import { ZTimestamp } from '../common.ts';
 import { SCOPES } from '../operation.ts';
+import { z } from '../zod.ts';
 import { ZEmail, ZExternalUserId, ZPersonName, ZPhone } from './users.ts';
 
 export const ZScope = z.enum(SCOPES).meta({ id: 'Scope' });

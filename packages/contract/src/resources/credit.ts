@@ -1,5 +1,5 @@
-import { z } from '../zod.ts';
 import { ZDate, ZPageQuery } from '../common.ts';
+import { z } from '../zod.ts';
 
 /** VantageScore 3.0 range. */
 export const SCORE_MIN = 300;
@@ -26,8 +26,7 @@ export const RATING_BANDS = [
 
 export const ZCreditRating = z.enum(CREDIT_RATINGS).meta({
   id: 'CreditRating',
-  description:
-    'VantageScore 3.0 band: `very_poor` 300–499, `poor` 500–600, `fair` 601–660, `good` 661–780, `excellent` 781–850.',
+  description: 'VantageScore 3.0 band: `very_poor` 300–499, `poor` 500–600, `fair` 601–660, `good` 661–780, `excellent` 781–850.',
 });
 
 /** The rating band of a score; throws a RangeError outside 300–850 or for a fractional score. */
@@ -42,13 +41,7 @@ export const ZCreditBureau = z
   .enum(CREDIT_BUREAUS)
   .meta({ id: 'CreditBureau', description: 'The credit bureau that supplied the score.' });
 
-export const FACTOR_CODES = [
-  'PAYMENT_HISTORY',
-  'CREDIT_UTILIZATION',
-  'CREDIT_AGE',
-  'CREDIT_MIX',
-  'NEW_CREDIT',
-] as const;
+export const FACTOR_CODES = ['PAYMENT_HISTORY', 'CREDIT_UTILIZATION', 'CREDIT_AGE', 'CREDIT_MIX', 'NEW_CREDIT'] as const;
 export const ZFactorCode = z.enum(FACTOR_CODES).meta({ id: 'CreditFactorCode' });
 export const ZFactorImpact = z
   .enum(['high', 'medium', 'low'])
@@ -58,10 +51,7 @@ const amount = z.number().min(0);
 
 export const ZCreditUtilizationDetails = z
   .object({
-    utilizationPercent: z
-      .number()
-      .min(0)
-      .meta({ description: 'Revolving balance ÷ limit, in percent.', example: 23.5 }),
+    utilizationPercent: z.number().min(0).meta({ description: 'Revolving balance ÷ limit, in percent.', example: 23.5 }),
     totalBalance: amount.meta({ example: 4700 }),
     totalLimit: amount.meta({ example: 20000 }),
   })
@@ -84,12 +74,7 @@ const factorBase = {
   name: z.string().meta({ example: 'Credit utilization' }),
   impact: ZFactorImpact,
   description: z.string(),
-  score: z
-    .number()
-    .int()
-    .min(0)
-    .max(100)
-    .meta({ description: 'How well the user does on this factor, 0–100.', example: 78 }),
+  score: z.number().int().min(0).max(100).meta({ description: 'How well the user does on this factor, 0–100.', example: 78 }),
 };
 
 /** One factor; `details` depends on `code` (none for PAYMENT_HISTORY and CREDIT_MIX). */
@@ -122,10 +107,7 @@ export const TREND_PERIODS = ['1month', '3months', '6months', '12months'] as con
 export const ZCreditTrend = z
   .object({
     direction: z.enum(TREND_DIRECTIONS),
-    change: z
-      .number()
-      .int()
-      .meta({ description: 'Points gained (positive) or lost (negative) over `period`.', example: 12 }),
+    change: z.number().int().meta({ description: 'Points gained (positive) or lost (negative) over `period`.', example: 12 }),
     period: z.enum(TREND_PERIODS).meta({ example: '3months' }),
   })
   .meta({ id: 'CreditTrend' });

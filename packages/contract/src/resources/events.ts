@@ -1,5 +1,5 @@
-import { z } from '../zod.ts';
 import { ZAlertId, ZClickId, ZDate, ZEventId, ZOfferId, ZTimestamp, ZUserId } from '../common.ts';
+import { z } from '../zod.ts';
 import { ZAlertSeverity, ZAlertType } from './alerts.ts';
 import { ZScoreValue } from './credit.ts';
 import { ZOfferType } from './offers.ts';
@@ -29,10 +29,7 @@ const scoreFields = {
   ...who,
   score: ZScoreValue,
   previousScore: ZScoreValue.nullable().meta({ description: 'Null for the first score on file.' }),
-  change: z
-    .number()
-    .int()
-    .meta({ description: '`score − previousScore`; 0 when there is no previous score.', example: 14 }),
+  change: z.number().int().meta({ description: '`score − previousScore`; 0 when there is no previous score.', example: 14 }),
   scoreDate: ZDate,
 };
 
@@ -66,9 +63,7 @@ export const ZAlertCreatedData = z
   })
   .meta({ id: 'AlertCreatedEventData' });
 export const ZOfferClickedData = z.object(offerFields).meta({ id: 'OfferClickedEventData' });
-export const ZOfferConvertedData = z
-  .object({ ...offerFields, convertedAt: ZTimestamp })
-  .meta({ id: 'OfferConvertedEventData' });
+export const ZOfferConvertedData = z.object({ ...offerFields, convertedAt: ZTimestamp }).meta({ id: 'OfferConvertedEventData' });
 
 /** `data` schema of each event type. */
 export const EVENT_DATA_SCHEMAS = {

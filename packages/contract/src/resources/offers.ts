@@ -1,5 +1,5 @@
-import { z } from '../zod.ts';
 import { ZClickId, ZOfferId, ZPageQuery, ZTimestamp, ZUserId } from '../common.ts';
+import { z } from '../zod.ts';
 
 export const OFFER_TYPES = ['credit_card', 'loan', 'mortgage'] as const;
 export type TOfferType = (typeof OFFER_TYPES)[number];
@@ -35,8 +35,7 @@ export const ZOffer = z
       .nullable()
       .meta({
         description:
-          'Credit line for cards; amount that can be borrowed for loans and mortgages. ' +
-          'Null when the provider states none.',
+          'Credit line for cards; amount that can be borrowed for loans and mortgages. ' + 'Null when the provider states none.',
         example: { min: 1000, max: 15000 },
       }),
     annualFee: z.number().min(0).meta({ description: 'Yearly fee in USD; 0 when there is none.', example: 0 }),

@@ -1,5 +1,5 @@
-import { z } from '../zod.ts';
 import { ZClickId, ZOfferId, ZTimestamp, ZUserId, ZVerificationSessionId } from '../common.ts';
+import { z } from '../zod.ts';
 import { ZAlertType } from './alerts.ts';
 import { SCORE_MAX, SCORE_MIN, ZCreditScore, ZScoreValue } from './credit.ts';
 import { ZVerificationAnswer } from './verification.ts';

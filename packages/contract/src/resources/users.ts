@@ -1,11 +1,64 @@
-import { z } from '../zod.ts';
-import { ZCreatedWindowQuery, ZDate, ZPageQuery, ZTimestamp, ZUserId, sortQuery } from '../common.ts';
+import { sortQuery, ZCreatedWindowQuery, ZDate, ZPageQuery, ZTimestamp, ZUserId } from '../common.ts';
 import { ZErrorCode, ZErrorDetail } from '../errors.ts';
+import { z } from '../zod.ts';
 
 export const US_STATE_CODES = [
-  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA',
-  'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR',
-  'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY', 'AS', 'GU', 'MP', 'PR', 'VI',
+  'AL',
+  'AK',
+  'AZ',
+  'AR',
+  'CA',
+  'CO',
+  'CT',
+  'DE',
+  'DC',
+  'FL',
+  'GA',
+  'HI',
+  'ID',
+  'IL',
+  'IN',
+  'IA',
+  'KS',
+  'KY',
+  'LA',
+  'ME',
+  'MD',
+  'MA',
+  'MI',
+  'MN',
+  'MS',
+  'MO',
+  'MT',
+  'NE',
+  'NV',
+  'NH',
+  'NJ',
+  'NM',
+  'NY',
+  'NC',
+  'ND',
+  'OH',
+  'OK',
+  'OR',
+  'PA',
+  'RI',
+  'SC',
+  'SD',
+  'TN',
+  'TX',
+  'UT',
+  'VT',
+  'VA',
+  'WA',
+  'WV',
+  'WI',
+  'WY',
+  'AS',
+  'GU',
+  'MP',
+  'PR',
+  'VI',
 ] as const;
 
 export const USER_STATUSES = ['pending_verification', 'active', 'locked'] as const;
@@ -23,7 +76,10 @@ export const ZPersonName = text(100);
 export const ZSsnLast4 = z
   .string()
   .regex(/^\d{4}$/, 'must be exactly 4 digits')
-  .meta({ description: 'Last 4 digits of the SSN only. Sandbox: `0000` freezes the file, `9999` fails verification.', example: '1234' });
+  .meta({
+    description: 'Last 4 digits of the SSN only. Sandbox: `0000` freezes the file, `9999` fails verification.',
+    example: '1234',
+  });
 export const ZDateOfBirth = z.iso
   .date('must be a real date in YYYY-MM-DD form')
   .meta({ description: 'YYYY-MM-DD; the person must be 18–120 years old.', example: '1985-04-12' });

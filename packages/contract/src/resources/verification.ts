@@ -1,5 +1,5 @@
-import { z } from '../zod.ts';
 import { ZTimestamp, ZUserId, ZVerificationSessionId } from '../common.ts';
+import { z } from '../zod.ts';
 
 export const QUESTIONS_PER_SESSION = 3;
 export const OPTIONS_PER_QUESTION = 5;

@@ -1,13 +1,5 @@
+import { sortQuery, ZCreatedWindowQuery, ZDeliveryId, ZEventId, ZPageQuery, ZTimestamp, ZWebhookId } from '../common.ts';
 import { z } from '../zod.ts';
-import {
-  ZCreatedWindowQuery,
-  ZDeliveryId,
-  ZEventId,
-  ZPageQuery,
-  ZTimestamp,
-  ZWebhookId,
-  sortQuery,
-} from '../common.ts';
 
 export const EVENT_TYPES = [
   'user.enrolled',
@@ -38,8 +30,7 @@ export const ZWebhookUrl = z
   .max(2048, 'must be at most 2048 characters')
   .refine((url) => /^https:\/\//i.test(url), 'must be an https:// URL')
   .meta({
-    description:
-      'HTTPS only. Production refuses hosts that resolve to loopback, private, link-local or metadata addresses.',
+    description: 'HTTPS only. Production refuses hosts that resolve to loopback, private, link-local or metadata addresses.',
     example: 'https://hooks.example-bank.com/credit',
   });
 
@@ -115,11 +106,7 @@ export const ZDeliveryLogEntry = z
       description: 'HTTP status the subscriber answered; 0 when it did not answer (timeout, refused).',
       example: 200,
     }),
-    responseTime: z
-      .number()
-      .int()
-      .min(0)
-      .meta({ description: 'Milliseconds until the answer or the timeout.', example: 142 }),
+    responseTime: z.number().int().min(0).meta({ description: 'Milliseconds until the answer or the timeout.', example: 142 }),
     deliveredAt: ZTimestamp,
     attempt: z
       .number()

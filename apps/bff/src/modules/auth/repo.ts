@@ -35,7 +35,16 @@ export const insertToken = async (db: Queryable, t: NewToken): Promise<void> => 
   await db.query(
     `insert into access_tokens (token_hash, client_id, kind, scopes, external_user_id, claims, created_at, expires_at)
      values ($1, $2, $3, $4, $5, $6::jsonb, $7, $8)`,
-    [t.hash, t.clientId, t.kind, t.scopes, t.externalUserId ?? null, t.claims ? JSON.stringify(t.claims) : null, t.createdAt, t.expiresAt],
+    [
+      t.hash,
+      t.clientId,
+      t.kind,
+      t.scopes,
+      t.externalUserId ?? null,
+      t.claims ? JSON.stringify(t.claims) : null,
+      t.createdAt,
+      t.expiresAt,
+    ],
   );
 };
 

@@ -1,8 +1,8 @@
-import { OAUTH_ERRORS, createUserToken } from '@credit/contract';
+import { createUserToken, OAUTH_ERRORS } from '@credit/contract';
 import { type Request, type Response, Router } from 'express';
 import type { AppContext } from '../../context.ts';
 import { bindRoute } from '../../http/route.ts';
-import { type ClientCredentials, OAuthError, issueAccessToken, issueUserToken } from './service.ts';
+import { type ClientCredentials, issueAccessToken, issueUserToken, OAuthError } from './service.ts';
 
 /** client_secret_basic (RFC 6749 §2.3.1: form-urlencoded id and secret) or client_secret_post. */
 const readCredentials = (req: Request): ClientCredentials => {
@@ -10,7 +10,8 @@ const readCredentials = (req: Request): ClientCredentials => {
   const header = req.get('authorization');
   const inBody = typeof body.client_id === 'string' || typeof body.client_secret === 'string';
   if (header && /^basic /i.test(header)) {
-    if (inBody) throw new OAuthError('invalid_request', 'Send client credentials in one place: Basic auth or the body, not both.');
+    if (inBody)
+      throw new OAuthError('invalid_request', 'Send client credentials in one place: Basic auth or the body, not both.');
     const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
     const separator = decoded.indexOf(':');
     if (separator < 1) throw new OAuthError('invalid_client', 'Malformed Basic credentials.');

@@ -13,7 +13,13 @@ export const TOKEN_LIFETIME_SECONDS = 3600;
 /** An RFC 6749 §5.2 failure: the token route answers it as `{error, error_description}`. */
 export class OAuthError extends Error {
   constructor(
-    readonly code: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope',
+    readonly code:
+      | 'invalid_request'
+      | 'invalid_client'
+      | 'invalid_grant'
+      | 'unauthorized_client'
+      | 'unsupported_grant_type'
+      | 'invalid_scope',
     readonly description: string,
   ) {
     super(description);

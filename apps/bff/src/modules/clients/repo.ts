@@ -83,7 +83,18 @@ export const insertClient = async (db: Queryable, c: NewClient): Promise<boolean
   const { rowCount } = await db.query(
     `insert into clients (id, name, environment, secret_hash, scopes, contact_email, embed_origins, ip_allowlist, is_bootstrap, created_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict (id) do nothing`,
-    [c.id, c.name, c.environment, c.secretHash, c.scopes, c.contactEmail, c.embedOrigins, c.ipAllowlist, c.isBootstrap, c.createdAt],
+    [
+      c.id,
+      c.name,
+      c.environment,
+      c.secretHash,
+      c.scopes,
+      c.contactEmail,
+      c.embedOrigins,
+      c.ipAllowlist,
+      c.isBootstrap,
+      c.createdAt,
+    ],
   );
   return rowCount === 1;
 };

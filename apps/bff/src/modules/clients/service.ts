@@ -82,7 +82,11 @@ export const changeClient = async (db: Db, id: string, changes: ClientChanges): 
 };
 
 /** A new secret; every token minted with the old one stops working at once. */
-export const rotateClientSecret = async (db: Db, clock: Clock, id: string): Promise<{ secret: string; revokedTokens: number }> => {
+export const rotateClientSecret = async (
+  db: Db,
+  clock: Clock,
+  id: string,
+): Promise<{ secret: string; revokedTokens: number }> => {
   const secret = newClientSecret();
   const now = clock.now();
   const hash = await hashSecret(secret);

@@ -14,11 +14,7 @@ export interface OutboxEvent {
  * Writes an event in the caller's transaction (the outbox): it commits with the change it
  * describes or not at all. Delivery reads the table later.
  */
-export const recordEvent = async (
-  tx: Queryable,
-  ids: IdGenerator,
-  event: Omit<OutboxEvent, 'id'>,
-): Promise<OutboxEvent> => {
+export const recordEvent = async (tx: Queryable, ids: IdGenerator, event: Omit<OutboxEvent, 'id'>): Promise<OutboxEvent> => {
   const stored = { ...event, id: ids.id('evt') };
   await tx.query('insert into outbox_events (id, client_id, type, data, created_at) values ($1, $2, $3, $4::jsonb, $5)', [
     stored.id,
@@ -31,9 +27,12 @@ export const recordEvent = async (
 };
 
 export const listEventsForClient = async (db: Queryable, clientId: string): Promise<OutboxEvent[]> => {
-  const { rows } = await db.query<{ id: string; client_id: string; type: TEventType; data: Record<string, unknown>; created_at: Date }>(
-    'select id, client_id, type, data, created_at from outbox_events where client_id = $1 order by seq',
-    [clientId],
-  );
+  const { rows } = await db.query<{
+    id: string;
+    client_id: string;
+    type: TEventType;
+    data: Record<string, unknown>;
+    created_at: Date;
+  }>('select id, client_id, type, data, created_at from outbox_events where client_id = $1 order by seq', [clientId]);
   return rows.map((r) => ({ id: r.id, clientId: r.client_id, type: r.type, data: r.data, createdAt: new Date(r.created_at) }));
 };

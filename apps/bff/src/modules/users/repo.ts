@@ -1,7 +1,14 @@
 import type { TListUsersQuery, TUser } from '@credit/contract';
 import type { Queryable } from '../../db/db.ts';
 import type { Pagination } from '../../http/envelope.ts';
-import { type SortableColumn, afterCursorCondition, decodeCursor, orderByClause, pageOf, parseSort } from '../../http/pagination.ts';
+import {
+  afterCursorCondition,
+  decodeCursor,
+  orderByClause,
+  pageOf,
+  parseSort,
+  type SortableColumn,
+} from '../../http/pagination.ts';
 
 export interface UserRow {
   id: string;
@@ -49,7 +56,20 @@ export const insertUser = async (tx: Queryable, u: NewUser): Promise<void> => {
     `insert into users (id, client_id, external_user_id, email, first_name, last_name, status,
        ssn_enc, date_of_birth_enc, address_enc, phone_enc, created_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    [u.id, u.clientId, u.externalUserId, u.email, u.firstName, u.lastName, u.status, u.ssnEnc, u.dateOfBirthEnc, u.addressEnc, u.phoneEnc, u.createdAt],
+    [
+      u.id,
+      u.clientId,
+      u.externalUserId,
+      u.email,
+      u.firstName,
+      u.lastName,
+      u.status,
+      u.ssnEnc,
+      u.dateOfBirthEnc,
+      u.addressEnc,
+      u.phoneEnc,
+      u.createdAt,
+    ],
   );
 };
 
@@ -126,7 +146,7 @@ export const listLiveUsers = async (
     const key = (USER_SORT_COLUMNS[field]?.column ?? field) as keyof UserRow;
     return row[key] === null ? null : String(row[key]);
   };
-  return pageOf(rows, query.limit, Number(count.rows[0]?.total ?? 0), query.sort, terms, (row) =>
+  return pageOf(rows, query.limit, Number(count.rows[0]?.total ?? 0), query.sort, (row) =>
     terms.map((t) => cursorValue(row, t.field)),
   );
 };

@@ -1,12 +1,12 @@
 import {
-  ZEnrollmentInput,
-  ZSelfEnrollmentInput,
   deleteUser,
   enrollUser,
   enrollUsersBatch,
   getMe,
   getUser,
   listUsers,
+  ZEnrollmentInput,
+  ZSelfEnrollmentInput,
 } from '@credit/contract';
 import { Router } from 'express';
 import type { AppContext } from '../../context.ts';
@@ -29,6 +29,8 @@ export const userRoutes = (ctx: AppContext): Router => {
   });
   bindRoute(router, ctx, getMe, async ({ caller }) => ({ data: await users.getMe(ctx, caller) }));
   bindRoute(router, ctx, getUser, async ({ params, caller }) => ({ data: await users.getUser(ctx, caller, params.userId) }));
-  bindRoute(router, ctx, deleteUser, async ({ params, caller }) => ({ data: await users.deleteUser(ctx, caller, params.userId) }));
+  bindRoute(router, ctx, deleteUser, async ({ params, caller }) => ({
+    data: await users.deleteUser(ctx, caller, params.userId),
+  }));
   return router;
 };

@@ -1,0 +1,123 @@
+import { parseArgs } from 'node:util';
+import { SCOPES, type Scope } from '@credit/contract';
+import { loadConfig } from '../config.ts';
+import { migrate } from '../db/migrate.ts';
+import { openDatabase } from '../db/open.ts';
+import { systemClock } from '../lib/clock.ts';
+import type { ClientRecord } from '../modules/clients/repo.ts';
+import { listClients } from '../modules/clients/repo.ts';
+import { changeClient, createClient, rotateClientSecret } from '../modules/clients/service.ts';
+
+const USAGE = `Manage API clients (partners).
+
+  pnpm clients create --name "First Bank" --email ops@firstbank.example [--scopes read,write,...]
+                      [--embed-origins https://bank.example,...] [--ip-allowlist 203.0.113.0/24,...]
+  pnpm clients list
+  pnpm clients rotate-secret <clientId>        new secret; every token of the old one is revoked
+  pnpm clients update <clientId> [--name ..] [--email ..] [--scopes ..] [--embed-origins ..]
+                      [--ip-allowlist ..|none] [--rate-limit-auth N|default] [--rate-limit-batch N|default]
+                      [--rate-limit-user-ops N|default]
+
+Uses DATABASE_URL, or the embedded database in DATA_DIR (stop the server first: it holds that database).
+Scopes: ${SCOPES.join(', ')}. Secrets are printed once and stored only as hashes.`;
+
+const list = (value: string | undefined) =>
+  value === undefined
+    ? undefined
+    : value === 'none'
+      ? []
+      : value
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean);
+
+const limit = (value: string | undefined) => {
+  if (value === undefined) return undefined;
+  if (value === 'default') return null;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`Not a positive whole number: ${value}`);
+  return n;
+};
+
+/** What operators see: never the secret hash. */
+const describe = (c: ClientRecord) => ({
+  clientId: c.id,
+  name: c.name,
+  environment: c.environment,
+  scopes: c.scopes,
+  contactEmail: c.contactEmail,
+  embedOrigins: c.embedOrigins,
+  ipAllowlist: c.ipAllowlist,
+  rateLimits: c.rateLimits,
+  createdAt: c.createdAt.toISOString(),
+});
+
+const run = async (argv: string[]) => {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      email: { type: 'string' },
+      scopes: { type: 'string' },
+      'embed-origins': { type: 'string' },
+      'ip-allowlist': { type: 'string' },
+      'rate-limit-auth': { type: 'string' },
+      'rate-limit-batch': { type: 'string' },
+      'rate-limit-user-ops': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, clientId] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const config = loadConfig();
+  const db = await openDatabase(config);
+  try {
+    await migrate(db);
+    const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    if (command === 'create') {
+      if (!values.name || !values.email) throw new Error('create needs --name and --email');
+      const { client, secret } = await createClient(db, systemClock, config.APP_ENV, {
+        name: values.name,
+        contactEmail: values.email,
+        scopes: list(values.scopes) as Scope[] | undefined,
+        embedOrigins: list(values['embed-origins']),
+        ipAllowlist: list(values['ip-allowlist']),
+      });
+      print({ ...describe(client), clientSecret: secret, note: 'The secret is shown only now.' });
+    } else if (command === 'list') {
+      print((await listClients(db)).map(describe));
+    } else if (command === 'rotate-secret') {
+      if (!clientId) throw new Error('rotate-secret needs a client id');
+      const { secret, revokedTokens } = await rotateClientSecret(db, systemClock, clientId);
+      print({ clientId, clientSecret: secret, revokedTokens, note: 'The secret is shown only now.' });
+    } else if (command === 'update') {
+      if (!clientId) throw new Error('update needs a client id');
+      const client = await changeClient(db, clientId, {
+        name: values.name,
+        contactEmail: values.email,
+        scopes: list(values.scopes) as Scope[] | undefined,
+        embedOrigins: list(values['embed-origins']),
+        ipAllowlist: list(values['ip-allowlist']),
+        rateLimits: {
+          auth: limit(values['rate-limit-auth']),
+          batch: limit(values['rate-limit-batch']),
+          userOps: limit(values['rate-limit-user-ops']),
+        },
+      });
+      print(describe(client));
+    } else {
+      throw new Error(`Unknown command "${command}". Run with --help.`);
+    }
+  } finally {
+    await db.close();
+  }
+};
+
+run(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

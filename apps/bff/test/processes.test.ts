@@ -1,0 +1,137 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { runCli, runMain, startServerProcess } from './helpers/processes.ts';
+import { usingPostgres } from './helpers/test-db.ts';
+
+const freshDir = () => mkdtempSync(path.join(tmpdir(), 'credit-data-'));
+
+const tokenFrom = async (url: string, id: string, secret: string) => {
+  const res = await fetch(`${url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: id, client_secret: secret }),
+  });
+  return { status: res.status, token: ((await res.json()) as { access_token?: string }).access_token };
+};
+
+describe('the start command', { timeout: 120_000 }, () => {
+  it('starts on PGlite, prints URL and credentials once, keeps data across restarts, and refuses a second process', async () => {
+    const DATA_DIR = freshDir();
+    const first = await startServerProcess({ DATA_DIR });
+    expect(first.output()).toMatch(/Reference:\s+http:\/\/127\.0\.0\.1:\d+\/docs/);
+    expect(first.clientId).toMatch(/^cli_sbx_/);
+    expect(first.clientSecret).toMatch(/^sk_/);
+    const { status, token } = await tokenFrom(first.url, first.clientId, first.clientSecret as string);
+    expect(status).toBe(200);
+    const enrolled = await fetch(`${first.url}/v1/users/enroll`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        externalUserId: 'restart-1',
+        email: 'r@example.test',
+        firstName: 'R',
+        lastName: 'S',
+        ssn: '1111',
+        dateOfBirth: '1980-01-01',
+        address: { street: '1 A St', city: 'B', state: 'CA', zipCode: '90001' },
+      }),
+    });
+    expect(enrolled.status).toBe(201);
+
+    const second = await runMain({ DATA_DIR });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/in use by process \d+/);
+    expect(await first.stop()).toBe(0);
+
+    const again = await startServerProcess({ DATA_DIR });
+    expect(again.clientId).toBe(first.clientId);
+    expect(again.clientSecret).toBeUndefined();
+    expect(again.output()).toMatch(/rotate-secret/);
+    const afterRestart = await tokenFrom(again.url, first.clientId, first.clientSecret as string);
+    const users = await fetch(`${again.url}/v1/users?externalUserId=restart-1`, {
+      headers: { authorization: `Bearer ${afterRestart.token}` },
+    });
+    expect(((await users.json()) as { pagination: { total: number } }).pagination.total).toBe(1);
+    await again.stop();
+  });
+
+  it('uses BOOTSTRAP_CLIENT_ID/SECRET without ever printing the secret', async () => {
+    const secret = 'bootstrap-secret-from-the-environment';
+    const server = await startServerProcess({
+      DATA_DIR: freshDir(),
+      BOOTSTRAP_CLIENT_ID: 'cli_sbx_bootstrap01',
+      BOOTSTRAP_CLIENT_SECRET: secret,
+    });
+    expect(server.clientId).toBe('cli_sbx_bootstrap01');
+    expect(server.output()).not.toContain(secret);
+    expect((await tokenFrom(server.url, 'cli_sbx_bootstrap01', secret)).status).toBe(200);
+    await server.stop();
+  });
+
+  it.skipIf(!usingPostgres)('runs two instances on one DATABASE_URL as one service (migrations racing)', async () => {
+    const schema = `proc_${process.pid}_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    const url = new URL(process.env.DATABASE_URL as string);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    const env = {
+      DATABASE_URL: url.toString(),
+      BOOTSTRAP_CLIENT_ID: 'cli_sbx_shared01',
+      BOOTSTRAP_CLIENT_SECRET: 'shared-secret-0123456789',
+    };
+    try {
+      const [one, two] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+      const { token } = await tokenFrom(one.url, 'cli_sbx_shared01', 'shared-secret-0123456789');
+      const onTwo = await fetch(`${two.url}/v1/users`, { headers: { authorization: `Bearer ${token}` } });
+      expect(onTwo.status).toBe(200);
+      await Promise.all([one.stop(), two.stop()]);
+    } finally {
+      await admin.query(`drop schema ${schema} cascade`);
+      await admin.end();
+    }
+  });
+});
+
+describe('pnpm clients (CLI)', { timeout: 120_000 }, () => {
+  it('creates, lists, updates and rotates clients, printing secrets only when made', async () => {
+    const env = { DATA_DIR: freshDir() };
+    const created = await runCli(
+      ['create', '--name', 'First Bank', '--email', 'ops@firstbank.test', '--scopes', 'read,offers'],
+      env,
+    );
+    expect(created.code).toBe(0);
+    const client = JSON.parse(created.stdout);
+    expect(client).toMatchObject({
+      clientId: expect.stringMatching(/^cli_sbx_/),
+      scopes: ['read', 'offers'],
+      clientSecret: expect.stringMatching(/^sk_/),
+    });
+
+    const listed = await runCli(['list'], env);
+    expect(listed.stdout).toContain(client.clientId);
+    expect(listed.stdout).not.toContain(client.clientSecret);
+    expect(listed.stdout).not.toMatch(/scrypt|secret_hash|secretHash/);
+
+    const updated = await runCli(
+      ['update', client.clientId, '--ip-allowlist', '203.0.113.0/24', '--rate-limit-user-ops', '5000'],
+      env,
+    );
+    expect(JSON.parse(updated.stdout)).toMatchObject({ ipAllowlist: ['203.0.113.0/24'], rateLimits: { userOps: 5000 } });
+
+    const rotated = await runCli(['rotate-secret', client.clientId], env);
+    const { clientSecret } = JSON.parse(rotated.stdout);
+    expect(clientSecret).toMatch(/^sk_/);
+    expect(clientSecret).not.toBe(client.clientSecret);
+
+    const bad = await runCli(['update', client.clientId, '--ip-allowlist', '10.0.0.0/33'], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/Not an IP address or CIDR: 10\.0\.0\.0\/33/);
+    const unknown = await runCli(['create', '--name', 'X', '--email', 'x@y.test', '--scopes', 'read,root'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/Unknown scopes: root/);
+  });
+});

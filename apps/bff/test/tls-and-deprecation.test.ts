@@ -1,0 +1,86 @@
+import { writeFileSync } from 'node:fs';
+import https from 'node:https';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { defineOperation, type Operation } from '@credit/contract';
+import express from 'express';
+import selfsigned from 'selfsigned';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createApp } from '../src/app.ts';
+import { bindRoute } from '../src/http/route.ts';
+import { listen } from '../src/server.ts';
+import { startTestApp, type TestApp, testConfig } from './helpers/harness.ts';
+
+const apps: TestApp[] = [];
+afterAll(async () => {
+  for (const app of apps) await app.close();
+});
+
+describe('HTTPS', () => {
+  it('serves TLS directly when TLS_CERT_FILE and TLS_KEY_FILE are set', async () => {
+    const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
+      days: 1,
+      keySize: 2048,
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+    });
+    const dir = tmpdir();
+    const cert = path.join(dir, `credit-cert-${process.pid}.pem`);
+    const key = path.join(dir, `credit-key-${process.pid}.pem`);
+    writeFileSync(cert, pems.cert);
+    writeFileSync(key, pems.private);
+    const app = await startTestApp();
+    apps.push(app);
+    const server = await listen(createApp(app.ctx), testConfig({ PORT: '0', TLS_CERT_FILE: cert, TLS_KEY_FILE: key }));
+    expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const body = await new Promise<string>((resolve, reject) => {
+      https
+        .get(`${server.url}/health`, { ca: pems.cert }, (res) => {
+          let data = '';
+          res.on('data', (c) => {
+            data += c;
+          });
+          res.on('end', () => resolve(data));
+        })
+        .on('error', reject);
+    });
+    expect(JSON.parse(body)).toEqual({ status: 'ok', environment: 'sandbox' });
+    await server.close();
+  });
+});
+
+describe('deprecating a route', () => {
+  it('adds Deprecation and Sunset headers to a route marked deprecated', async () => {
+    const app = await startTestApp();
+    apps.push(app);
+    const legacy = defineOperation({
+      operationId: 'legacyPing',
+      method: 'get',
+      path: '/v1/legacy-ping',
+      tag: 'Test',
+      summary: 'A deprecated route',
+      auth: { kind: 'bearer', scope: 'read' },
+      rateLimit: 'userOps',
+      request: {},
+      success: { status: 200, description: 'pong', data: z.object({ pong: z.boolean() }) },
+      errors: [],
+      deprecated: { since: '2026-01-01T00:00:00Z', sunset: '2027-01-01T00:00:00Z', link: 'https://docs.example/migrate' },
+    }) satisfies Operation;
+    const server = express();
+    server.use((req, _res, next) => {
+      req.requestId = 'req_test';
+      req.principal = { kind: 'access', client: { ipAllowlist: [] } as never, scopes: ['read'] };
+      next();
+    });
+    const router = express.Router();
+    bindRoute(router, app.ctx, legacy, async () => ({ data: { pong: true } }));
+    server.use(router);
+    const running = await listen(server, testConfig({ PORT: '0' }));
+    const res = await fetch(`${running.url}/v1/legacy-ping`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('deprecation')).toBe('@1767225600');
+    expect(res.headers.get('sunset')).toBe('Fri, 01 Jan 2027 00:00:00 GMT');
+    expect(res.headers.get('link')).toBe('<https://docs.example/migrate>; rel="deprecation"');
+    await running.close();
+  });
+});

@@ -1,0 +1,2 @@
+/** The widget rendered inside the iframe; built with the widget issue. */
+export {};

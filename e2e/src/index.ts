@@ -1,0 +1,2 @@
+/** Playwright journeys across origins; written with the widget issue. */
+export {};

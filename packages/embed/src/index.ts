@@ -1,0 +1,2 @@
+/** The `/embed.js` loader partners put on their page; built with the widget issue. */
+export {};

@@ -30,7 +30,10 @@ const call = (op: Operation, headers: Record<string, string>) =>
 
 describe.each(bearerOperations.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))('%s', (_name, op) => {
   it('answers 401 without a token, with a garbage token and with Basic credentials', async () => {
-    for (const headers of [{}, { authorization: 'Bearer garbage' }, { authorization: 'Basic Zm9vOmJhcg==' }]) {
+    for (const headers of [{}, { authorization: 'Bearer garbage' }, { authorization: 'Basic Zm9vOmJhcg==' }] as Record<
+      string,
+      string
+    >[]) {
       const res = await call(op, headers);
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('AUTHENTICATION_ERROR');

@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { checkedFetch } from './helpers/openapi-check.ts';
 import { runCli, runMain, startServerProcess } from './helpers/processes.ts';
 import { usingPostgres } from './helpers/test-db.ts';
 
 const freshDir = () => mkdtempSync(path.join(tmpdir(), 'credit-data-'));
 
 const tokenFrom = async (url: string, id: string, secret: string) => {
-  const res = await fetch(`${url}/oauth/token`, {
+  const res = await checkedFetch(`${url}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ grant_type: 'client_credentials', client_id: id, client_secret: secret }),
@@ -26,7 +27,7 @@ describe('the start command', { timeout: 120_000 }, () => {
     expect(first.clientSecret).toMatch(/^sk_/);
     const { status, token } = await tokenFrom(first.url, first.clientId, first.clientSecret as string);
     expect(status).toBe(200);
-    const enrolled = await fetch(`${first.url}/v1/users/enroll`, {
+    const enrolled = await checkedFetch(`${first.url}/v1/users/enroll`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -51,7 +52,7 @@ describe('the start command', { timeout: 120_000 }, () => {
     expect(again.clientSecret).toBeUndefined();
     expect(again.output()).toMatch(/rotate-secret/);
     const afterRestart = await tokenFrom(again.url, first.clientId, first.clientSecret as string);
-    const users = await fetch(`${again.url}/v1/users?externalUserId=restart-1`, {
+    const users = await checkedFetch(`${again.url}/v1/users?externalUserId=restart-1`, {
       headers: { authorization: `Bearer ${afterRestart.token}` },
     });
     expect(((await users.json()) as { pagination: { total: number } }).pagination.total).toBe(1);
@@ -86,7 +87,7 @@ describe('the start command', { timeout: 120_000 }, () => {
     try {
       const [one, two] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
       const { token } = await tokenFrom(one.url, 'cli_sbx_shared01', 'shared-secret-0123456789');
-      const onTwo = await fetch(`${two.url}/v1/users`, { headers: { authorization: `Bearer ${token}` } });
+      const onTwo = await checkedFetch(`${two.url}/v1/users`, { headers: { authorization: `Bearer ${token}` } });
       expect(onTwo.status).toBe(200);
       await Promise.all([one.stop(), two.stop()]);
     } finally {

@@ -27,7 +27,13 @@ describe('logs', () => {
       form: { grant_type: 'client_credentials', client_id: client.id, client_secret: 'wrong-secret-value' },
     });
 
-    const logs = app.logs.join('\n');
+    // Timings are numbers that could contain the 4 ssn digits by chance; everything else is checked.
+    const logs = app.logs
+      .map((line) => {
+        const { time: _time, responseTime: _responseTime, ...rest } = JSON.parse(line);
+        return JSON.stringify(rest);
+      })
+      .join('\n');
     expect(logs).toContain('trace-logging-1');
     for (const forbidden of [
       client.secret,

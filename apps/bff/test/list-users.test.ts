@@ -78,3 +78,19 @@ describe('GET /v1/users', () => {
     expect(res.body.error.details[0].field).toBe('cursor');
   });
 });
+
+describe('tampered cursors', () => {
+  it('answer 400, never 500', async () => {
+    const forge = (sort: string, values: unknown[]) => Buffer.from(JSON.stringify({ s: sort, v: values })).toString('base64url');
+    for (const [sort, values] of [
+      ['-createdAt', ['not-a-date', 'usr_x']],
+      ['-createdAt', [42, 'usr_x']],
+      ['lastName', [{ $gt: 1 }, 'usr_x']],
+      ['lastName', ['Adams']],
+    ] as const) {
+      const res = await list(`sort=${sort}&cursor=${forge(sort, [...values])}`);
+      expect(res.status, JSON.stringify(values)).toBe(400);
+      expect(res.body.error.details[0].field).toBe('cursor');
+    }
+  });
+});

@@ -149,3 +149,16 @@ describe('bearer tokens', () => {
     expect(secrets.rows.every((r) => r.secret_hash.startsWith('scrypt$') && !r.secret_hash.includes(client.secret))).toBe(true);
   });
 });
+
+describe('odd credentials', () => {
+  it('answer invalid_client for undecodable Basic credentials, never 500', async () => {
+    for (const raw of ['%E0%A4%A:x', ':nosuchid', 'no-colon-at-all']) {
+      const res = await app.request('POST', '/oauth/token', {
+        form: { grant_type: 'client_credentials' },
+        headers: { authorization: `Basic ${Buffer.from(raw).toString('base64')}` },
+      });
+      expect(res.status, raw).toBe(401);
+      expect(res.body.error).toBe('invalid_client');
+    }
+  });
+});

@@ -32,11 +32,21 @@ interface CursorPayload {
 export const encodeCursor = (sort: string, values: (string | null)[]): string =>
   Buffer.from(JSON.stringify({ s: sort, v: values } satisfies CursorPayload)).toString('base64url');
 
+/** Each value must fit its column, so an edited cursor is a 400 rather than a database error. */
+const fitsColumn = (value: unknown, term: SortTerm): value is string | null => {
+  if (value === null) return term.field !== 'id';
+  if (typeof value !== 'string' || value.length > 1000) return false;
+  return term.type !== 'timestamp' || !Number.isNaN(Date.parse(value));
+};
+
 /** A cursor is only valid for the sort it was made with. */
 export const decodeCursor = (cursor: string, sort: string, terms: SortTerm[]): (string | null)[] => {
   try {
     const payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as CursorPayload;
-    if (payload.s === sort && Array.isArray(payload.v) && payload.v.length === terms.length) return payload.v;
+    const values: unknown[] = Array.isArray(payload?.v) ? payload.v : [];
+    if (payload.s === sort && values.length === terms.length && values.every((v, i) => fitsColumn(v, terms[i] as SortTerm))) {
+      return values as (string | null)[];
+    }
   } catch {
     // fall through to the validation error
   }

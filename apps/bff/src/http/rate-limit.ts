@@ -85,7 +85,12 @@ const claimedClientId = (authorization: string | undefined, body: unknown): stri
   if (authorization && /^basic /i.test(authorization)) {
     const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
     const id = decoded.split(':')[0];
-    return id ? decodeURIComponent(id) : undefined;
+    try {
+      return id ? decodeURIComponent(id) : undefined;
+    } catch {
+      // Undecodable credentials: count by address; the token endpoint answers invalid_client.
+      return undefined;
+    }
   }
   const fromBody = (body as { client_id?: unknown } | undefined)?.client_id;
   return typeof fromBody === 'string' ? fromBody : undefined;

@@ -12,6 +12,7 @@ import { httpSerializers } from './logger.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { docsRoutes } from './modules/docs/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { webhookRoutes } from './modules/webhooks/routes.ts';
 
 export const BODY_LIMIT = '1mb';
 
@@ -69,6 +70,7 @@ export const createApp = (ctx: AppContext): Express => {
   app.use(docsRoutes(ctx));
   app.use(authRoutes(ctx));
   app.use(userRoutes(ctx));
+  app.use(webhookRoutes(ctx));
 
   app.use((req) => {
     throw new ApiError('NOT_FOUND', `No route ${req.method} ${req.path}. See /docs for the API reference.`);

@@ -7,6 +7,15 @@ const optionalText = z
   .optional()
   .transform((value) => (value?.trim() ? value.trim() : undefined));
 
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `1m,5m,30m,2h,24h` → milliseconds; exactly five retries, as the spec's schedule has. */
+export const parseRetrySchedule = (value: string): number[] | undefined => {
+  const parts = value.split(',').map((part) => /^\s*(\d+)\s*(ms|s|m|h|d)\s*$/.exec(part));
+  if (parts.length !== 5 || parts.some((m) => !m)) return undefined;
+  return parts.map((m) => Number(m?.[1]) * (UNIT_MS[m?.[2] ?? 's'] ?? 1000));
+};
+
 /** Every setting an instance reads, with its default. The README's configuration table mirrors this. */
 export const ZConfig = z.object({
   APP_ENV: z.enum(['sandbox', 'production']).default('sandbox'),
@@ -32,6 +41,20 @@ export const ZConfig = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   USER_PURGE_AFTER_DAYS: z.coerce.number().min(0).max(30).default(7),
   PURGE_INTERVAL_SECONDS: positiveInt(3600),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default('1m,5m,30m,2h,24h')
+    .transform((value, zctx) => {
+      const delays = parseRetrySchedule(value);
+      if (!delays) zctx.addIssue({ code: 'custom', message: 'must be five durations such as 1m,5m,30m,2h,24h' });
+      return delays ?? [];
+    }),
+  WEBHOOK_CA_FILE: optionalText,
+  WEBHOOK_POLL_INTERVAL_MS: positiveInt(250),
+  WEBHOOK_TIMEOUT_MS: positiveInt(30_000),
+  WEBHOOK_CONCURRENCY: positiveInt(16),
+  SMTP_URL: optionalText,
+  SMTP_FROM: z.string().default('Credit API <no-reply@credit.example>'),
 });
 export type Config = z.infer<typeof ZConfig>;
 

@@ -48,7 +48,7 @@ const main = async () => {
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
-    worker?.stop();
+    await worker?.stop();
     await server?.close();
     redis?.disconnect();
     await db.close();

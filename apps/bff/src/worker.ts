@@ -2,6 +2,7 @@ import type { AppContext } from './context.ts';
 import { deleteExpiredIdempotencyKeys } from './http/idempotency.ts';
 import { deleteExpiredTokens } from './modules/auth/repo.ts';
 import { purgeDeletedUsers } from './modules/users/service.ts';
+import { startDispatcher } from './modules/webhooks/dispatcher.ts';
 
 /** One sweep of the housekeeping jobs. Each is a single idempotent statement, safe on any number of workers. */
 export const runHousekeeping = async (ctx: AppContext) => {
@@ -11,8 +12,8 @@ export const runHousekeeping = async (ctx: AppContext) => {
   return { purgedUsers, expiredKeys, expiredTokens };
 };
 
-/** The worker role: housekeeping now and every PURGE_INTERVAL_SECONDS. Webhook delivery joins it later. */
-export const startWorker = (ctx: AppContext): { stop(): void } => {
+/** The worker role: webhook delivery, and housekeeping now and every PURGE_INTERVAL_SECONDS. */
+export const startWorker = (ctx: AppContext): { stop(): Promise<void> } => {
   const sweep = () =>
     runHousekeeping(ctx)
       .then((result) => {
@@ -22,5 +23,11 @@ export const startWorker = (ctx: AppContext): { stop(): void } => {
   void sweep();
   const timer = setInterval(sweep, ctx.config.PURGE_INTERVAL_SECONDS * 1000);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  const dispatcher = startDispatcher(ctx);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await dispatcher.stop();
+    },
+  };
 };

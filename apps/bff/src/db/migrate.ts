@@ -1,8 +1,12 @@
 import type { Db } from './db.ts';
 import * as platform from './migrations/001-platform.ts';
+import * as webhooks from './migrations/003-webhooks.ts';
 
 /** Ordered, append-only. A migration never changes once released; add a new one instead. */
-export const MIGRATIONS: { version: string; sql: string }[] = [{ version: '001-platform', sql: platform.sql }];
+export const MIGRATIONS: { version: string; sql: string }[] = [
+  { version: '001-platform', sql: platform.sql },
+  { version: '003-webhooks', sql: webhooks.sql },
+];
 
 // Any fixed 64-bit number shared by every instance: whoever holds it migrates, the others wait.
 const MIGRATION_LOCK_ID = 7_310_442_918;

@@ -1,0 +1,35 @@
+import type { TEventType } from '@credit/contract';
+import type { AppContext } from '../../context.ts';
+import { type AttemptOutcome, type Deliverer, USER_AGENT } from './deliver.ts';
+import type { WebhookRow } from './repo.ts';
+import { signingSecrets } from './secrets.ts';
+import { signatureHeader } from './sign.ts';
+
+export interface EventToSend {
+  id: string;
+  type: TEventType;
+  createdAt: Date;
+  data: Record<string, unknown>;
+}
+
+/** The body bytes; built from the stored event each time, so `id` is stable across retries. */
+export const envelopeBody = (event: EventToSend): string =>
+  JSON.stringify({ id: event.id, type: event.type, createdAt: new Date(event.createdAt).toISOString(), data: event.data });
+
+/** One signed POST of one event to one subscription: sign the exact bytes sent, at the moment they are sent. */
+export const sendSigned = (
+  ctx: AppContext,
+  deliverer: Deliverer,
+  webhook: WebhookRow,
+  event: EventToSend,
+): Promise<AttemptOutcome> => {
+  const body = envelopeBody(event);
+  const now = ctx.clock.now();
+  const timestamp = Math.floor(now.getTime() / 1000);
+  return deliverer.post(webhook.url, body, {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    'x-service-event-id': event.id,
+    'x-service-signature': signatureHeader(signingSecrets(ctx, webhook, now), timestamp, body),
+  });
+};

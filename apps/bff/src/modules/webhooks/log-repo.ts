@@ -1,0 +1,108 @@
+import type { TDeliveryLogEntry, TEventType, TListDeliveriesQuery } from '@credit/contract';
+import type { Queryable } from '../../db/db.ts';
+import { validationError } from '../../http/api-error.ts';
+import type { Pagination } from '../../http/envelope.ts';
+import { afterCursorCondition, decodeCursor, pageOf, type SortTerm } from '../../http/pagination.ts';
+
+interface AttemptRow {
+  seq: string;
+  delivery_id: string;
+  event_id: string;
+  event_type: TEventType;
+  attempt: number;
+  status: TDeliveryLogEntry['status'];
+  status_code: number;
+  response_time_ms: number;
+  delivered_at: Date;
+}
+
+export interface AttemptRecord {
+  deliveryId: string;
+  webhookId: string;
+  eventId: string;
+  eventType: TEventType;
+  attempt: number;
+  status: TDeliveryLogEntry['status'];
+  statusCode: number;
+  responseTimeMs: number;
+  deliveredAt: Date;
+}
+
+export const toLogEntry = (a: AttemptRecord): TDeliveryLogEntry => ({
+  deliveryId: a.deliveryId,
+  eventId: a.eventId,
+  eventType: a.eventType,
+  status: a.status,
+  statusCode: a.statusCode,
+  responseTime: a.responseTimeMs,
+  deliveredAt: a.deliveredAt.toISOString(),
+  attempt: a.attempt,
+});
+
+export const insertAttempt = async (db: Queryable, a: AttemptRecord): Promise<void> => {
+  await db.query(
+    `insert into webhook_attempts (delivery_id, webhook_id, event_id, event_type, attempt, status, status_code,
+       response_time_ms, delivered_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [a.deliveryId, a.webhookId, a.eventId, a.eventType, a.attempt, a.status, a.statusCode, a.responseTimeMs, a.deliveredAt],
+  );
+};
+
+// Newest first; `seq` breaks ties between attempts logged in the same millisecond.
+const LOG_ORDER = 'newest';
+const TERMS: SortTerm[] = [
+  { field: 'deliveredAt', column: 'delivered_at', type: 'timestamp', descending: true },
+  { field: 'id', column: 'seq', type: 'text', descending: true },
+];
+
+export const listAttempts = async (
+  db: Queryable,
+  webhookId: string,
+  query: TListDeliveriesQuery,
+): Promise<{ items: TDeliveryLogEntry[]; pagination: Pagination }> => {
+  const params: unknown[] = [webhookId];
+  const filters = ['webhook_id = $1'];
+  if (query.status) {
+    params.push(query.status);
+    filters.push(`status = $${params.length}`);
+  }
+  const where = filters.join(' and ');
+  const countParams = [...params];
+  let cursorFilter = '';
+  if (query.cursor) {
+    const values = decodeCursor(query.cursor, LOG_ORDER, TERMS);
+    if (!/^\d{1,18}$/.test(values[1] ?? ''))
+      throw validationError([{ field: 'cursor', message: 'is not a cursor from this list' }]);
+    cursorFilter = ` and ${afterCursorCondition(TERMS, values, params).replace(/seq ([<>=]) (\$\d+)/g, 'seq $1 $2::bigint')}`;
+  }
+  params.push(query.limit + 1);
+  const { rows } = await db.query<AttemptRow>(
+    `select seq::text as seq, delivery_id, event_id, event_type, attempt, status, status_code, response_time_ms, delivered_at
+     from webhook_attempts where ${where}${cursorFilter} order by delivered_at desc, seq desc limit $${params.length}`,
+    params,
+  );
+  const count = await db.query<{ total: number }>(
+    `select count(*)::int as total from webhook_attempts where ${where}`,
+    countParams,
+  );
+  const page = pageOf(rows, query.limit, Number(count.rows[0]?.total ?? 0), LOG_ORDER, (row) => [
+    new Date(row.delivered_at).toISOString(),
+    row.seq,
+  ]);
+  return {
+    items: page.items.map((row) =>
+      toLogEntry({
+        deliveryId: row.delivery_id,
+        webhookId,
+        eventId: row.event_id,
+        eventType: row.event_type,
+        attempt: row.attempt,
+        status: row.status,
+        statusCode: row.status_code,
+        responseTimeMs: row.response_time_ms,
+        deliveredAt: new Date(row.delivered_at),
+      }),
+    ),
+    pagination: page.pagination,
+  };
+};

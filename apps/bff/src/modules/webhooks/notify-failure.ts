@@ -1,0 +1,52 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { AppContext } from '../../context.ts';
+import { findClient } from '../clients/repo.ts';
+import type { NoticeClaim } from './queue-repo.ts';
+
+export interface FailureNotifier {
+  notify(notice: NoticeClaim): Promise<void>;
+  close(): void;
+}
+
+const message = (notice: NoticeClaim, from: string, to: string) => ({
+  from,
+  to,
+  subject: `Webhook ${notice.id} was disabled after repeated delivery failures`,
+  text: [
+    `Your webhook subscription ${notice.id} (${new URL(notice.url).host}) did not answer 2xx to a delivery`,
+    'or to any of its five retries, so it is now marked "failed" and receives no more deliveries.',
+    '',
+    'Check the attempts with GET /v1/webhooks/{webhookId}/logs, fix the receiver, then re-activate it with',
+    'PATCH /v1/webhooks/{webhookId} {"status": "active"}. Deliveries still queued resume on a fresh schedule.',
+  ].join('\n'),
+});
+
+/**
+ * The one e-mail of a failed subscription, to the client's contact address: through SMTP_URL, or, with
+ * none configured, written to DATA_DIR/webhook-notices so a local run still shows what would be sent.
+ */
+export const createFailureNotifier = (ctx: AppContext): FailureNotifier => {
+  const { SMTP_URL, SMTP_FROM, DATA_DIR } = ctx.config;
+  const transport = SMTP_URL
+    ? nodemailer.createTransport(SMTP_URL)
+    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async notify(notice) {
+      const client = await findClient(ctx.db, notice.client_id);
+      if (!client) return;
+      const info = await transport.sendMail(message(notice, SMTP_FROM, client.contactEmail));
+      if (!SMTP_URL) {
+        const folder = path.join(DATA_DIR, 'webhook-notices');
+        mkdirSync(folder, { recursive: true });
+        const file = path.join(folder, `${notice.id}-${ctx.clock.now().getTime()}.eml`);
+        writeFileSync(file, (info as { message: Buffer }).message);
+        ctx.logger.warn({ webhookId: notice.id, file }, 'SMTP_URL not set; webhook failure notice written to a file');
+      } else {
+        ctx.logger.info({ webhookId: notice.id }, 'webhook failure notice sent');
+      }
+    },
+    close: () => transport.close(),
+  };
+};

@@ -138,7 +138,19 @@ describe('address rules', () => {
   it('allows public unicast everywhere and loopback only in sandbox', () => {
     expect(isAllowedAddress('93.184.216.34', 'production')).toBe(true);
     expect(isAllowedAddress('2606:4700::1111', 'production')).toBe(true);
-    for (const address of ['127.0.0.1', '::1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', 'fd00::1', 'fe80::1', '0.0.0.0', '100.64.0.1', '::ffff:10.0.0.1']) {
+    for (const address of [
+      '127.0.0.1',
+      '::1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      'fd00::1',
+      'fe80::1',
+      '0.0.0.0',
+      '100.64.0.1',
+      '::ffff:10.0.0.1',
+    ]) {
       expect(isAllowedAddress(address, 'production'), address).toBe(false);
     }
     expect(isAllowedAddress('127.0.0.1', 'sandbox')).toBe(true);
@@ -171,7 +183,10 @@ describe('production', () => {
       'https://[::1]/hooks',
       'https://[fd00:ec2::254]/hooks',
     ]) {
-      const res = await prod.request('POST', '/v1/webhooks', { token: t, body: { url, events: ['user.enrolled'], secret: SECRET } });
+      const res = await prod.request('POST', '/v1/webhooks', {
+        token: t,
+        body: { url, events: ['user.enrolled'], secret: SECRET },
+      });
       expect(res.status, url).toBe(400);
       expect(res.body.error.details).toEqual([{ field: 'url', message: expect.stringMatching(/loopback|private/) }]);
     }

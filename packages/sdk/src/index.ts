@@ -1,5 +1,14 @@
 /**
  * The partner-side SDK: a typed client derived from the contract, token caching and webhook
- * signature verification. Only the shared types exist so far; the client arrives with the webhooks issue.
+ * signature verification. So far: the shared types and `verifyWebhook`; the typed client comes later.
  */
-export type { ErrorCode, TEnrolledUser, TEnrollmentInput, TTokenResponse, TUser, TUserTokenResponse } from '@credit/contract';
+export type {
+  ErrorCode,
+  TEnrolledUser,
+  TEnrollmentInput,
+  TEventEnvelope,
+  TTokenResponse,
+  TUser,
+  TUserTokenResponse,
+} from '@credit/contract';
+export { type VerifyWebhookOptions, verifyWebhook, WebhookVerificationError } from './verify-webhook.ts';

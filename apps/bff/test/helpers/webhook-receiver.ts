@@ -20,6 +20,8 @@ export interface Receiver {
   received: ReceivedDelivery[];
   /** Status to answer with (default 200); a function sees each delivery. */
   respond: number | ((delivery: ReceivedDelivery) => number);
+  /** Holds each answer this long, so deliveries are in flight when a test needs them to be. */
+  delayMs: number;
   close(): Promise<void>;
 }
 
@@ -41,7 +43,7 @@ const certificateOnce = () => {
 };
 
 /** A real HTTPS endpoint with a self-signed certificate that records every delivery it gets. */
-export const startReceiver = async (onDelivery?: (d: ReceivedDelivery) => void): Promise<Receiver> => {
+export const startReceiver = async (onDelivery?: (d: ReceivedDelivery) => void, onAnswered?: (d: ReceivedDelivery) => void): Promise<Receiver> => {
   const pems = await certificateOnce();
   const caFile = path.join(tmpdir(), `webhook-ca-${process.pid}.pem`);
   writeFileSync(caFile, pems.cert);
@@ -50,6 +52,7 @@ export const startReceiver = async (onDelivery?: (d: ReceivedDelivery) => void):
     caFile,
     received: [],
     respond: 200,
+    delayMs: 0,
     close: async () => {},
   };
   const server = https.createServer({ cert: pems.cert, key: pems.private }, (req, res) => {
@@ -61,7 +64,12 @@ export const startReceiver = async (onDelivery?: (d: ReceivedDelivery) => void):
       receiver.received.push(delivery);
       onDelivery?.(delivery);
       const status = typeof receiver.respond === 'function' ? receiver.respond(delivery) : receiver.respond;
-      res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+      const answer = () => {
+        onAnswered?.(delivery);
+        res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+      };
+      if (receiver.delayMs > 0) setTimeout(answer, receiver.delayMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -37,7 +37,8 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
   const deliverer = new Deliverer(config);
   const notifier: FailureNotifier = createFailureNotifier(ctx);
   const schedule = config.WEBHOOK_RETRY_SCHEDULE;
-  const leaseMs = config.WEBHOOK_TIMEOUT_MS + 60_000;
+  // An attempt ends by its timeout; the margin covers recording it. A dead worker's claims return after this.
+  const leaseMs = config.WEBHOOK_TIMEOUT_MS + 10_000;
   const inFlight = new Set<Promise<void>>();
   let ticking: Promise<void> | undefined;
   let stopped = false;

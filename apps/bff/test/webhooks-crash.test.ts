@@ -166,7 +166,12 @@ describe.skipIf(!usingPostgres)('several workers on one PostgreSQL', { timeout: 
           recordEvent(tx, ctx.ids, {
             clientId: client.id,
             type: 'user.enrolled',
-            data: { userId: `usr_worker${String(i).padStart(8, '0')}`, externalUserId: `w-${i}`, email: 'w@example.test', status: 'pending_verification' },
+            data: {
+              userId: `usr_worker${String(i).padStart(8, '0')}`,
+              externalUserId: `w-${i}`,
+              email: 'w@example.test',
+              status: 'pending_verification',
+            },
             createdAt: new Date(),
           }),
         );

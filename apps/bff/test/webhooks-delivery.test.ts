@@ -1,7 +1,12 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { EVENT_ENVELOPE_SCHEMAS, EVENT_TYPES } from '@credit/contract';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dispatcher, startDispatcher } from '../src/modules/webhooks/dispatcher.ts';
+import { createFailureNotifier } from '../src/modules/webhooks/notify-failure.ts';
+import { claimDueDeliveries, fanOutBatch, settleDelivery } from '../src/modules/webhooks/queue-repo.ts';
 import { signatureHeader, signatureOf } from '../src/modules/webhooks/sign.ts';
 import { enrollment, startTestApp, type TestApp } from './helpers/harness.ts';
 import { startSmtpReceiver } from './helpers/smtp-receiver.ts';
@@ -242,6 +247,67 @@ describe('delivery', () => {
       body: { eventType: 'user.enrolled' },
     });
     expect(refused.body.data).toMatchObject({ status: 'failed', statusCode: 0 });
+  });
+});
+
+describe('failure notice without SMTP', () => {
+  it('writes the e-mail to DATA_DIR/webhook-notices and logs where', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'credit-notices-'));
+    const client = await app.createClient({ contactEmail: 'alerts@bank.test' });
+    const ctx = { ...app.ctx, config: { ...app.ctx.config, SMTP_URL: undefined, DATA_DIR: dir } };
+    const notifier = createFailureNotifier(ctx);
+    await notifier.notify({ id: 'wh_NoSmtp000001', client_id: client.id, url: 'https://hooks.bank.test/x' });
+    notifier.close();
+    const files = readdirSync(path.join(dir, 'webhook-notices'));
+    expect(files).toHaveLength(1);
+    const mail = readFileSync(path.join(dir, 'webhook-notices', files[0] as string), 'utf8');
+    expect(mail).toMatch(/To: alerts@bank\.test/);
+    expect(mail).toContain('wh_NoSmtp000001');
+    expect(app.logs.join('')).toContain('webhook-notices');
+  });
+});
+
+describe('timeouts', () => {
+  it('counts no answer within the timeout as a failure with statusCode 0', async () => {
+    const slow = await startTestApp({ config: { WEBHOOK_CA_FILE: receiver.caFile, WEBHOOK_TIMEOUT_MS: '200' } });
+    try {
+      const t = await slow.token(await slow.createClient());
+      const created = await slow.request('POST', '/v1/webhooks', {
+        token: t,
+        body: { url: `${receiver.url}/slow`, events: ['user.enrolled'], secret: SECRET },
+      });
+      receiver.delayMs = 1000;
+      const res = await slow.request('POST', `/v1/webhooks/${created.body.data.webhookId}/test`, {
+        token: t,
+        body: { eventType: 'user.enrolled' },
+      });
+      expect(res.body.data).toMatchObject({ status: 'failed', statusCode: 0 });
+      expect(res.body.data.responseTime).toBeGreaterThanOrEqual(150);
+    } finally {
+      receiver.delayMs = 0;
+      await slow.close();
+    }
+  });
+});
+
+describe('leases', () => {
+  it('leaves a claimed attempt to its worker until the lease runs out, then another worker makes it', async () => {
+    const { client, token, mine } = await setup();
+    await enrol(token, client.id);
+    // A worker that fans out, claims and then dies before answering: its lease is all that is left.
+    await app.ctx.db.transaction((tx) => fanOutBatch(tx, app.ctx.ids, app.clock.now(), 1000));
+    const now = app.clock.now();
+    const claimed = await claimDueDeliveries(app.ctx.db, now, new Date(now.getTime() + 40_000), 'lease_dead', 1000);
+    expect(claimed.length).toBeGreaterThan(0);
+    await dispatcher.runOnce();
+    expect(mine()).toHaveLength(0);
+    app.clock.advance(40_001);
+    await dispatcher.runOnce();
+    expect(mine()).toHaveLength(1);
+    // The dead worker's late answer cannot overwrite the outcome.
+    expect(
+      await settleDelivery(app.ctx.db, claimed[0]?.id as string, 'lease_dead', { state: 'failed', nextAttemptAt: null }),
+    ).toBe(false);
   });
 });
 

@@ -44,10 +44,7 @@ export const verifyWebhook = <T = unknown>(
     throw new WebhookVerificationError('Signature timestamp is outside the tolerance');
   }
   const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
-  const expected = createHmac('sha256', Buffer.from(secret, 'utf8'))
-    .update(`${timestamp}.`, 'utf8')
-    .update(body)
-    .digest();
+  const expected = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.`, 'utf8').update(body).digest();
   // Every candidate is compared, so the time taken does not say which one matched.
   let matched = false;
   for (const candidate of signatures) matched = timingSafeEqual(candidate, expected) || matched;

@@ -6,8 +6,7 @@ const SECRET = 'whsec_sdk_0123456789abcdef';
 const body = JSON.stringify({ id: 'evt_abc12345', type: 'user.enrolled', createdAt: '2026-01-15T10:00:00.000Z', data: {} });
 const t = 1_768_471_200;
 const now = new Date(t * 1000);
-const sign = (secret: string, ts = t, payload = body) =>
-  createHmac('sha256', secret).update(`${ts}.${payload}`).digest('hex');
+const sign = (secret: string, ts = t, payload = body) => createHmac('sha256', secret).update(`${ts}.${payload}`).digest('hex');
 
 describe('verifyWebhook', () => {
   it('accepts a valid signature and returns the parsed event', () => {

@@ -43,7 +43,10 @@ const certificateOnce = () => {
 };
 
 /** A real HTTPS endpoint with a self-signed certificate that records every delivery it gets. */
-export const startReceiver = async (onDelivery?: (d: ReceivedDelivery) => void, onAnswered?: (d: ReceivedDelivery) => void): Promise<Receiver> => {
+export const startReceiver = async (
+  onDelivery?: (d: ReceivedDelivery) => void,
+  onAnswered?: (d: ReceivedDelivery) => void,
+): Promise<Receiver> => {
   const pems = await certificateOnce();
   const caFile = path.join(tmpdir(), `webhook-ca-${process.pid}.pem`);
   writeFileSync(caFile, pems.cert);

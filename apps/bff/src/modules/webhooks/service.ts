@@ -91,7 +91,8 @@ export const deleteWebhook = async (ctx: AppContext, caller: Caller, webhookId: 
   if (!(await deleteWebhookRow(ctx.db, caller.clientId, webhookId))) throw notFound('Webhook');
 };
 
-let testDeliverer: Deliverer | undefined;
+// One keep-alive agent per context (its CA file and timeout), made on the first test delivery.
+const testDeliverers = new WeakMap<AppContext, Deliverer>();
 
 /** One real, signed attempt of a sample event, now, whatever the subscription's status; never retried. */
 export const testWebhook = async (
@@ -103,8 +104,12 @@ export const testWebhook = async (
   const webhook = await requireWebhook(ctx, caller, webhookId);
   const createdAt = ctx.clock.now();
   const event = { id: ctx.ids.id('evt'), type: eventType, createdAt, data: sampleEventData(eventType, createdAt, ctx.ids) };
-  testDeliverer ??= new Deliverer(ctx.config);
-  const outcome = await sendSigned(ctx, testDeliverer, webhook, event);
+  let deliverer = testDeliverers.get(ctx);
+  if (!deliverer) {
+    deliverer = new Deliverer(ctx.config);
+    testDeliverers.set(ctx, deliverer);
+  }
+  const outcome = await sendSigned(ctx, deliverer, webhook, event);
   const record = {
     deliveryId: ctx.ids.id('del'),
     webhookId,

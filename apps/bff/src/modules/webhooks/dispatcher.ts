@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import { Deliverer } from './deliver.ts';
-import { sendSigned } from './envelope.ts';
+import { type EventToSend, sendSigned } from './envelope.ts';
 import { insertAttempt } from './log-repo.ts';
 import { createFailureNotifier, type FailureNotifier } from './notify-failure.ts';
 import {
@@ -16,7 +16,7 @@ import {
   releaseNotice,
   settleDelivery,
 } from './queue-repo.ts';
-import { findWebhookById } from './repo.ts';
+import { findWebhooksByIds, type WebhookRow } from './repo.ts';
 
 const FAN_OUT_BATCH = 200;
 const NOTICES_PER_TICK = 5;
@@ -41,10 +41,17 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
   const leaseMs = config.WEBHOOK_TIMEOUT_MS + 10_000;
   const inFlight = new Set<Promise<void>>();
   let ticking: Promise<void> | undefined;
+  let again = false;
+  let fullPass = false;
+  let refillQueued = false;
   let stopped = false;
 
-  const attempt = async (claim: ClaimedDelivery, leaseToken: string, event: Parameters<typeof sendSigned>[3] | undefined) => {
-    const webhook = await findWebhookById(ctx.db, claim.webhook_id);
+  const attempt = async (
+    claim: ClaimedDelivery,
+    leaseToken: string,
+    webhook: WebhookRow | undefined,
+    event: EventToSend | undefined,
+  ) => {
     if (!webhook || !event) {
       await settleDelivery(ctx.db, claim.id, leaseToken, { state: 'failed', nextAttemptAt: null });
       return;
@@ -73,8 +80,9 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
         responseTimeMs: outcome.responseTimeMs,
         deliveredAt: at,
       });
-      if (outcome.ok) await recordWebhookSuccess(tx, webhook.id);
-      else await recordWebhookFailure(tx, webhook.id);
+      if (outcome.ok) {
+        if (webhook.failure_count !== 0) await recordWebhookSuccess(tx, webhook.id);
+      } else await recordWebhookFailure(tx, webhook.id);
       if (final && (await markWebhookFailed(tx, webhook.id, at))) {
         logger.warn({ webhookId: webhook.id, deliveryId: claim.id }, 'webhook failed after its last retry');
       }
@@ -96,15 +104,23 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
       ctx.db,
       claims.map((c) => c.event_id),
     );
+    const webhooks = await findWebhooksByIds(ctx.db, [...new Set(claims.map((c) => c.webhook_id))]);
     for (const claim of claims) {
-      const task: Promise<void> = attempt(claim, leaseToken, events.get(claim.event_id))
+      const task: Promise<void> = attempt(claim, leaseToken, webhooks.get(claim.webhook_id), events.get(claim.event_id))
         .catch((error: unknown) =>
           logger.warn({ err: error, deliveryId: claim.id }, 'webhook attempt crashed; lease will expire'),
         )
         .finally(() => {
           inFlight.delete(task);
-          // A finished attempt frees a slot: look for more work now rather than at the next poll.
-          if (!stopped && options.poll !== false) void tick();
+          // A finished attempt frees a slot: refill soon rather than at the next poll, coalescing the
+          // completions of one burst into one claim.
+          if (!stopped && options.poll !== false && !refillQueued) {
+            refillQueued = true;
+            setTimeout(() => {
+              refillQueued = false;
+              void tick(false);
+            }, 2);
+          }
         });
       inFlight.add(task);
     }
@@ -134,9 +150,22 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
     await sendNotices();
   };
 
-  // One pass at a time per process; a call during a pass joins it.
-  const tick = (): Promise<void> => {
-    ticking ??= pass()
+  // One pass at a time per process; a call during a pass asks for another one right after it.
+  // A full pass also fans out and sends notices; a refill only claims more due attempts.
+  const tick = (full = true): Promise<void> => {
+    fullPass ||= full;
+    if (ticking) {
+      again = true;
+      return ticking;
+    }
+    ticking = (async () => {
+      do {
+        again = false;
+        const wasFull = fullPass;
+        fullPass = false;
+        await (wasFull ? pass() : startAttempts());
+      } while (again && !stopped);
+    })()
       .catch((error: unknown) => logger.warn({ err: error }, 'webhook dispatcher pass failed; retrying at the next poll'))
       .finally(() => {
         ticking = undefined;

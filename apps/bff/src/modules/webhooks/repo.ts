@@ -56,9 +56,9 @@ export const findWebhook = async (db: Queryable, clientId: string, id: string, f
   return rows[0];
 };
 
-export const findWebhookById = async (db: Queryable, id: string) => {
-  const { rows } = await db.query<WebhookRow>(`select ${COLUMNS} from webhooks where id = $1`, [id]);
-  return rows[0];
+export const findWebhooksByIds = async (db: Queryable, ids: string[]): Promise<Map<string, WebhookRow>> => {
+  const { rows } = await db.query<WebhookRow>(`select ${COLUMNS} from webhooks where id = any($1::text[])`, [ids]);
+  return new Map(rows.map((row) => [row.id, row]));
 };
 
 export interface WebhookChanges {

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAllowedAddress } from '../src/modules/webhooks/assert-webhook-url.ts';
+import { insertWebhook } from '../src/modules/webhooks/repo.ts';
+import { sealSecret } from '../src/modules/webhooks/secrets.ts';
 import { startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
+import { type Receiver, startReceiver } from './helpers/webhook-receiver.ts';
 
 const SECRET = 'whsec_subscriptions_0123456789';
 const URL_OK = 'https://127.0.0.1:9/hooks';
@@ -160,9 +163,12 @@ describe('address rules', () => {
 
 describe('production', () => {
   let prod: TestApp;
+  let receiver: Receiver;
   beforeAll(async () => {
+    receiver = await startReceiver();
     prod = await startTestApp({
       config: {
+        WEBHOOK_CA_FILE: receiver.caFile,
         APP_ENV: 'production',
         DATABASE_URL: 'postgres://not-used-by-the-harness',
         TOKEN_SIGNING_KEY: randomBytes(32).toString('base64'),
@@ -170,7 +176,29 @@ describe('production', () => {
       },
     });
   });
-  afterAll(() => prod.close());
+  afterAll(async () => {
+    await prod.close();
+    await receiver.close();
+  });
+
+  it('refuses a private address again at delivery time (a host that changed after creation)', async () => {
+    const client = await prod.createClient();
+    const t = await prod.token(client);
+    // As if DNS had pointed the host elsewhere when it was created: the row bypasses the creation check.
+    const id = prod.ctx.ids.id('wh');
+    await insertWebhook(prod.db, {
+      id,
+      clientId: client.id,
+      url: receiver.url,
+      events: ['user.enrolled'],
+      secretEnc: sealSecret(prod.ctx, id, SECRET),
+      createdAt: prod.clock.now(),
+    });
+    const res = await prod.request('POST', `/v1/webhooks/${id}/test`, { token: t, body: { eventType: 'user.enrolled' } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ status: 'failed', statusCode: 0 });
+    expect(receiver.received).toHaveLength(0);
+  });
 
   it('refuses loopback, private, link-local and metadata hosts at creation and on change', async () => {
     const t = await prod.token(await prod.createClient());

@@ -237,6 +237,14 @@ describe('delivery', () => {
     expect(logs.pagination.total).toBe(EVENT_TYPES.length + 1);
     expect(logs.data[0]).toMatchObject({ status: 'failed', statusCode: 503 });
 
+    // A host name (not an IP literal) goes through the connect-time address check; sandbox allows loopback.
+    await app.request('PATCH', `/v1/webhooks/${webhookId}`, {
+      token,
+      body: { url: receiver.url.replace('127.0.0.1', 'localhost') },
+    });
+    const byName = await app.request('POST', `/v1/webhooks/${webhookId}/test`, { token, body: { eventType: 'user.enrolled' } });
+    expect(byName.body.data).toMatchObject({ status: 'success', statusCode: 200 });
+
     const closed = await setup();
     await app.request('PATCH', `/v1/webhooks/${closed.webhookId}`, {
       token: closed.token,

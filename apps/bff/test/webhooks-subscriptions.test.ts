@@ -197,6 +197,10 @@ describe('production', () => {
     const res = await prod.request('POST', `/v1/webhooks/${id}/test`, { token: t, body: { eventType: 'user.enrolled' } });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ status: 'failed', statusCode: 0 });
+    // A host name takes the other path: the connect-time lookup hook refuses what it resolves to.
+    await prod.db.query('update webhooks set url = $2 where id = $1', [id, receiver.url.replace('127.0.0.1', 'localhost')]);
+    const byName = await prod.request('POST', `/v1/webhooks/${id}/test`, { token: t, body: { eventType: 'user.enrolled' } });
+    expect(byName.body.data).toMatchObject({ status: 'failed', statusCode: 0 });
     expect(receiver.received).toHaveLength(0);
   });
 

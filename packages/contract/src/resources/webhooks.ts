@@ -98,7 +98,10 @@ export const ZDeliveryStatus = z
 
 export const ZDeliveryLogEntry = z
   .object({
-    deliveryId: ZDeliveryId,
+    deliveryId: ZDeliveryId.meta({
+      description: 'One event sent to this subscription: its retries share the id and differ by `attempt`.',
+      example: 'del_4Hj6kL8zX0cV2bN4',
+    }),
     eventId: ZEventId,
     eventType: ZEventType,
     status: ZDeliveryStatus,

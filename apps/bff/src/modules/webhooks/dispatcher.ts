@@ -56,7 +56,14 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
       await settleDelivery(ctx.db, claim.id, leaseToken, { state: 'failed', nextAttemptAt: null });
       return;
     }
-    const outcome = await sendSigned(ctx, deliverer, webhook, event);
+    // Anything that stops us from sending (an unreadable secret, say) is a failed attempt like any other,
+    // so the delivery follows the schedule to `failed` instead of retrying at every lease expiry.
+    const outcome = await sendSigned(ctx, deliverer, webhook, event).catch((error: unknown) => ({
+      ok: false,
+      statusCode: 0,
+      responseTimeMs: 0,
+      error: error instanceof Error ? error.message : 'could not send',
+    }));
     const at = ctx.clock.now();
     const number = claim.attempts + 1;
     const final = !outcome.ok && claim.attempts >= schedule.length;

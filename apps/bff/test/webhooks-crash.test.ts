@@ -194,3 +194,71 @@ describe.skipIf(!usingPostgres)('several workers on one PostgreSQL', { timeout: 
     }
   });
 });
+
+describe.skipIf(!usingPostgres)('several worker processes on one PostgreSQL', { timeout: 120_000 }, () => {
+  it('two server processes split the work without ever sending one attempt twice at once', async () => {
+    const shared = await sharedDatabase();
+    const inFlight = new Map<string, number>();
+    const overlaps: string[] = [];
+    const local = await startReceiver(
+      (d) => {
+        const n = (inFlight.get(d.body.id) ?? 0) + 1;
+        inFlight.set(d.body.id, n);
+        if (n > 1) overlaps.push(d.body.id);
+      },
+      (d) => inFlight.set(d.body.id, (inFlight.get(d.body.id) ?? 1) - 1),
+    );
+    local.delayMs = 20;
+    const env = {
+      ...shared.env,
+      BOOTSTRAP_CLIENT_ID: CLIENT_ID,
+      BOOTSTRAP_CLIENT_SECRET: CLIENT_SECRET,
+      WEBHOOK_CA_FILE: local.caFile,
+      WEBHOOK_POLL_INTERVAL_MS: '50',
+    };
+    const servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+    const db = await openPostgres({ connectionString: shared.env.DATABASE_URL as string });
+    try {
+      const [one] = servers;
+      if (!one) throw new Error('no server');
+      const tokenRes = await checkedFetch(`${one.url}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: CLIENT_ID, client_secret: CLIENT_SECRET }),
+      });
+      const { access_token: token } = (await tokenRes.json()) as { access_token: string };
+      const hook = await api(one.url, 'POST', '/v1/webhooks', token, {
+        url: `${local.url}/procs`,
+        events: ['user.enrolled'],
+        secret: HOOK_SECRET,
+      });
+      expect(hook.status).toBe(201);
+      const ids = { id: (prefix: string) => `${prefix}_${Math.random().toString(36).slice(2, 14)}proc` };
+      const eventIds: string[] = [];
+      for (let i = 0; i < 100; i++) {
+        const event = await db.transaction((tx) =>
+          recordEvent(tx, ids, {
+            clientId: CLIENT_ID,
+            type: 'user.enrolled',
+            data: {
+              userId: `usr_proc${String(i).padStart(8, '0')}`,
+              externalUserId: `p-${i}`,
+              email: 'p@example.test',
+              status: 'pending_verification',
+            },
+            createdAt: new Date(),
+          }),
+        );
+        eventIds.push(event.id);
+      }
+      await waitFor(() => expect(new Set(local.received.map((d) => d.body.id)).size).toBe(eventIds.length), 60_000);
+      expect(overlaps).toEqual([]);
+      expect(local.received).toHaveLength(eventIds.length);
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
+      await db.close();
+      await local.close();
+      await shared.drop();
+    }
+  });
+});

@@ -320,8 +320,10 @@ describe('leases', () => {
 });
 
 describe('the polling worker', () => {
-  it('delivers a new event without being asked, well before the next minute', async () => {
-    const polling = startDispatcher(app.ctx);
+  it('delivers a new event without being asked, woken by NOTIFY long before its next poll', async () => {
+    // A ten-minute poll: only the NOTIFY raised by the enrolment's commit can wake this worker in time.
+    const polling = startDispatcher({ ...app.ctx, config: { ...app.ctx.config, WEBHOOK_POLL_INTERVAL_MS: 600_000 } });
+    await new Promise((resolve) => setTimeout(resolve, 200));
     try {
       const { client, token, mine } = await setup();
       const { eventId } = await enrol(token, client.id);

@@ -10,6 +10,11 @@ export interface Db extends Queryable {
   /** Runs `work` in one transaction; commits when it resolves, rolls back when it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * Calls `onNotify` on every NOTIFY on `channel` (after the notifying transaction commits); answers the
+   * unsubscribe function. A wake-up signal only: callers must still poll, as a listener can drop.
+   */
+  listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
 }
 
 /** PostgreSQL's unique_violation: the caller lost a race for a unique key. */

@@ -23,6 +23,7 @@ export const openPglite = async (dataDir?: string, existing?: PGlite): Promise<D
     exec: base.exec,
     // PGlite runs one transaction at a time and makes other queries wait for it.
     transaction: (work) => pg.transaction((tx) => work(wrap(tx))),
+    listen: async (channel, onNotify) => pg.listen(channel, () => onNotify()),
     close: async () => {
       if (!existing) await pg.close();
     },

@@ -53,6 +53,15 @@ export const openPostgres = async ({ connectionString, schema, max = 10 }: Postg
         client.release();
       }
     },
+    async listen(channel, onNotify) {
+      // LISTEN needs a session of its own; a pooled connection would be handed to other queries.
+      const client = new pg.Client({ connectionString });
+      client.on('error', () => {});
+      client.on('notification', () => onNotify());
+      await client.connect();
+      await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+      return () => client.end().catch(() => {});
+    },
     close: () => pool.end(),
   };
 };

@@ -10,6 +10,9 @@ export interface OutboxEvent {
   createdAt: Date;
 }
 
+/** NOTIFY channel raised by every committed event. */
+export const OUTBOX_CHANNEL = 'outbox_events';
+
 /**
  * Writes an event in the caller's transaction (the outbox): it commits with the change it
  * describes or not at all. Delivery reads the table later.
@@ -23,6 +26,8 @@ export const recordEvent = async (tx: Queryable, ids: IdGenerator, event: Omit<O
     JSON.stringify(stored.data),
     stored.createdAt,
   ]);
+  // Wakes the webhook workers when this transaction commits (polling remains the fallback).
+  await tx.query(`select pg_notify('${OUTBOX_CHANNEL}', '')`);
   return stored;
 };
 

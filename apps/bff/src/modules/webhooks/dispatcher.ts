@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.ts';
+import { OUTBOX_CHANNEL } from '../outbox/repo.ts';
 import { Deliverer } from './deliver.ts';
 import { type EventToSend, sendSigned } from './envelope.ts';
 import { insertAttempt } from './log-repo.ts';
@@ -183,6 +184,16 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
   const timer = options.poll === false ? undefined : setInterval(() => void tick(), config.WEBHOOK_POLL_INTERVAL_MS);
   timer?.unref();
   if (timer) void tick();
+  // New events wake the worker at once through NOTIFY; the poll stays for retries and lost notifications.
+  const unlisten =
+    options.poll === false || !ctx.db.listen
+      ? undefined
+      : ctx.db
+          .listen(OUTBOX_CHANNEL, () => void tick())
+          .catch((error: unknown) => {
+            logger.warn({ err: error }, 'cannot LISTEN for new events; relying on polling');
+            return undefined;
+          });
 
   return {
     async runOnce() {
@@ -192,6 +203,7 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
     async stop() {
       stopped = true;
       if (timer) clearInterval(timer);
+      await (await unlisten)?.();
       await ticking;
       await Promise.all([...inFlight]);
       deliverer.close();

@@ -42,9 +42,8 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
   const leaseMs = config.WEBHOOK_TIMEOUT_MS + 10_000;
   const inFlight = new Set<Promise<void>>();
   let ticking: Promise<void> | undefined;
-  let again = false;
-  let fullPass = false;
   let refillQueued = false;
+  let notifyQueued = false;
   let stopped = false;
 
   const attempt = async (
@@ -126,7 +125,7 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
             refillQueued = true;
             setTimeout(() => {
               refillQueued = false;
-              void tick(false);
+              void tick(CLAIM);
             }, 2);
           }
         });
@@ -150,29 +149,34 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
     }
   };
 
-  const pass = async () => {
-    while ((await ctx.db.transaction((tx) => fanOutBatch(tx, ctx.ids, ctx.clock.now(), FAN_OUT_BATCH))) === FAN_OUT_BATCH) {
-      // a full batch: more may be waiting
+  /** How much a pass does: claim due attempts; also fan out new events; also send failure notices. */
+  type Depth = 0 | 1 | 2 | 3;
+  const CLAIM: Depth = 1;
+  const FAN_OUT: Depth = 2;
+  const FULL: Depth = 3;
+
+  const pass = async (depth: Depth) => {
+    if (depth >= FAN_OUT) {
+      while ((await ctx.db.transaction((tx) => fanOutBatch(tx, ctx.ids, ctx.clock.now(), FAN_OUT_BATCH))) === FAN_OUT_BATCH) {
+        // a full batch: more may be waiting
+      }
     }
     await startAttempts();
-    await sendNotices();
+    if (depth >= FULL) await sendNotices();
   };
 
-  // One pass at a time per process; a call during a pass asks for another one right after it.
-  // A full pass also fans out and sends notices; a refill only claims more due attempts.
-  const tick = (full = true): Promise<void> => {
-    fullPass ||= full;
-    if (ticking) {
-      again = true;
-      return ticking;
-    }
+  // One pass at a time per process; a call during a pass asks for another one, as deep as asked, right after it.
+  // The poll runs full passes; a NOTIFY only needs the fan-out; a finished attempt only needs a claim.
+  let wanted: Depth = 0;
+  const tick = (depth: Depth = FULL): Promise<void> => {
+    wanted = Math.max(wanted, depth) as Depth;
+    if (ticking) return ticking;
     ticking = (async () => {
-      do {
-        again = false;
-        const wasFull = fullPass;
-        fullPass = false;
-        await (wasFull ? pass() : startAttempts());
-      } while (again && !stopped);
+      while (wanted > 0 && !stopped) {
+        const current = wanted;
+        wanted = 0;
+        await pass(current);
+      }
     })()
       .catch((error: unknown) => logger.warn({ err: error }, 'webhook dispatcher pass failed; retrying at the next poll'))
       .finally(() => {
@@ -189,7 +193,15 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
     options.poll === false || !ctx.db.listen
       ? undefined
       : ctx.db
-          .listen(OUTBOX_CHANNEL, () => void tick())
+          .listen(OUTBOX_CHANNEL, () => {
+            // A burst of commits becomes one fan-out, not one per event.
+            if (notifyQueued) return;
+            notifyQueued = true;
+            setTimeout(() => {
+              notifyQueued = false;
+              void tick(FAN_OUT);
+            }, 5);
+          })
           .catch((error: unknown) => {
             logger.warn({ err: error }, 'cannot LISTEN for new events; relying on polling');
             return undefined;

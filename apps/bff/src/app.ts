@@ -9,9 +9,14 @@ import { countUnlimitedFailure, rateLimit } from './http/rate-limit.ts';
 import { requestId } from './http/request-id.ts';
 import { send } from './http/route.ts';
 import { httpSerializers } from './logger.ts';
+import { alertRoutes } from './modules/alerts/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { creditRoutes } from './modules/credit/routes.ts';
 import { docsRoutes } from './modules/docs/routes.ts';
+import { offerRoutes } from './modules/offers/routes.ts';
+import { sandboxRoutes } from './modules/sandbox/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { verificationRoutes } from './modules/verification/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 
 export const BODY_LIMIT = '1mb';
@@ -70,6 +75,11 @@ export const createApp = (ctx: AppContext): Express => {
   app.use(docsRoutes(ctx));
   app.use(authRoutes(ctx));
   app.use(userRoutes(ctx));
+  app.use(creditRoutes(ctx));
+  app.use(offerRoutes(ctx));
+  app.use(alertRoutes(ctx));
+  app.use(verificationRoutes(ctx));
+  app.use(sandboxRoutes(ctx));
   app.use(webhookRoutes(ctx));
 
   app.use((req) => {

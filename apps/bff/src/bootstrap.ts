@@ -1,5 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { BureauProvider } from './bureau/provider.ts';
+import { SandboxBureau } from './bureau/sandbox/sandbox-bureau.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Db } from './db/db.ts';
@@ -18,10 +20,11 @@ export interface ContextParts {
   clock?: Clock;
   ids?: IdGenerator;
   redis?: Redis;
+  bureau?: BureauProvider;
 }
 
 /** Migrates, loads the shared keys and wires the context every request and job uses. */
-export const buildContext = async ({ config, db, logger, clock, ids, redis }: ContextParts): Promise<AppContext> => {
+export const buildContext = async ({ config, db, logger, clock, ids, redis, bureau }: ContextParts): Promise<AppContext> => {
   await migrate(db);
   const keys = await loadInstanceKeys(db, config);
   return {
@@ -33,6 +36,8 @@ export const buildContext = async ({ config, db, logger, clock, ids, redis }: Co
     cipher: new DataCipher(keys.dataEncryption),
     tokens: new TokenHasher(keys.tokenSigning),
     rateLimits: RateLimits.fromConfig(config, redis),
+    // Production never falls back to synthetic data: without a real adapter, credit reads answer 503.
+    bureau: bureau ?? (config.APP_ENV === 'sandbox' ? new SandboxBureau() : undefined),
   };
 };
 

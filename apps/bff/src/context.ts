@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { BureauProvider } from './bureau/provider.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
 import type { RateLimits } from './http/rate-limit.ts';
@@ -17,4 +18,6 @@ export interface AppContext {
   cipher: DataCipher;
   tokens: TokenHasher;
   rateLimits: RateLimits;
+  /** Where credit files come from; absent in production until a real bureau adapter is configured. */
+  bureau?: BureauProvider;
 }

@@ -37,6 +37,7 @@ export const ratingForScore = (score: number): TCreditRating => {
 };
 
 export const CREDIT_BUREAUS = ['TransUnion', 'Equifax', 'Experian'] as const;
+export type TCreditBureau = (typeof CREDIT_BUREAUS)[number];
 export const ZCreditBureau = z
   .enum(CREDIT_BUREAUS)
   .meta({ id: 'CreditBureau', description: 'The credit bureau that supplied the score.' });
@@ -111,6 +112,7 @@ export const ZCreditTrend = z
     period: z.enum(TREND_PERIODS).meta({ example: '3months' }),
   })
   .meta({ id: 'CreditTrend' });
+export type TCreditTrend = z.infer<typeof ZCreditTrend>;
 
 export const ZCreditScore = z
   .object({

@@ -20,17 +20,25 @@ export interface UserRow {
   status: TUser['status'];
   created_at: Date;
   last_score_date: string | null;
+  locked_until: Date | null;
 }
 
-const COLUMNS = 'id, client_id, external_user_id, email, first_name, last_name, status, created_at, last_score_date::text';
+const COLUMNS =
+  'id, client_id, external_user_id, email, first_name, last_name, status, created_at, last_score_date::text, locked_until';
 
-export const toUser = (row: UserRow): TUser => ({
+/** A verification lock ends by itself 24 h after the last failure; reads see that without a write. */
+export const effectiveStatus = (row: UserRow, now: Date): TUser['status'] =>
+  row.status === 'locked' && row.locked_until && new Date(row.locked_until).getTime() <= now.getTime()
+    ? 'pending_verification'
+    : row.status;
+
+export const toUser = (row: UserRow, now: Date): TUser => ({
   userId: row.id,
   externalUserId: row.external_user_id,
   email: row.email,
   firstName: row.first_name,
   lastName: row.last_name,
-  status: row.status,
+  status: effectiveStatus(row, now),
   enrolledAt: new Date(row.created_at).toISOString(),
   createdAt: new Date(row.created_at).toISOString(),
   lastScoreDate: row.last_score_date,
@@ -71,6 +79,20 @@ export const insertUser = async (tx: Queryable, u: NewUser): Promise<void> => {
       u.createdAt,
     ],
   );
+};
+
+export interface IdentityRow {
+  ssn_enc: string;
+  date_of_birth_enc: string;
+  address_enc: string;
+}
+
+export const findIdentity = async (db: Queryable, userId: string): Promise<IdentityRow | undefined> => {
+  const { rows } = await db.query<IdentityRow>(
+    'select ssn_enc, date_of_birth_enc, address_enc from users where id = $1 and deleted_at is null',
+    [userId],
+  );
+  return rows[0];
 };
 
 /** A live user of this client; with `externalUserId`, only if it is that user (user tokens). */

@@ -8,6 +8,7 @@ import {
   type TUser,
   ZEnrollmentInput,
 } from '@credit/contract';
+import type { CreditSubject } from '../../bureau/provider.ts';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/db.ts';
 import { ApiError, notFound, validationError } from '../../http/api-error.ts';
@@ -16,6 +17,7 @@ import { zodIssuesToDetails } from '../../http/zod-details.ts';
 import { recordEvent } from '../outbox/repo.ts';
 import { assertAdultAge } from './age.ts';
 import {
+  findIdentity,
   findLiveUser,
   findLiveUserByExternalId,
   insertUser,
@@ -23,6 +25,7 @@ import {
   markUserDeleted,
   purgeUsersDeletedBefore,
   toUser,
+  type UserRow,
 } from './repo.ts';
 
 const DELETION_MESSAGE = 'The user has been deleted. Their personal data is permanently removed within 30 days.';
@@ -122,18 +125,33 @@ export const requireUser = async (ctx: AppContext, caller: Caller, userId: strin
 };
 
 export const getUser = async (ctx: AppContext, caller: Caller, userId: string): Promise<TUser> =>
-  toUser(await requireUser(ctx, caller, userId));
+  toUser(await requireUser(ctx, caller, userId), ctx.clock.now());
+
+/** The identity fields a credit bureau is asked about, decrypted for this call only. */
+export const loadCreditSubject = async (ctx: AppContext, user: UserRow): Promise<CreditSubject> => {
+  const identity = await findIdentity(ctx.db, user.id);
+  if (!identity) throw notFound('User');
+  return {
+    userId: user.id,
+    firstName: user.first_name,
+    lastName: user.last_name,
+    ssnLast4: ctx.cipher.decrypt(identity.ssn_enc, `users.ssn:${user.id}`),
+    dateOfBirth: ctx.cipher.decrypt(identity.date_of_birth_enc, `users.date_of_birth:${user.id}`),
+    address: JSON.parse(ctx.cipher.decrypt(identity.address_enc, `users.address:${user.id}`)),
+  };
+};
 
 export const getMe = async (ctx: AppContext, caller: Caller): Promise<TUser> => {
   if (!caller.ownExternalUserId) throw new ApiError('AUTHORIZATION_ERROR', 'This route is for user tokens only.');
   const row = await findLiveUserByExternalId(ctx.db, caller.clientId, caller.ownExternalUserId);
   if (!row) throw new ApiError('USER_NOT_ENROLLED', 'This user has not enrolled yet: enrol first (POST /v1/users/enroll).');
-  return toUser(row);
+  return toUser(row, ctx.clock.now());
 };
 
 export const listUsers = async (ctx: AppContext, caller: Caller, query: TListUsersQuery) => {
   const page = await listLiveUsers(ctx.db, caller.clientId, query);
-  return { items: page.items.map(toUser), pagination: page.pagination };
+  const now = ctx.clock.now();
+  return { items: page.items.map((row) => toUser(row, now)), pagination: page.pagination };
 };
 
 export const deleteUser = async (ctx: AppContext, caller: Caller, userId: string): Promise<TDeletedUser> => {

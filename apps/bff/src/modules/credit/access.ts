@@ -1,0 +1,49 @@
+import type { CreditFile } from '../../bureau/provider.ts';
+import type { AppContext } from '../../context.ts';
+import { ApiError } from '../../http/api-error.ts';
+import type { Caller } from '../../http/route.ts';
+import type { UserRow } from '../users/repo.ts';
+import { effectiveStatus } from '../users/repo.ts';
+import { loadCreditSubject, requireUser } from '../users/service.ts';
+
+/**
+ * The user behind a credit route: visible to this caller (else 404) and `active` (else 403
+ * USER_NOT_ENROLLED, saying which step is missing).
+ */
+export const requireActiveUser = async (ctx: AppContext, caller: Caller, userId: string): Promise<UserRow> => {
+  const user = await requireUser(ctx, caller, userId);
+  const status = effectiveStatus(user, ctx.clock.now());
+  if (status === 'active') return user;
+  const why =
+    status === 'locked'
+      ? 'Identity verification is locked after too many failed attempts; it unlocks 24 hours after the last failure.'
+      : 'The user is enrolled but has not passed identity verification yet (GET …/verification/questions).';
+  throw new ApiError('USER_NOT_ENROLLED', why);
+};
+
+const bureauUnavailable = () =>
+  new ApiError('SERVICE_UNAVAILABLE', 'The credit bureau is not available in this environment. Try again later.');
+
+/**
+ * Pulls the user's credit file from the configured bureau. No bureau → 503 (never synthetic data in
+ * production); a frozen file → 403 CREDIT_FROZEN.
+ */
+export const pullCreditFile = async (ctx: AppContext, user: UserRow): Promise<CreditFile> => {
+  if (!ctx.bureau) throw bureauUnavailable();
+  const subject = await loadCreditSubject(ctx, user);
+  const result = await ctx.bureau.pullCreditFile(subject, ctx.clock.now());
+  if (result.status === 'frozen') {
+    throw new ApiError(
+      'CREDIT_FROZEN',
+      'This user’s credit file is frozen at the bureau. The user must lift the freeze before scores and offers can be read.',
+    );
+  }
+  return result.file;
+};
+
+/** The file behind identity verification: a freeze does not block it, a missing bureau does (503). */
+export const pullIdentityFile = async (ctx: AppContext, user: UserRow) => {
+  if (!ctx.bureau) throw bureauUnavailable();
+  const subject = await loadCreditSubject(ctx, user);
+  return { subject, file: await ctx.bureau.pullIdentityFile(subject, ctx.clock.now()) };
+};

@@ -1,0 +1,92 @@
+import type { Queryable } from '../../db/db.ts';
+
+export interface StoredScore {
+  seq: string;
+  score: number;
+  scoreDate: string;
+}
+
+interface ScoreRow {
+  seq: string | number;
+  score: number;
+  score_date: string;
+}
+
+const toStored = (row: ScoreRow): StoredScore => ({ seq: String(row.seq), score: row.score, scoreDate: row.score_date });
+
+/** Serialises score writes for one user (first pull, refreshes) on every database and instance. */
+export const lockUserForScores = async (tx: Queryable, userId: string): Promise<void> => {
+  await tx.query('select id from users where id = $1 for update', [userId]);
+};
+
+export const latestScores = async (db: Queryable, userId: string, count: number): Promise<StoredScore[]> => {
+  const { rows } = await db.query<ScoreRow>(
+    'select seq, score, score_date::text from score_history where user_id = $1 order by seq desc limit $2',
+    [userId, count],
+  );
+  return rows.map(toStored);
+};
+
+export const countScores = async (db: Queryable, userId: string, source?: 'bureau' | 'refresh'): Promise<number> => {
+  const { rows } = await db.query<{ n: number }>(
+    'select count(*)::int as n from score_history where user_id = $1 and ($2::text is null or source = $2)',
+    [userId, source ?? null],
+  );
+  return Number(rows[0]?.n ?? 0);
+};
+
+/** The latest score dated on or before `date`: the baseline a trend is measured from. */
+export const scoreOnOrBefore = async (db: Queryable, userId: string, date: string): Promise<StoredScore | undefined> => {
+  const { rows } = await db.query<ScoreRow>(
+    `select seq, score, score_date::text from score_history
+     where user_id = $1 and score_date <= $2::date order by score_date desc, seq desc limit 1`,
+    [userId, date],
+  );
+  return rows[0] ? toStored(rows[0]) : undefined;
+};
+
+export interface NewScore {
+  userId: string;
+  clientId: string;
+  score: number;
+  scoreDate: string;
+  source: 'bureau' | 'refresh';
+  createdAt: Date;
+}
+
+export const insertScores = async (tx: Queryable, scores: NewScore[]): Promise<void> => {
+  if (scores.length === 0) return;
+  const params: unknown[] = [];
+  const values = scores.map((s) => {
+    params.push(s.userId, s.clientId, s.score, s.scoreDate, s.source, s.createdAt);
+    const n = params.length;
+    return `($${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}::date, $${n - 1}, $${n})`;
+  });
+  await tx.query(
+    `insert into score_history (user_id, client_id, score, score_date, source, created_at) values ${values.join(', ')}`,
+    params,
+  );
+  const last = scores.at(-1) as NewScore;
+  await tx.query('update users set last_score_date = $2::date where id = $1', [last.userId, last.scoreDate]);
+};
+
+/** History newest first, dated after `since`, from just below `beforeSeq` (the cursor). */
+export const listScoresSince = async (
+  db: Queryable,
+  userId: string,
+  since: string,
+  limit: number,
+  beforeSeq: string | undefined,
+): Promise<{ rows: StoredScore[]; total: number }> => {
+  const { rows } = await db.query<ScoreRow>(
+    `select seq, score, score_date::text from score_history
+     where user_id = $1 and score_date > $2::date and ($3::bigint is null or seq < $3::bigint)
+     order by seq desc limit $4`,
+    [userId, since, beforeSeq ?? null, limit],
+  );
+  const count = await db.query<{ n: number }>(
+    'select count(*)::int as n from score_history where user_id = $1 and score_date > $2::date',
+    [userId, since],
+  );
+  return { rows: rows.map(toStored), total: Number(count.rows[0]?.n ?? 0) };
+};

@@ -1,0 +1,147 @@
+import {
+  ratingForScore,
+  SCORE_MAX,
+  SCORE_MIN,
+  type TCreditHistoryQuery,
+  type TCreditScore,
+  type TCreditTrend,
+  type TSandboxScoreRefreshResult,
+  type TScoreHistoryEntry,
+} from '@credit/contract';
+import { monthsBefore } from '../../bureau/dates.ts';
+import { creditFactors } from '../../bureau/factors.ts';
+import type { CreditFile } from '../../bureau/provider.ts';
+import { nextSandboxScore } from '../../bureau/sandbox/next-score.ts';
+import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/db.ts';
+import type { Pagination } from '../../http/envelope.ts';
+import type { Caller } from '../../http/route.ts';
+import { recordEvent } from '../outbox/repo.ts';
+import type { UserRow } from '../users/repo.ts';
+import { pullCreditFile, requireActiveUser } from './access.ts';
+import { decodeHistoryCursor, encodeHistoryCursor } from './history-cursor.ts';
+import { countScores, insertScores, latestScores, listScoresSince, lockUserForScores, scoreOnOrBefore } from './repo.ts';
+import { recordScoreChange } from './score-change.ts';
+
+export interface CurrentScore {
+  score: number;
+  scoreDate: string;
+}
+
+/** The score read reports the change over three months (DECISIONS: trend.period `3months`). */
+const TREND_MONTHS = 3;
+
+/**
+ * Stores the bureau's monthly scores the first time a user's file is read and announces the first
+ * score with `score.updated` (previousScore null). Idempotent: the user row lock makes a second,
+ * concurrent caller find the history already there.
+ */
+export const ensureScoreHistory = async (tx: Queryable, ctx: AppContext, user: UserRow, file: CreditFile): Promise<void> => {
+  await lockUserForScores(tx, user.id);
+  if ((await countScores(tx, user.id)) > 0) return;
+  const createdAt = ctx.clock.now();
+  await insertScores(
+    tx,
+    file.monthlyScores.map((m) => ({ userId: user.id, clientId: user.client_id, ...m, scoreDate: m.date, source: 'bureau' as const, createdAt })),
+  );
+  const current = file.monthlyScores.at(-1);
+  if (!current) return;
+  await recordEvent(tx, ctx.ids, {
+    clientId: user.client_id,
+    type: 'score.updated',
+    data: {
+      userId: user.id,
+      externalUserId: user.external_user_id,
+      score: current.score,
+      previousScore: null,
+      change: 0,
+      scoreDate: current.date,
+    },
+    createdAt,
+  });
+};
+
+/** The user's current score: the latest stored one (seeding history from `file` the first time). */
+export const getCurrentScore = async (ctx: AppContext, user: UserRow, file: CreditFile): Promise<CurrentScore> => {
+  let [latest] = await latestScores(ctx.db, user.id, 1);
+  if (!latest) {
+    await ctx.db.transaction((tx) => ensureScoreHistory(tx, ctx, user, file));
+    [latest] = await latestScores(ctx.db, user.id, 1);
+  }
+  if (!latest) throw new Error('score history is empty after seeding');
+  return { score: latest.score, scoreDate: latest.scoreDate };
+};
+
+const trendOf = (change: number): TCreditTrend => ({
+  direction: change > 0 ? 'up' : change < 0 ? 'down' : 'stable',
+  change,
+  period: '3months',
+});
+
+const scoreObject = async (ctx: AppContext, user: UserRow, file: CreditFile, current: CurrentScore): Promise<TCreditScore> => {
+  const baseline = await scoreOnOrBefore(ctx.db, user.id, monthsBefore(new Date(`${current.scoreDate}T00:00:00Z`), TREND_MONTHS));
+  return {
+    score: current.score,
+    scoreDate: current.scoreDate,
+    scoreRange: { min: SCORE_MIN, max: SCORE_MAX },
+    rating: ratingForScore(current.score),
+    bureau: file.bureau,
+    factors: creditFactors(file, ctx.clock.now()),
+    trend: trendOf(baseline ? current.score - baseline.score : 0),
+  };
+};
+
+export const getCreditScore = async (ctx: AppContext, caller: Caller, userId: string): Promise<TCreditScore> => {
+  const user = await requireActiveUser(ctx, caller, userId);
+  const file = await pullCreditFile(ctx, user);
+  return scoreObject(ctx, user, file, await getCurrentScore(ctx, user, file));
+};
+
+export const listScoreHistory = async (
+  ctx: AppContext,
+  caller: Caller,
+  userId: string,
+  query: TCreditHistoryQuery,
+): Promise<{ items: TScoreHistoryEntry[]; pagination: Pagination }> => {
+  const user = await requireActiveUser(ctx, caller, userId);
+  const file = await pullCreditFile(ctx, user);
+  await getCurrentScore(ctx, user, file);
+  const beforeSeq = query.cursor ? decodeHistoryCursor(query.cursor, query.months) : undefined;
+  const since = monthsBefore(ctx.clock.now(), query.months);
+  const { rows, total } = await listScoresSince(ctx.db, user.id, since, query.limit + 1, beforeSeq);
+  const items = rows.slice(0, query.limit);
+  const hasMore = rows.length > query.limit;
+  const last = items.at(-1);
+  return {
+    items: items.map((r) => ({ score: r.score, date: r.scoreDate })),
+    pagination: { hasMore, nextCursor: hasMore && last ? encodeHistoryCursor(last.seq, query.months) : null, total },
+  };
+};
+
+/**
+ * Sandbox: records a new score (the given one, or the next of the synthetic file) dated today.
+ * The score, its events and a `score_change` alert (when it moved more than 10 points) commit together.
+ */
+export const refreshScore = async (
+  ctx: AppContext,
+  caller: Caller,
+  userId: string,
+  requested: number | undefined,
+): Promise<TSandboxScoreRefreshResult> => {
+  const user = await requireActiveUser(ctx, caller, userId);
+  const file = await pullCreditFile(ctx, user);
+  await getCurrentScore(ctx, user, file);
+  const now = ctx.clock.now();
+  const scoreDate = now.toISOString().slice(0, 10);
+  const { previous, score } = await ctx.db.transaction(async (tx) => {
+    await lockUserForScores(tx, user.id);
+    const [latest] = await latestScores(tx, user.id, 1);
+    const previousScore = latest?.score ?? null;
+    const refreshes = await countScores(tx, user.id, 'refresh');
+    const next = requested ?? nextSandboxScore(user.id, previousScore ?? file.monthlyScores.at(-1)?.score ?? 700, refreshes + 1);
+    await insertScores(tx, [{ userId: user.id, clientId: user.client_id, score: next, scoreDate, source: 'refresh', createdAt: now }]);
+    await recordScoreChange(tx, ctx, user, { previousScore, score: next, scoreDate });
+    return { previous: previousScore, score: next };
+  });
+  return { ...(await scoreObject(ctx, user, file, { score, scoreDate })), previousScore: previous };
+};

@@ -35,6 +35,10 @@ interface Target {
 const TARGETS: Target[] = [
   { name: 'API GET /v1/users/{id}', path: '/v1/users/{userId}' },
   { name: 'bare node http', path: '/v1/users/{userId}', bare: true },
+  { name: 'API GET …/credit-score', path: '/v1/users/{userId}/credit-score' },
+  { name: 'bare (credit-score body)', path: '/v1/users/{userId}/credit-score', bare: true },
+  { name: 'API GET …/offers', path: '/v1/users/{userId}/offers' },
+  { name: 'bare (offers body)', path: '/v1/users/{userId}/offers', bare: true },
 ];
 
 interface Measurement {
@@ -113,6 +117,22 @@ const call = async (url: string, init: RequestInit, expected: number): Promise<B
 };
 const json = (body: Buffer): unknown => JSON.parse(body.toString());
 
+/** Credit routes need an `active` user: pass identity verification with the sandbox's answer key. */
+const verifyWithSandboxAnswers = async (base: string, auth: Record<string, string>, userId: string) => {
+  const questions = json(await call(`${base}/v1/users/${userId}/verification/questions`, { headers: auth }, 200));
+  const { sessionId } = z.object({ data: z.object({ sessionId: z.string() }) }).parse(questions).data;
+  const keyUrl = `${base}/v1/sandbox/users/${userId}/verification/answers?sessionId=${sessionId}`;
+  const { answers } = z
+    .object({ data: z.object({ answers: z.array(z.unknown()) }) })
+    .parse(json(await call(keyUrl, { headers: auth }, 200))).data;
+  const init = {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ sessionId, answers }),
+  };
+  await call(`${base}/v1/users/${userId}/verification/answers`, init, 200);
+};
+
 const cell = (value: string, index: number) => (index === 0 ? value.padEnd(28) : value.padStart(10));
 const row = (cells: string[]) => console.log(cells.map(cell).join(''));
 const times = (x: number, y: number) => `${(x / y).toFixed(2)}x`;
@@ -164,6 +184,7 @@ const main = async (): Promise<number> => {
     const enrollInit = { method: 'POST', headers: { ...auth, 'content-type': 'application/json' } };
     const enrolled = await call(`${api.url}/v1/users/enroll`, { ...enrollInit, body: JSON.stringify(enrollment) }, 201);
     const { userId } = z.object({ data: z.object({ userId: z.string() }) }).parse(json(enrolled)).data;
+    await verifyWithSandboxAnswers(api.url, auth, userId);
 
     const targets = TARGETS.map((t) => ({ ...t, bare: t.bare ?? false, path: t.path.replaceAll('{userId}', userId) }));
     const bodies = new Map<string, Buffer>();

@@ -13,7 +13,9 @@ export class SeededRandom {
   /** Uniform in [0, 1). */
   next(): number {
     if (this.#offset + 4 > this.#block.length) {
-      this.#block = createHash('sha256').update(`${this.seed}:${this.#counter++}`).digest();
+      this.#block = createHash('sha256')
+        .update(`${this.seed}:${this.#counter++}`)
+        .digest();
       this.#offset = 0;
     }
     const value = this.#block.readUInt32BE(this.#offset);

@@ -42,7 +42,14 @@ export const ensureScoreHistory = async (tx: Queryable, ctx: AppContext, user: U
   const createdAt = ctx.clock.now();
   await insertScores(
     tx,
-    file.monthlyScores.map((m) => ({ userId: user.id, clientId: user.client_id, ...m, scoreDate: m.date, source: 'bureau' as const, createdAt })),
+    file.monthlyScores.map((m) => ({
+      userId: user.id,
+      clientId: user.client_id,
+      ...m,
+      scoreDate: m.date,
+      source: 'bureau' as const,
+      createdAt,
+    })),
   );
   const current = file.monthlyScores.at(-1);
   if (!current) return;
@@ -139,7 +146,9 @@ export const refreshScore = async (
     const previousScore = latest?.score ?? null;
     const refreshes = await countScores(tx, user.id, 'refresh');
     const next = requested ?? nextSandboxScore(user.id, previousScore ?? file.monthlyScores.at(-1)?.score ?? 700, refreshes + 1);
-    await insertScores(tx, [{ userId: user.id, clientId: user.client_id, score: next, scoreDate, source: 'refresh', createdAt: now }]);
+    await insertScores(tx, [
+      { userId: user.id, clientId: user.client_id, score: next, scoreDate, source: 'refresh', createdAt: now },
+    ]);
     await recordScoreChange(tx, ctx, user, { previousScore, score: next, scoreDate });
     return { previous: previousScore, score: next };
   });

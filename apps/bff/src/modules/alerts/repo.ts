@@ -1,0 +1,118 @@
+import type { TAlert, TAlertType, TListAlertsQuery } from '@credit/contract';
+import type { Queryable } from '../../db/db.ts';
+import type { Pagination } from '../../http/envelope.ts';
+import { afterCursorCondition, decodeCursor, orderByClause, pageOf, parseSort } from '../../http/pagination.ts';
+
+export interface AlertRow {
+  id: string;
+  user_id: string;
+  client_id: string;
+  type: TAlertType;
+  title: string;
+  message: string;
+  severity: TAlert['severity'];
+  status: TAlert['status'];
+  data: Record<string, unknown>;
+  created_at: Date;
+  read_at: Date | null;
+}
+
+const COLUMNS = 'id, user_id, client_id, type, title, message, severity, status, data, created_at, read_at';
+
+export const toAlert = (row: AlertRow): TAlert => ({
+  alertId: row.id,
+  type: row.type,
+  title: row.title,
+  message: row.message,
+  severity: row.severity,
+  status: row.status,
+  createdAt: new Date(row.created_at).toISOString(),
+  data: row.data,
+});
+
+export interface NewAlert {
+  id: string;
+  userId: string;
+  clientId: string;
+  type: TAlertType;
+  title: string;
+  message: string;
+  severity: TAlert['severity'];
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
+
+export const insertAlert = async (tx: Queryable, a: NewAlert): Promise<AlertRow> => {
+  const { rows } = await tx.query<AlertRow>(
+    `insert into alerts (id, user_id, client_id, type, title, message, severity, status, data, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, 'unread', $8::jsonb, $9) returning ${COLUMNS}`,
+    [a.id, a.userId, a.clientId, a.type, a.title, a.message, a.severity, JSON.stringify(a.data), a.createdAt],
+  );
+  return rows[0] as AlertRow;
+};
+
+/**
+ * Marks one of the user's alerts read; the first read time is kept when it is read again.
+ * Scoped by client and user, so another user's alert is indistinguishable from a missing one.
+ */
+export const markAlertRead = async (
+  db: Queryable,
+  clientId: string,
+  userId: string,
+  alertId: string,
+  at: Date,
+): Promise<AlertRow | undefined> => {
+  const { rows } = await db.query<AlertRow>(
+    `update alerts set status = 'read', read_at = coalesce(read_at, $4)
+     where id = $1 and client_id = $2 and user_id = $3 returning ${COLUMNS}`,
+    [alertId, clientId, userId, at],
+  );
+  return rows[0];
+};
+
+const SORT_COLUMNS = { createdAt: { column: 'created_at', type: 'timestamp' as const } };
+
+export const listUserAlerts = async (
+  db: Queryable,
+  clientId: string,
+  userId: string,
+  query: TListAlertsQuery,
+): Promise<{ items: AlertRow[]; pagination: Pagination }> => {
+  const terms = parseSort(query.sort, SORT_COLUMNS);
+  const params: unknown[] = [clientId, userId];
+  const filters = ['client_id = $1', 'user_id = $2'];
+  const add = (sql: (p: string) => string, value: unknown) => {
+    params.push(value);
+    filters.push(sql(`$${params.length}`));
+  };
+  if (query.status !== 'all') add((p) => `status = ${p}`, query.status);
+  if (query.type) add((p) => `type = ${p}`, query.type);
+  if (query.createdAfter) add((p) => `created_at >= ${p}::timestamptz`, query.createdAfter);
+  if (query.createdBefore) add((p) => `created_at < ${p}::timestamptz`, query.createdBefore);
+  const where = filters.join(' and ');
+  const countParams = [...params];
+  const cursorFilter = query.cursor
+    ? ` and ${afterCursorCondition(terms, decodeCursor(query.cursor, query.sort, terms), params)}`
+    : '';
+  params.push(query.limit + 1);
+  const { rows } = await db.query<AlertRow>(
+    `select ${COLUMNS} from alerts where ${where}${cursorFilter} order by ${orderByClause(terms)} limit $${params.length}`,
+    params,
+  );
+  const count = await db.query<{ total: number }>(`select count(*)::int as total from alerts where ${where}`, countParams);
+  return pageOf(rows, query.limit, Number(count.rows[0]?.total ?? 0), query.sort, (row) =>
+    terms.map((t) => (t.field === 'createdAt' ? new Date(row.created_at).toISOString() : row.id)),
+  );
+};
+
+/**
+ * The user's last two stored scores, newest first, in the credit module's order (insertion order).
+ * Read-only; the credit service owns writing them.
+ */
+export const lastTwoScores = async (db: Queryable, clientId: string, userId: string): Promise<number[]> => {
+  const { rows } = await db.query<{ score: number }>(
+    'select score from score_history where client_id = $1 and user_id = $2 order by seq desc limit 2',
+    [clientId, userId],
+  );
+  return rows.map((r) => Number(r.score));
+};

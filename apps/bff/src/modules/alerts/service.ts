@@ -1,0 +1,100 @@
+import type { TAlert, TAlertType, TListAlertsQuery, TUpdateAlertInput } from '@credit/contract';
+import type { CreditFile } from '../../bureau/provider.ts';
+import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/db.ts';
+import { notFound } from '../../http/api-error.ts';
+import type { Caller } from '../../http/route.ts';
+import { pullIdentityFile, requireActiveUser } from '../credit/access.ts';
+import { getCurrentScore } from '../credit/service.ts';
+import { recordEvent } from '../outbox/repo.ts';
+import type { UserRow } from '../users/repo.ts';
+import type { AlertDraft } from './alert-draft.ts';
+import { insertAlert, lastTwoScores, listUserAlerts, markAlertRead, toAlert } from './repo.ts';
+import { sandboxAlertDraft } from './sandbox-alert-drafts.ts';
+
+export { type AlertDraft, scoreChangeAlertDraft } from './alert-draft.ts';
+
+/**
+ * Stores a new `unread` alert and writes `alert.created` in the caller's transaction, so the alert
+ * and its event commit together or not at all.
+ */
+export const recordAlert = async (tx: Queryable, ctx: AppContext, user: UserRow, draft: AlertDraft): Promise<TAlert> => {
+  const createdAt = ctx.clock.now();
+  const row = await insertAlert(tx, {
+    id: ctx.ids.id('alt'),
+    userId: user.id,
+    clientId: user.client_id,
+    type: draft.type,
+    title: draft.title,
+    message: draft.message,
+    severity: draft.severity,
+    data: draft.data,
+    createdAt,
+  });
+  const alert = toAlert(row);
+  await recordEvent(tx, ctx.ids, {
+    clientId: user.client_id,
+    type: 'alert.created',
+    createdAt,
+    data: {
+      userId: user.id,
+      externalUserId: user.external_user_id,
+      alert: {
+        alertId: alert.alertId,
+        type: alert.type,
+        title: alert.title,
+        message: alert.message,
+        severity: alert.severity,
+      },
+    },
+  });
+  return alert;
+};
+
+/** Stores and announces an alert in a transaction of its own. */
+export const createAlert = async (ctx: AppContext, user: UserRow, draft: AlertDraft): Promise<TAlert> =>
+  ctx.db.transaction((tx) => recordAlert(tx, ctx, user, draft));
+
+/**
+ * Alerts are credit monitoring, so the user must be `active`; a frozen file does not stop them
+ * (a freeze blocks lenders, and monitoring is exactly what a frozen consumer still wants).
+ */
+export const listAlerts = async (ctx: AppContext, caller: Caller, userId: string, query: TListAlertsQuery) => {
+  const user = await requireActiveUser(ctx, caller, userId);
+  const page = await listUserAlerts(ctx.db, caller.clientId, user.id, query);
+  return { items: page.items.map(toAlert), pagination: page.pagination };
+};
+
+/** `{status: "read"}` is the only change; marking a read alert read again answers it unchanged. */
+export const updateAlert = async (
+  ctx: AppContext,
+  caller: Caller,
+  userId: string,
+  alertId: string,
+  _input: TUpdateAlertInput,
+): Promise<TAlert> => {
+  const user = await requireActiveUser(ctx, caller, userId);
+  const row = await markAlertRead(ctx.db, caller.clientId, user.id, alertId, ctx.clock.now());
+  if (!row) throw notFound('Alert');
+  return toAlert(row);
+};
+
+/** The user's last two stored scores (seeding the history from the file the first time). */
+const lastScoreMove = async (ctx: AppContext, user: UserRow, file: CreditFile) => {
+  const current = await getCurrentScore(ctx, user, file);
+  const [latest = current.score, previous = latest] = await lastTwoScores(ctx.db, user.client_id, user.id);
+  return { previous, current: latest };
+};
+
+/**
+ * Sandbox helper: an alert of `type` drawn from the user's own file (the identity pull, so a frozen
+ * file still gets alerts, as monitoring does). `score_change` reports the user's last two stored scores.
+ */
+export const createSandboxAlert = async (ctx: AppContext, caller: Caller, userId: string, type: TAlertType): Promise<TAlert> => {
+  const user = await requireActiveUser(ctx, caller, userId);
+  const { subject, file } = await pullIdentityFile(ctx, user);
+  // Only a score alert reads scores: a first read seeds the history and announces it (score.updated).
+  const scores = type === 'score_change' ? await lastScoreMove(ctx, user, file) : undefined;
+  const draft = sandboxAlertDraft(type, { file, subject, scores, asOf: ctx.clock.now() });
+  return createAlert(ctx, user, draft);
+};

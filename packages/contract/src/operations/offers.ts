@@ -40,7 +40,7 @@ export const recordOfferClick = defineOperation({
   idempotent: true,
   request: { params: ZUserOfferParams, body: ZOfferClickInput },
   success: { status: 201, description: 'The click record.', data: ZOfferClick },
-  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'IDEMPOTENCY_CONFLICT'],
+  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CREDIT_FROZEN', 'SERVICE_UNAVAILABLE', 'IDEMPOTENCY_CONFLICT'],
 });
 
 export const listOffers = defineOperation({

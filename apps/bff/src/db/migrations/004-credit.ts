@@ -35,7 +35,8 @@ create table offer_conversions (
   offer_id text not null,
   converted_at timestamptz not null
 );
-create index offer_conversions_click on offer_conversions (click_id);
+-- One conversion per click: converting the same click again answers the first conversion.
+create unique index offer_conversions_click on offer_conversions (click_id);
 
 create table alerts (
   id text primary key,

@@ -1,0 +1,180 @@
+import type {
+  TListOffersCatalogQuery,
+  TListUserOffersQuery,
+  TOffer,
+  TOfferClick,
+  TOfferClickInput,
+  TSandboxConversion,
+} from '@credit/contract';
+import type { AppContext } from '../../context.ts';
+import { notFound, validationError } from '../../http/api-error.ts';
+import type { Pagination } from '../../http/envelope.ts';
+import type { Caller } from '../../http/route.ts';
+import { pullCreditFile, requireActiveUser } from '../credit/access.ts';
+import { getCurrentScore } from '../credit/service.ts';
+import { recordEvent } from '../outbox/repo.ts';
+import { type DatedOffer, datedCatalogue, findOffer, isActive, toOffer } from './catalogue.ts';
+import { decodeOfferCursor, encodeOfferCursor, type OfferListKey } from './cursor.ts';
+import { rankForScore } from './ranking.ts';
+import { findConversionOfClick, insertClick, insertConversion, lockLatestClick } from './repo.ts';
+
+/** A client clock may run a little fast; a click further ahead than this is refused. */
+export const CLICK_FUTURE_TOLERANCE_MS = 5 * 60 * 1000;
+/** Clicks queued offline (mobile) may arrive late, but not from before the offer could have been shown. */
+export const CLICK_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+
+type OfferFilters = Pick<TListOffersCatalogQuery, 'type' | 'status'>;
+
+const matchingOffers = (now: Date, filters: OfferFilters): DatedOffer[] =>
+  datedCatalogue(now).filter(
+    (offer) =>
+      (!filters.type || offer.type === filters.type) &&
+      (filters.status === 'all' || isActive(offer, now) === (filters.status === 'active')),
+  );
+
+/** One page of an already ordered list, with a signed offset cursor bound to the list and its filters. */
+const pageOfOffers = (
+  ctx: AppContext,
+  list: string,
+  query: TListOffersCatalogQuery,
+  offers: TOffer[],
+): { items: TOffer[]; pagination: Pagination } => {
+  const key: OfferListKey = { list, type: query.type ?? null, status: query.status };
+  const offset = query.cursor ? decodeOfferCursor(ctx.tokens, query.cursor, key) : 0;
+  const items = offers.slice(offset, offset + query.limit);
+  const next = offset + items.length;
+  const hasMore = next < offers.length;
+  return {
+    items,
+    pagination: { hasMore, nextCursor: hasMore ? encodeOfferCursor(ctx.tokens, key, next) : null, total: offers.length },
+  };
+};
+
+/** The catalogue, not tied to a user: nobody is pre-qualified, display order. */
+export const listCatalogue = async (ctx: AppContext, query: TListOffersCatalogQuery) => {
+  const offers = matchingOffers(ctx.clock.now(), query).map((offer) => toOffer(offer, false));
+  return pageOfOffers(ctx, 'catalogue', query, offers);
+};
+
+/** The catalogue for one user: `preQualified` and the order follow the user's current score. */
+export const listUserOffers = async (ctx: AppContext, caller: Caller, userId: string, query: TListUserOffersQuery) => {
+  const user = await requireActiveUser(ctx, caller, userId);
+  const file = await pullCreditFile(ctx, user);
+  const { score } = await getCurrentScore(ctx, user, file);
+  const ranked = rankForScore(matchingOffers(ctx.clock.now(), query), score);
+  return pageOfOffers(
+    ctx,
+    user.id,
+    query,
+    ranked.map((r) => toOffer(r.offer, r.preQualified)),
+  );
+};
+
+/** When the user clicked: the client's timestamp if plausible, else now. */
+const clickTime = (input: TOfferClickInput, now: Date): Date => {
+  if (!input.timestamp) return now;
+  const at = new Date(input.timestamp);
+  if (at.getTime() > now.getTime() + CLICK_FUTURE_TOLERANCE_MS) {
+    throw validationError([{ field: 'timestamp', message: 'must not be more than 5 minutes in the future' }]);
+  }
+  if (at.getTime() < now.getTime() - CLICK_MAX_AGE_MS) {
+    throw validationError([{ field: 'timestamp', message: 'must not be more than 30 days in the past' }]);
+  }
+  return at;
+};
+
+/**
+ * Records a click on an offer the user can see: an active catalogue offer (404 otherwise), for an
+ * active user whose file is readable (a frozen file shows no offers, so it takes no clicks).
+ * The click and its `offer.clicked` event commit together.
+ */
+export const recordOfferClick = async (
+  ctx: AppContext,
+  caller: Caller,
+  userId: string,
+  offerId: string,
+  input: TOfferClickInput,
+): Promise<TOfferClick> => {
+  const user = await requireActiveUser(ctx, caller, userId);
+  await pullCreditFile(ctx, user);
+  const now = ctx.clock.now();
+  const offer = findOffer(offerId, now);
+  if (!offer || !isActive(offer, now)) throw notFound('Offer');
+  const clickedAt = clickTime(input, now);
+  const clickId = ctx.ids.id('clk');
+  await ctx.db.transaction(async (tx) => {
+    await insertClick(tx, {
+      id: clickId,
+      userId: user.id,
+      clientId: caller.clientId,
+      offerId,
+      source: input.source ?? null,
+      metadata: input.metadata ?? null,
+      clickedAt,
+      recordedAt: now,
+    });
+    await recordEvent(tx, ctx.ids, {
+      clientId: caller.clientId,
+      type: 'offer.clicked',
+      data: {
+        userId: user.id,
+        externalUserId: user.external_user_id,
+        offerId,
+        offerType: offer.type,
+        provider: offer.provider,
+        clickId,
+      },
+      createdAt: now,
+    });
+  });
+  return { clickId, offerId, userId: user.id, recordedAt: now.toISOString() };
+};
+
+/**
+ * Sandbox: the user completed the application behind their latest click on the offer. A click
+ * converts at most once: converting it again answers the original conversion and emits nothing.
+ * The offer may have expired since the click; an id outside the catalogue is a 404.
+ */
+export const convertOffer = async (
+  ctx: AppContext,
+  caller: Caller,
+  userId: string,
+  offerId: string,
+): Promise<TSandboxConversion> => {
+  const user = await requireActiveUser(ctx, caller, userId);
+  const now = ctx.clock.now();
+  const offer = findOffer(offerId, now);
+  if (!offer) throw notFound('Offer');
+  return ctx.db.transaction(async (tx) => {
+    const click = await lockLatestClick(tx, caller.clientId, user.id, offerId);
+    if (!click) throw notFound('Click on this offer by this user');
+    const existing = await findConversionOfClick(tx, caller.clientId, click.id);
+    if (existing) {
+      return { userId: user.id, offerId, clickId: click.id, convertedAt: new Date(existing.converted_at).toISOString() };
+    }
+    await insertConversion(tx, {
+      id: ctx.ids.id('cnv'),
+      clickId: click.id,
+      userId: user.id,
+      clientId: caller.clientId,
+      offerId,
+      convertedAt: now,
+    });
+    const convertedAt = now.toISOString();
+    await recordEvent(tx, ctx.ids, {
+      clientId: caller.clientId,
+      type: 'offer.converted',
+      data: {
+        userId: user.id,
+        externalUserId: user.external_user_id,
+        offerId,
+        offerType: offer.type,
+        provider: offer.provider,
+        clickId: click.id,
+        convertedAt,
+      },
+      createdAt: now,
+    });
+    return { userId: user.id, offerId, clickId: click.id, convertedAt };
+  });
+};

@@ -23,7 +23,10 @@ export const ERROR_CODES = {
     when: 'The user exists but has not finished enrolment or identity verification, or a user token has no enrolled user yet.',
   },
   CREDIT_FROZEN: { status: 403, when: 'The user has a security freeze on their credit file.' },
-  VERIFICATION_LOCKED: { status: 403, when: 'Too many failed identity-verification sessions; `details` says when it unlocks.' },
+  VERIFICATION_LOCKED: {
+    status: 403,
+    when: 'Too many failed identity-verification sessions; `error.unlocksAt` says when it unlocks.',
+  },
   NOT_FOUND: { status: 404, when: 'No such route, or no such resource visible to this caller.' },
   USER_EXISTS: { status: 409, when: 'A live user with this externalUserId is already enrolled for this client.' },
   IDEMPOTENCY_CONFLICT: {

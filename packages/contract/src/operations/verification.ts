@@ -37,5 +37,5 @@ export const submitVerificationAnswers = defineOperation({
   rateLimit: 'userOps',
   request: { params: ZUserIdParams, body: ZVerificationAnswersInput },
   success: { status: 200, description: 'The outcome of the session.', data: ZVerificationResult },
-  errors: ['NOT_FOUND', 'VERIFICATION_LOCKED'],
+  errors: ['NOT_FOUND', 'VERIFICATION_LOCKED', 'SERVICE_UNAVAILABLE'],
 });

@@ -1,8 +1,8 @@
 import { CREDIT_BUREAUS, SCORE_MAX, SCORE_MIN } from '@credit/contract';
+import { SeededRandom } from '../../lib/seeded-random.ts';
 import { daysBefore, monthsBefore, round1, yearsSince } from '../dates.ts';
 import type { CreditFile, CreditSubject, Inquiry, MonthlyScore, PastAddress, Tradeline, TradelineKind } from '../provider.ts';
 import { CITIES, INQUIRY_SOURCES, LENDERS, STREET_NAMES, STREET_SUFFIXES } from './directory.ts';
-import { SeededRandom } from './seeded-random.ts';
 
 export const HISTORY_MONTHS = 24;
 

@@ -1,5 +1,5 @@
 import { SCORE_MAX, SCORE_MIN } from '@credit/contract';
-import { SeededRandom } from './seeded-random.ts';
+import { SeededRandom } from '../../lib/seeded-random.ts';
 
 /**
  * The score a sandbox refresh moves to when the caller names none: a deterministic step of

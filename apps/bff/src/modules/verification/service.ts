@@ -1,0 +1,163 @@
+import type {
+  TSandboxVerificationAnswers,
+  TVerificationAnswersInput,
+  TVerificationResult,
+  TVerificationSession,
+} from '@credit/contract';
+import type { AppContext } from '../../context.ts';
+import { ApiError, notFound } from '../../http/api-error.ts';
+import type { Caller } from '../../http/route.ts';
+import { pullIdentityFile } from '../credit/access.ts';
+import { ensureScoreHistory } from '../credit/service.ts';
+import { recordEvent } from '../outbox/repo.ts';
+import { requireUser } from '../users/service.ts';
+import { allAnswersRight, openAnswerKey, sealAnswerKey } from './answer-key.ts';
+import { afterFailure, assertNotLocked, LOCK_WINDOW_MS } from './lock.ts';
+import { buildQuestionSet } from './questions/build-question-set.ts';
+import {
+  claimSession,
+  clearExpiredLock,
+  countFailuresSince,
+  findSession,
+  insertSession,
+  lockVerificationState,
+  markVerified,
+  recordFailureOutcome,
+} from './repo.ts';
+
+export const SESSION_TTL_MS = 10 * 60 * 1000;
+
+const ALREADY_ANSWERED =
+  'This verification session has already been answered; each session can be answered once. Start a new one.';
+
+/** Problems with the `sessionId` of an answer are validation errors on that field. */
+const badSession = (message: string) => new ApiError('VALIDATION_ERROR', message, [{ field: 'sessionId', message }]);
+
+/**
+ * Keyed with the instance's token-signing key: which choices a user sees must not be computable
+ * by whoever knows the user id or session id, or decoys could be told from the right answer.
+ */
+const contentSeed = (ctx: AppContext, userId: string) => ctx.tokens.hash(`verification.content:${userId}`);
+const sessionSeed = (ctx: AppContext, sessionId: string) => ctx.tokens.hash(`verification.session:${sessionId}`);
+
+/**
+ * Starts a session of three questions from the user's credit file. Works for `active` users too
+ * (step-up verification). Emits nothing: only an answer changes the user.
+ */
+export const startVerificationSession = async (
+  ctx: AppContext,
+  caller: Caller,
+  userId: string,
+): Promise<TVerificationSession> => {
+  const user = await requireUser(ctx, caller, userId);
+  const now = ctx.clock.now();
+  assertNotLocked(user, now);
+  const { subject, file } = await pullIdentityFile(ctx, user);
+  const sessionId = ctx.ids.id('ver');
+  const { questions, answerKey } = buildQuestionSet({
+    file,
+    subject,
+    contentSeed: contentSeed(ctx, user.id),
+    sessionSeed: sessionSeed(ctx, sessionId),
+  });
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+  await ctx.db.transaction(async (tx) => {
+    await clearExpiredLock(tx, caller.clientId, user.id, now);
+    await insertSession(tx, {
+      id: sessionId,
+      userId: user.id,
+      clientId: caller.clientId,
+      questions,
+      answerKeyEnc: sealAnswerKey(ctx.cipher, sessionId, answerKey),
+      createdAt: now,
+      expiresAt,
+    });
+  });
+  return { sessionId, questions, expiresAt: expiresAt.toISOString() };
+};
+
+/**
+ * Grades a session, once. Pass: the user becomes `active` (emitting `user.verified` the first
+ * time) and their score history is seeded, in one transaction. Fail: counts towards the lock
+ * (3 failed sessions within 24 h lock verification until 24 h after the last one).
+ */
+export const submitVerificationAnswers = async (
+  ctx: AppContext,
+  caller: Caller,
+  userId: string,
+  input: TVerificationAnswersInput,
+): Promise<TVerificationResult> => {
+  const user = await requireUser(ctx, caller, userId);
+  const now = ctx.clock.now();
+  assertNotLocked(user, now);
+  const session = await findSession(ctx.db, caller.clientId, user.id, input.sessionId);
+  if (!session) {
+    throw badSession('No verification session with this id exists for this user. Start one with GET …/verification/questions.');
+  }
+  if (session.answered_at) {
+    throw badSession(ALREADY_ANSWERED);
+  }
+  if (now.getTime() > new Date(session.expires_at).getTime()) {
+    throw badSession(`This verification session expired at ${new Date(session.expires_at).toISOString()}. Start a new one.`);
+  }
+  const { subject, file } = await pullIdentityFile(ctx, user);
+  const key = openAnswerKey(ctx.cipher, session.id, session.answer_key_enc);
+  const passed = allAnswersRight(key, input.answers) && !ctx.bureau?.alwaysFailsVerification?.(subject);
+
+  return ctx.db.transaction(async (tx): Promise<TVerificationResult> => {
+    const state = await lockVerificationState(tx, caller.clientId, user.id);
+    if (!state) throw notFound('User');
+    assertNotLocked(state, now);
+    const claimed = await claimSession(tx, {
+      clientId: caller.clientId,
+      userId: user.id,
+      sessionId: session.id,
+      passed,
+      at: now,
+    });
+    if (!claimed) {
+      throw badSession(ALREADY_ANSWERED);
+    }
+    if (passed) {
+      await markVerified(tx, user.id, now);
+      // A step-up by an already verified user changes nothing a subscriber needs to hear about.
+      if (state.status !== 'active') {
+        await recordEvent(tx, ctx.ids, {
+          clientId: caller.clientId,
+          type: 'user.verified',
+          data: { userId: user.id, externalUserId: state.external_user_id, verifiedAt: now.toISOString() },
+          createdAt: now,
+        });
+      }
+      await ensureScoreHistory(tx, ctx, user, file);
+      return { verified: true, userId: user.id, verifiedAt: now.toISOString() };
+    }
+    const { failures, lastFailure } = await countFailuresSince(tx, user.id, new Date(now.getTime() - LOCK_WINDOW_MS));
+    const { attemptsRemaining, lockedUntil } = afterFailure(failures, lastFailure ?? now);
+    await recordFailureOutcome(tx, user.id, lockedUntil);
+    return {
+      verified: false,
+      userId: user.id,
+      verifiedAt: null,
+      attemptsRemaining,
+      ...(lockedUntil ? { unlocksAt: lockedUntil.toISOString() } : {}),
+    };
+  });
+};
+
+/** Sandbox: the right answers of one of the user's sessions, in question order. */
+export const getSandboxAnswers = async (
+  ctx: AppContext,
+  caller: Caller,
+  userId: string,
+  sessionId: string,
+): Promise<TSandboxVerificationAnswers> => {
+  const user = await requireUser(ctx, caller, userId);
+  const session = await findSession(ctx.db, caller.clientId, user.id, sessionId);
+  if (!session) throw notFound('Verification session');
+  const key = openAnswerKey(ctx.cipher, session.id, session.answer_key_enc);
+  return {
+    sessionId: session.id,
+    answers: session.questions.map((q) => ({ questionId: q.questionId, answerId: key[q.questionId] ?? '' })),
+  };
+};

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { ALERT_TYPES, ZAlertCreatedData } from '@credit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreditFile } from '../src/bureau/provider.ts';
@@ -6,7 +5,7 @@ import { pullIdentityFile } from '../src/modules/credit/access.ts';
 import { listEventsForClient } from '../src/modules/outbox/repo.ts';
 import { findLiveUser } from '../src/modules/users/repo.ts';
 import { enrolActiveUser } from './helpers/credit-users.ts';
-import { enrollment, startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
+import { enrollment, productionEnv, startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 
 const ACCOUNT_TYPES = ['credit_card', 'auto_loan', 'student_loan', 'mortgage', 'personal_loan'];
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -168,12 +167,7 @@ describe('sandbox alerts in production', () => {
   let prod: TestApp;
   beforeAll(async () => {
     prod = await startTestApp({
-      config: {
-        APP_ENV: 'production',
-        DATABASE_URL: 'postgres://not-used-by-the-harness',
-        TOKEN_SIGNING_KEY: randomBytes(32).toString('base64'),
-        DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      },
+      config: productionEnv(),
     });
   });
   afterAll(() => prod.close());

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enrolUser } from './helpers/credit-users.ts';
-import { startTestApp, type TestApp } from './helpers/harness.ts';
+import { productionEnv, startTestApp, type TestApp } from './helpers/harness.ts';
 
 let app: TestApp;
 let admin: string;
@@ -9,12 +8,7 @@ let userId: string;
 
 beforeAll(async () => {
   app = await startTestApp({
-    config: {
-      APP_ENV: 'production',
-      DATABASE_URL: 'postgres://not-used-by-the-harness',
-      TOKEN_SIGNING_KEY: randomBytes(32).toString('base64'),
-      DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    },
+    config: productionEnv(),
   });
   admin = await app.token(await app.createClient());
   userId = await enrolUser(app, admin);

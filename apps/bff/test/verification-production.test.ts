@@ -1,17 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enrolUser } from './helpers/credit-users.ts';
-import { startTestApp, type TestApp } from './helpers/harness.ts';
+import { productionEnv, startTestApp, type TestApp } from './helpers/harness.ts';
 
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({
-    config: {
-      APP_ENV: 'production',
-      DATABASE_URL: 'postgres://not-used-by-the-harness',
-      TOKEN_SIGNING_KEY: randomBytes(32).toString('base64'),
-      DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    },
+    config: productionEnv(),
   });
 });
 afterAll(() => app.close());

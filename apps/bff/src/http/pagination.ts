@@ -1,3 +1,4 @@
+import type { Queryable } from '../db/db.ts';
 import { validationError } from './api-error.ts';
 import type { Pagination } from './envelope.ts';
 
@@ -89,3 +90,73 @@ export const pageOf = <Row>(
     pagination: { hasMore, nextCursor: hasMore && last ? encodeCursor(sort, cursorValues(last)) : null, total },
   };
 };
+
+/** A `where` clause built from optional filters, numbering its parameters as it grows. */
+export class Filters {
+  readonly params: unknown[] = [];
+  readonly #clauses: string[] = [];
+
+  /** `sql` receives the placeholder (`$3`) of `value`. */
+  add(sql: (placeholder: string) => string, value: unknown): this {
+    this.params.push(value);
+    this.#clauses.push(sql(`$${this.params.length}`));
+    return this;
+  }
+
+  /** A condition without a parameter. */
+  always(sql: string): this {
+    this.#clauses.push(sql);
+    return this;
+  }
+
+  /** The shared creation window of every list: `createdAfter` inclusive, `createdBefore` exclusive. */
+  createdWindow(query: { createdAfter?: string; createdBefore?: string }, column = 'created_at'): this {
+    if (query.createdAfter) this.add((p) => `${column} >= ${p}::timestamptz`, query.createdAfter);
+    if (query.createdBefore) this.add((p) => `${column} < ${p}::timestamptz`, query.createdBefore);
+    return this;
+  }
+
+  get sql(): string {
+    return this.#clauses.length ? this.#clauses.join(' and ') : 'true';
+  }
+}
+
+export interface KeysetList<Row> {
+  table: string;
+  columns: string;
+  filters: Filters;
+  sortColumns: Record<string, SortableColumn>;
+  query: { sort: string; limit: number; cursor?: string };
+  /** The value of `field` (a sort field, or `id`) in `row`, as the cursor stores it. */
+  cursorValue: (row: Row, field: string) => string | null;
+}
+
+/** One page of any table listed by a sort of its columns: keyset cursor, `limit + 1` look-ahead, total count. */
+export const keysetPage = async <Row>(
+  db: Queryable,
+  list: KeysetList<Row>,
+): Promise<{ items: Row[]; pagination: Pagination }> => {
+  const { query, filters } = list;
+  const terms = parseSort(query.sort, list.sortColumns);
+  const params = [...filters.params];
+  const cursorFilter = query.cursor
+    ? ` and ${afterCursorCondition(terms, decodeCursor(query.cursor, query.sort, terms), params)}`
+    : '';
+  params.push(query.limit + 1);
+  const { rows } = await db.query<Row>(
+    `select ${list.columns} from ${list.table} where ${filters.sql}${cursorFilter}
+     order by ${orderByClause(terms)} limit $${params.length}`,
+    params,
+  );
+  const count = await db.query<{ total: number | string }>(
+    `select count(*)::int as total from ${list.table} where ${filters.sql}`,
+    filters.params,
+  );
+  return pageOf(rows, query.limit, Number(count.rows[0]?.total ?? 0), query.sort, (row) =>
+    terms.map((t) => list.cursorValue(row, t.field)),
+  );
+};
+
+/** Cursor values of rows whose only sort field is `createdAt`. */
+export const createdAtCursorValue = (row: { id: string; created_at: Date }, field: string): string =>
+  field === 'createdAt' ? new Date(row.created_at).toISOString() : row.id;

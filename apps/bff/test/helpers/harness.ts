@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { Scope } from '@credit/contract';
 import { createApp } from '../../src/app.ts';
@@ -47,6 +48,14 @@ export interface TestApp {
   userToken(accessToken: string, userId: string, extra?: Record<string, string>): Promise<string>;
   close(): Promise<void>;
 }
+
+/** What a production instance needs to start (the harness hands it its own database, so the URL is never used). */
+export const productionEnv = (): Partial<Record<keyof Config, string>> => ({
+  APP_ENV: 'production',
+  DATABASE_URL: 'postgres://not-used-by-the-harness',
+  TOKEN_SIGNING_KEY: randomBytes(32).toString('base64'),
+  DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+});
 
 export const testConfig = (overrides: Partial<Record<keyof Config, string>> = {}): Config =>
   loadConfig({ LOG_LEVEL: 'info', DATA_DIR: '/nonexistent', ...overrides } as Record<string, string>);

@@ -1,7 +1,7 @@
 import type { TAlert, TAlertType, TListAlertsQuery } from '@credit/contract';
 import type { Queryable } from '../../db/db.ts';
 import type { Pagination } from '../../http/envelope.ts';
-import { afterCursorCondition, decodeCursor, orderByClause, pageOf, parseSort } from '../../http/pagination.ts';
+import { createdAtCursorValue, Filters, keysetPage } from '../../http/pagination.ts';
 
 export interface AlertRow {
   id: string;
@@ -72,37 +72,24 @@ export const markAlertRead = async (
 
 const SORT_COLUMNS = { createdAt: { column: 'created_at', type: 'timestamp' as const } };
 
-export const listUserAlerts = async (
+export const listUserAlerts = (
   db: Queryable,
   clientId: string,
   userId: string,
   query: TListAlertsQuery,
 ): Promise<{ items: AlertRow[]; pagination: Pagination }> => {
-  const terms = parseSort(query.sort, SORT_COLUMNS);
-  const params: unknown[] = [clientId, userId];
-  const filters = ['client_id = $1', 'user_id = $2'];
-  const add = (sql: (p: string) => string, value: unknown) => {
-    params.push(value);
-    filters.push(sql(`$${params.length}`));
-  };
-  if (query.status !== 'all') add((p) => `status = ${p}`, query.status);
-  if (query.type) add((p) => `type = ${p}`, query.type);
-  if (query.createdAfter) add((p) => `created_at >= ${p}::timestamptz`, query.createdAfter);
-  if (query.createdBefore) add((p) => `created_at < ${p}::timestamptz`, query.createdBefore);
-  const where = filters.join(' and ');
-  const countParams = [...params];
-  const cursorFilter = query.cursor
-    ? ` and ${afterCursorCondition(terms, decodeCursor(query.cursor, query.sort, terms), params)}`
-    : '';
-  params.push(query.limit + 1);
-  const { rows } = await db.query<AlertRow>(
-    `select ${COLUMNS} from alerts where ${where}${cursorFilter} order by ${orderByClause(terms)} limit $${params.length}`,
-    params,
-  );
-  const count = await db.query<{ total: number }>(`select count(*)::int as total from alerts where ${where}`, countParams);
-  return pageOf(rows, query.limit, Number(count.rows[0]?.total ?? 0), query.sort, (row) =>
-    terms.map((t) => (t.field === 'createdAt' ? new Date(row.created_at).toISOString() : row.id)),
-  );
+  const filters = new Filters().add((p) => `client_id = ${p}`, clientId).add((p) => `user_id = ${p}`, userId);
+  if (query.status !== 'all') filters.add((p) => `status = ${p}`, query.status);
+  if (query.type) filters.add((p) => `type = ${p}`, query.type);
+  filters.createdWindow(query);
+  return keysetPage(db, {
+    table: 'alerts',
+    columns: COLUMNS,
+    filters,
+    sortColumns: SORT_COLUMNS,
+    query,
+    cursorValue: createdAtCursorValue,
+  });
 };
 
 /**

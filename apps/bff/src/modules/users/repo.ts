@@ -1,14 +1,7 @@
 import type { TListUsersQuery, TUser } from '@credit/contract';
 import type { Queryable } from '../../db/db.ts';
 import type { Pagination } from '../../http/envelope.ts';
-import {
-  afterCursorCondition,
-  decodeCursor,
-  orderByClause,
-  pageOf,
-  parseSort,
-  type SortableColumn,
-} from '../../http/pagination.ts';
+import { Filters, keysetPage, type SortableColumn } from '../../http/pagination.ts';
 
 export interface UserRow {
   id: string;
@@ -134,43 +127,21 @@ export const USER_SORT_COLUMNS: Record<string, SortableColumn> = {
   status: { column: 'status', type: 'text' },
 };
 
-export const listLiveUsers = async (
+export const listLiveUsers = (
   db: Queryable,
   clientId: string,
   query: TListUsersQuery,
 ): Promise<{ items: UserRow[]; pagination: Pagination }> => {
-  const terms = parseSort(query.sort, USER_SORT_COLUMNS);
-  const params: unknown[] = [clientId];
-  const filters = ['client_id = $1', 'deleted_at is null'];
-  const add = (sql: (p: string) => string, value: unknown) => {
-    params.push(value);
-    filters.push(sql(`$${params.length}`));
-  };
-  if (query.status) add((p) => `status = ${p}`, query.status);
-  if (query.externalUserId) add((p) => `external_user_id = ${p}`, query.externalUserId);
-  if (query.createdAfter) add((p) => `created_at >= ${p}::timestamptz`, query.createdAfter);
-  if (query.createdBefore) add((p) => `created_at < ${p}::timestamptz`, query.createdBefore);
-  const where = filters.join(' and ');
-  const countParams = [...params];
-  const cursorFilter = query.cursor
-    ? ` and ${afterCursorCondition(terms, decodeCursor(query.cursor, query.sort, terms), params)}`
-    : '';
-  params.push(query.limit + 1);
-  const [{ rows }, count] = [
-    await db.query<UserRow>(
-      `select ${COLUMNS} from users where ${where}${cursorFilter} order by ${orderByClause(terms)} limit $${params.length}`,
-      params,
-    ),
-    await db.query<{ total: number | string }>(`select count(*)::int as total from users where ${where}`, countParams),
-  ];
+  const filters = new Filters().add((p) => `client_id = ${p}`, clientId).always('deleted_at is null');
+  if (query.status) filters.add((p) => `status = ${p}`, query.status);
+  if (query.externalUserId) filters.add((p) => `external_user_id = ${p}`, query.externalUserId);
+  filters.createdWindow(query);
   const cursorValue = (row: UserRow, field: string): string | null => {
     if (field === 'createdAt') return new Date(row.created_at).toISOString();
     const key = (USER_SORT_COLUMNS[field]?.column ?? field) as keyof UserRow;
     return row[key] === null ? null : String(row[key]);
   };
-  return pageOf(rows, query.limit, Number(count.rows[0]?.total ?? 0), query.sort, (row) =>
-    terms.map((t) => cursorValue(row, t.field)),
-  );
+  return keysetPage(db, { table: 'users', columns: COLUMNS, filters, sortColumns: USER_SORT_COLUMNS, query, cursorValue });
 };
 
 /**

@@ -1,7 +1,7 @@
 import type { TEventType, TListWebhooksQuery, TWebhook } from '@credit/contract';
 import type { Queryable } from '../../db/db.ts';
 import type { Pagination } from '../../http/envelope.ts';
-import { afterCursorCondition, decodeCursor, orderByClause, pageOf, parseSort } from '../../http/pagination.ts';
+import { createdAtCursorValue, Filters, keysetPage } from '../../http/pagination.ts';
 
 export interface WebhookRow {
   id: string;
@@ -105,33 +105,20 @@ export const deleteWebhookRow = async (db: Queryable, clientId: string, id: stri
 
 const SORT_COLUMNS = { createdAt: { column: 'created_at', type: 'timestamp' as const } };
 
-export const listClientWebhooks = async (
+export const listClientWebhooks = (
   db: Queryable,
   clientId: string,
   query: TListWebhooksQuery,
 ): Promise<{ items: WebhookRow[]; pagination: Pagination }> => {
-  const terms = parseSort(query.sort, SORT_COLUMNS);
-  const params: unknown[] = [clientId];
-  const filters = ['client_id = $1'];
-  const add = (sql: (p: string) => string, value: unknown) => {
-    params.push(value);
-    filters.push(sql(`$${params.length}`));
-  };
-  if (query.status) add((p) => `status = ${p}`, query.status);
-  if (query.createdAfter) add((p) => `created_at >= ${p}::timestamptz`, query.createdAfter);
-  if (query.createdBefore) add((p) => `created_at < ${p}::timestamptz`, query.createdBefore);
-  const where = filters.join(' and ');
-  const countParams = [...params];
-  const cursorFilter = query.cursor
-    ? ` and ${afterCursorCondition(terms, decodeCursor(query.cursor, query.sort, terms), params)}`
-    : '';
-  params.push(query.limit + 1);
-  const { rows } = await db.query<WebhookRow>(
-    `select ${COLUMNS} from webhooks where ${where}${cursorFilter} order by ${orderByClause(terms)} limit $${params.length}`,
-    params,
-  );
-  const count = await db.query<{ total: number }>(`select count(*)::int as total from webhooks where ${where}`, countParams);
-  return pageOf(rows, query.limit, Number(count.rows[0]?.total ?? 0), query.sort, (row) =>
-    terms.map((t) => (t.field === 'createdAt' ? new Date(row.created_at).toISOString() : row.id)),
-  );
+  const filters = new Filters().add((p) => `client_id = ${p}`, clientId);
+  if (query.status) filters.add((p) => `status = ${p}`, query.status);
+  filters.createdWindow(query);
+  return keysetPage(db, {
+    table: 'webhooks',
+    columns: COLUMNS,
+    filters,
+    sortColumns: SORT_COLUMNS,
+    query,
+    cursorValue: createdAtCursorValue,
+  });
 };

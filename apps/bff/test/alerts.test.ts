@@ -224,6 +224,11 @@ describe('who may see alerts', () => {
     expect(res.status).toBe(200);
     expect(ids(res)).toEqual([alert.alertId]);
     expect((await markRead(frozen, alert.alertId)).status).toBe(200);
+    // A score alert would reveal the frozen score: refused like the score itself, and nothing is written.
+    const scoreAlert = await app.request('POST', `/v1/sandbox/users/${frozen}/alerts`, { token, body: { type: 'score_change' } });
+    expect(scoreAlert.status).toBe(403);
+    expect(scoreAlert.body.error.code).toBe('CREDIT_FROZEN');
+    expect(ids(await list(frozen))).toEqual([alert.alertId]);
   });
 
   it('answers 404 for another client’s user', async () => {

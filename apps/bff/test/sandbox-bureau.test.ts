@@ -34,6 +34,22 @@ describe('sandbox bureau', () => {
     expect(other).not.toEqual(first);
   });
 
+  it('keeps the file’s shape as the person ages, and dates the current score today on any day', () => {
+    const young = subject({ dateOfBirth: '2000-06-15' });
+    const before = generateCreditFile(young, new Date('2026-06-14T12:00:00Z'));
+    const after = generateCreditFile(young, new Date('2027-06-16T12:00:00Z'));
+    const shape = (f: typeof before) => ({
+      bureau: f.bureau,
+      lenders: f.tradelines.map((t) => `${t.kind}:${t.lender}:${t.limitOrAmount}`),
+      cities: f.pastAddresses.map((a) => a.city),
+      scores: f.monthlyScores.map((m) => m.score),
+    });
+    expect(shape(after)).toEqual(shape(before));
+    const monthEnd = generateCreditFile(young, new Date('2026-12-31T08:00:00Z'));
+    expect(monthEnd.monthlyScores.at(-1)?.date).toBe('2026-12-31');
+    expect(monthEnd.monthlyScores.at(-2)?.date).toBe('2026-11-28');
+  });
+
   it('gives 24 monthly scores in VantageScore 3.0’s range, the last one dated today', () => {
     for (const person of population) {
       const file = generateCreditFile(person, asOf);

@@ -38,13 +38,15 @@ export const sandboxCreateAlert = defineOperation({
   path: '/v1/sandbox/users/{userId}/alerts',
   tag: 'Sandbox',
   summary: 'Create an alert of a given type (sandbox)',
-  description: 'Creates an `unread` alert with realistic `data` for the user and emits `alert.created`.',
+  description:
+    'Creates an `unread` alert with realistic `data` for the user and emits `alert.created`. ' +
+    'A `score_change` alert for a frozen file is `403 CREDIT_FROZEN` (it would reveal the score).',
   auth: { kind: 'bearer', scope: 'admin' },
   rateLimit: 'userOps',
   sandboxOnly: true,
   request: { params: ZUserIdParams, body: ZSandboxCreateAlertInput },
   success: { status: 201, description: 'The new alert.', data: ZAlert },
-  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED'],
+  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CREDIT_FROZEN'],
 });
 
 export const sandboxConvertOffer = defineOperation({

@@ -1,10 +1,13 @@
 import { CREDIT_BUREAUS, SCORE_MAX, SCORE_MIN } from '@credit/contract';
 import { SeededRandom } from '../../lib/seeded-random.ts';
-import { daysBefore, monthsBefore, round1, yearsSince } from '../dates.ts';
+import { daysBefore, isoDate, monthsBefore, round1, yearsSince } from '../dates.ts';
 import type { CreditFile, CreditSubject, Inquiry, MonthlyScore, PastAddress, Tradeline, TradelineKind } from '../provider.ts';
 import { CITIES, INQUIRY_SOURCES, LENDERS, STREET_NAMES, STREET_SUFFIXES } from './directory.ts';
 
 export const HISTORY_MONTHS = 24;
+
+/** The day a person's age is taken at to shape their file, so the file does not change as they age. */
+const SHAPE_REFERENCE_DATE = new Date('2026-01-01T00:00:00.000Z');
 
 /** The identity fields the file derives from, normalised so cosmetic differences do not change it. */
 export const subjectSeed = (s: CreditSubject): string =>
@@ -26,7 +29,11 @@ const monthlyScores = (rng: SeededRandom, current: number, asOf: Date): MonthlyS
     const newer = scores[0] as number;
     scores.unshift(clampScore(newer - drift + rng.int(-7, 7)));
   }
-  return scores.map((score, i) => ({ date: monthsBefore(asOf, HISTORY_MONTHS - 1 - i), score }));
+  // The current score is dated today; earlier ones on the same day of past months (28th at most).
+  return scores.map((score, i) => ({
+    date: i === HISTORY_MONTHS - 1 ? isoDate(asOf) : monthsBefore(asOf, HISTORY_MONTHS - 1 - i),
+    score,
+  }));
 };
 
 const roundTo = (value: number, step: number) => Math.max(step, Math.round(value / step) * step);
@@ -138,7 +145,8 @@ export const generateCreditFile = (subject: CreditSubject, asOf: Date): CreditFi
   const bureau = rng.pick(CREDIT_BUREAUS);
   const current = rng.bell(680, 140, 320, 845);
   const quality = (current - SCORE_MIN) / (SCORE_MAX - SCORE_MIN);
-  const creditYears = Math.max(1, yearsSince(subject.dateOfBirth, asOf) - 18);
+  // Measured at a fixed date, not today: otherwise a birthday would change which draws are made and so the whole file.
+  const creditYears = Math.max(1, yearsSince(subject.dateOfBirth, SHAPE_REFERENCE_DATE) - 18);
   const lines = tradelines(rng, quality, creditYears, asOf);
   const paymentMonths = lines.reduce((sum, t) => sum + Math.max(1, Math.round(yearsSince(t.openedOn, asOf) * 12)), 0);
   const late = lines.reduce((sum, t) => sum + t.latePayments, 0);

@@ -82,7 +82,7 @@ export const listUserAlerts = (
   if (query.status !== 'all') filters.add((p) => `status = ${p}`, query.status);
   if (query.type) filters.add((p) => `type = ${p}`, query.type);
   filters.createdWindow(query);
-  return keysetPage(db, {
+  return keysetPage<AlertRow>(db, {
     table: 'alerts',
     columns: COLUMNS,
     filters,

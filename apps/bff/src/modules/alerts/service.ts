@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { notFound } from '../../http/api-error.ts';
 import type { Caller } from '../../http/route.ts';
-import { pullIdentityFile, requireActiveUser } from '../credit/access.ts';
+import { pullCreditFile, pullIdentityFile, requireActiveUser } from '../credit/access.ts';
 import { getCurrentScore } from '../credit/service.ts';
 import { recordEvent } from '../outbox/repo.ts';
 import type { UserRow } from '../users/repo.ts';
@@ -93,8 +93,9 @@ const lastScoreMove = async (ctx: AppContext, user: UserRow, file: CreditFile) =
 export const createSandboxAlert = async (ctx: AppContext, caller: Caller, userId: string, type: TAlertType): Promise<TAlert> => {
   const user = await requireActiveUser(ctx, caller, userId);
   const { subject, file } = await pullIdentityFile(ctx, user);
-  // Only a score alert reads scores: a first read seeds the history and announces it (score.updated).
-  const scores = type === 'score_change' ? await lastScoreMove(ctx, user, file) : undefined;
+  // Only a score alert reads scores, through the lender's pull: a frozen file is CREDIT_FROZEN here, so a
+  // freeze never leaks a score. A first read seeds the history and announces it (score.updated).
+  const scores = type === 'score_change' ? await lastScoreMove(ctx, user, await pullCreditFile(ctx, user)) : undefined;
   const draft = sandboxAlertDraft(type, { file, subject, scores, asOf: ctx.clock.now() });
   return createAlert(ctx, user, draft);
 };

@@ -16,7 +16,8 @@ const toStored = (row: ScoreRow): StoredScore => ({ seq: String(row.seq), score:
 
 /** Serialises score writes for one user (first pull, refreshes) on every database and instance. */
 export const lockUserForScores = async (tx: Queryable, userId: string): Promise<void> => {
-  await tx.query('select id from users where id = $1 for update', [userId]);
+  // NO KEY: rows that reference the user (clicks, alerts) may still be inserted meanwhile.
+  await tx.query('select id from users where id = $1 for no key update', [userId]);
 };
 
 export const latestScores = async (db: Queryable, userId: string, count: number): Promise<StoredScore[]> => {

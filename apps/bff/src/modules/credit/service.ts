@@ -14,6 +14,7 @@ import type { CreditFile } from '../../bureau/provider.ts';
 import { nextSandboxScore } from '../../bureau/sandbox/next-score.ts';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
+import { ApiError } from '../../http/api-error.ts';
 import type { Pagination } from '../../http/envelope.ts';
 import type { Caller } from '../../http/route.ts';
 import { recordEvent } from '../outbox/repo.ts';
@@ -75,7 +76,10 @@ export const getCurrentScore = async (ctx: AppContext, user: UserRow, file: Cred
     await ctx.db.transaction((tx) => ensureScoreHistory(tx, ctx, user, file));
     [latest] = await latestScores(ctx.db, user.id, 1);
   }
-  if (!latest) throw new Error('score history is empty after seeding');
+  if (!latest) {
+    // A real bureau can hold a file too thin to score; say so instead of failing.
+    throw new ApiError('SERVICE_UNAVAILABLE', 'The credit bureau has no score for this user yet. Try again later.');
+  }
   return { score: latest.score, scoreDate: latest.scoreDate };
 };
 

@@ -131,9 +131,14 @@ export const listLiveUsers = (
   db: Queryable,
   clientId: string,
   query: TListUsersQuery,
+  now: Date,
 ): Promise<{ items: UserRow[]; pagination: Pagination }> => {
   const filters = new Filters().add((p) => `client_id = ${p}`, clientId).always('deleted_at is null');
-  if (query.status) filters.add((p) => `status = ${p}`, query.status);
+  // Filter on the status reads show: a lock that has run out reads as pending_verification.
+  if (query.status === 'locked') filters.add((p) => `status = 'locked' and locked_until > ${p}`, now);
+  else if (query.status === 'pending_verification') {
+    filters.add((p) => `(status = 'pending_verification' or (status = 'locked' and locked_until <= ${p}))`, now);
+  } else if (query.status) filters.add((p) => `status = ${p}`, query.status);
   if (query.externalUserId) filters.add((p) => `external_user_id = ${p}`, query.externalUserId);
   filters.createdWindow(query);
   const cursorValue = (row: UserRow, field: string): string | null => {
@@ -148,7 +153,7 @@ export const listLiveUsers = (
  * Erases the personal data of users deleted before `cutoff`, and the e-mail their enrolment event
  * carried. The row keeps only its id, client and dates, so audits can still say it existed.
  */
-export const purgeUsersDeletedBefore = async (tx: Queryable, cutoff: Date, at: Date): Promise<number> => {
+export const purgeUsersDeletedBefore = async (tx: Queryable, cutoff: Date, at: Date): Promise<string[]> => {
   const { rows } = await tx.query<{ id: string }>(
     `update users set external_user_id = null, email = null, first_name = null, last_name = null, ssn_enc = null,
        date_of_birth_enc = null, address_enc = null, phone_enc = null, purged_at = $2
@@ -163,5 +168,5 @@ export const purgeUsersDeletedBefore = async (tx: Queryable, cutoff: Date, at: D
       [rows.map((r) => r.id)],
     );
   }
-  return rows.length;
+  return rows.map((r) => r.id);
 };

@@ -14,6 +14,7 @@ import { isUniqueViolation } from '../../db/db.ts';
 import { ApiError, notFound, validationError } from '../../http/api-error.ts';
 import type { Caller } from '../../http/route.ts';
 import { zodIssuesToDetails } from '../../http/zod-details.ts';
+import { eraseCreditData } from '../credit/erase-credit-data.ts';
 import { recordEvent } from '../outbox/repo.ts';
 import { assertAdultAge } from './age.ts';
 import {
@@ -149,8 +150,8 @@ export const getMe = async (ctx: AppContext, caller: Caller): Promise<TUser> => 
 };
 
 export const listUsers = async (ctx: AppContext, caller: Caller, query: TListUsersQuery) => {
-  const page = await listLiveUsers(ctx.db, caller.clientId, query);
   const now = ctx.clock.now();
+  const page = await listLiveUsers(ctx.db, caller.clientId, query, now);
   return { items: page.items.map((row) => toUser(row, now)), pagination: page.pagination };
 };
 
@@ -175,5 +176,9 @@ export const deleteUser = async (ctx: AppContext, caller: Caller, userId: string
 export const purgeDeletedUsers = async (ctx: AppContext): Promise<number> => {
   const now = ctx.clock.now();
   const cutoff = new Date(now.getTime() - ctx.config.USER_PURGE_AFTER_DAYS * 24 * 60 * 60 * 1000);
-  return ctx.db.transaction((tx) => purgeUsersDeletedBefore(tx, cutoff, now));
+  return ctx.db.transaction(async (tx) => {
+    const purged = await purgeUsersDeletedBefore(tx, cutoff, now);
+    await eraseCreditData(tx, purged);
+    return purged.length;
+  });
 };

@@ -113,7 +113,7 @@ export const listClientWebhooks = (
   const filters = new Filters().add((p) => `client_id = ${p}`, clientId);
   if (query.status) filters.add((p) => `status = ${p}`, query.status);
   filters.createdWindow(query);
-  return keysetPage(db, {
+  return keysetPage<WebhookRow>(db, {
     table: 'webhooks',
     columns: COLUMNS,
     filters,

@@ -44,9 +44,11 @@ export const ZCreditBureau = z
 
 export const FACTOR_CODES = ['PAYMENT_HISTORY', 'CREDIT_UTILIZATION', 'CREDIT_AGE', 'CREDIT_MIX', 'NEW_CREDIT'] as const;
 export const ZFactorCode = z.enum(FACTOR_CODES).meta({ id: 'CreditFactorCode' });
-export const ZFactorImpact = z
-  .enum(['high', 'medium', 'low'])
-  .meta({ id: 'CreditFactorImpact', description: 'How much this factor weighs on the score.' });
+export const ZFactorImpact = z.enum(['high', 'medium', 'low']).meta({
+  id: 'CreditFactorImpact',
+  description:
+    'How much this factor is holding the score back, judged from the user’s own figures (e.g. utilisation ≥ 50 % is high, under 30 % low).',
+});
 
 const amount = z.number().min(0);
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CreditFile, CreditSubject, TradelineKind } from '../src/bureau/provider.ts';
+import { LENDERS } from '../src/bureau/sandbox/directory.ts';
 import { generateCreditFile } from '../src/bureau/sandbox/generate-file.ts';
+import { ApiError } from '../src/http/api-error.ts';
 import { buildQuestionSet, type PublicQuestion } from '../src/modules/verification/questions/build-question-set.ts';
 
 // The question builder over hundreds of synthetic files: every question must have exactly one right
@@ -36,10 +38,23 @@ const norm = (text: string) => text.trim().toLowerCase();
 
 /** Whether an option (other than “None of the above”) is true of this person, judged from the file. */
 const isTrue = (q: PublicQuestion, option: string, file: CreditFile, subject: CreditSubject): boolean => {
-  if (q.text === 'In which year were you born?') return option === subject.dateOfBirth.slice(0, 4);
   if (q.text === 'Which of these addresses have you lived at?') {
     const street = norm(option.split(',')[0] as string);
     return [subject.address, ...file.pastAddresses].some((a) => norm(a.street) === street);
+  }
+  const opened = /^In which year did you open your (first )?(.+)\?$/.exec(q.text);
+  if (opened) {
+    const accounts = file.tradelines.filter((t) => t.kind === KIND_WORDS[opened[2] as string]);
+    expect(accounts.length > 1).toBe(Boolean(opened[1]));
+    return option === accounts.map((t) => t.openedOn.slice(0, 4)).sort()[0];
+  }
+  const card = /^What (?:was|is) the credit limit of your (first|most recently opened) credit card\?$/.exec(q.text);
+  if (card) {
+    const cards = file.tradelines.filter((t) => t.kind === 'credit_card').sort((a, b) => a.openedOn.localeCompare(b.openedOn));
+    const named = (card[1] === 'first' ? cards[0] : cards.at(-1)) as { limitOrAmount: number; openedOn: string };
+    expect(cards.filter((c) => c.openedOn === named.openedOn)).toHaveLength(1);
+    const [low, high] = option.split(' – ').map(dollars) as [number, number];
+    return named.limitOrAmount >= low && named.limitOrAmount <= high;
   }
   const lender = /^Which of these lenders have you had an? (.+) with\?$/.exec(q.text);
   if (lender) {
@@ -51,8 +66,6 @@ const isTrue = (q: PublicQuestion, option: string, file: CreditFile, subject: Cr
     const loans = file.tradelines.filter((t) => t.kind === KIND_WORDS[amount[1] as string]);
     expect(loans).toHaveLength(1);
     const value = Math.round((loans[0] as { limitOrAmount: number }).limitOrAmount);
-    const below = /^Less than (\S+)$/.exec(option);
-    if (below) return value < dollars(below[1] as string);
     const [low, high] = option.split(' – ').map(dollars) as [number, number];
     return value >= low && value <= high;
   }
@@ -63,7 +76,7 @@ describe('verification question builder', () => {
   const runs = Array.from({ length: 300 }, (_, i) => {
     const subject = subjectNo(i);
     const file = generateCreditFile(subject, AS_OF);
-    const set = buildQuestionSet({ file, subject, contentSeed: `content-${i}`, sessionSeed: `session-${i}` });
+    const set = buildQuestionSet({ file, subject, contentSeed: `content-${i}`, sessionSeed: `session-${i}`, asOf: AS_OF });
     return { subject, file, set };
   });
 
@@ -98,7 +111,9 @@ describe('verification question builder', () => {
     expect(noneRight).toBeLessThan(0.35);
     for (const count of positions.slice(0, 4)) expect(count / total).toBeGreaterThan(0.1);
     expect([...kinds.keys()].sort()).toEqual([
-      'In which year were',
+      'In which year did',
+      'What is the credit',
+      'What was the credit',
       'What was the original',
       'Which of these addresses',
       'Which of these lenders',
@@ -107,7 +122,8 @@ describe('verification question builder', () => {
 
   it('is reproducible: same seeds, same session; a new session only reorders and renames', () => {
     const { subject, file } = runs[0] as (typeof runs)[number];
-    const build = (sessionSeed: string) => buildQuestionSet({ file, subject, contentSeed: 'content-0', sessionSeed });
+    const build = (sessionSeed: string) =>
+      buildQuestionSet({ file, subject, contentSeed: 'content-0', sessionSeed, asOf: AS_OF });
     expect(build('session-0')).toEqual(build('session-0'));
     const a = build('session-a');
     const b = build('session-b');
@@ -116,5 +132,50 @@ describe('verification question builder', () => {
     expect(a.questions.flatMap((q) => q.options.map((o) => o.id))).not.toEqual(
       b.questions.flatMap((q) => q.options.map((o) => o.id)),
     );
+  });
+
+  it('offers only lenders of the kind it asks about', () => {
+    let asked = 0;
+    for (const { set } of runs) {
+      for (const q of set.questions) {
+        const lender = /^Which of these lenders have you had an? (.+) with\?$/.exec(q.text);
+        if (!lender) continue;
+        asked += 1;
+        const ofKind = LENDERS[KIND_WORDS[lender[1] as string] as TradelineKind];
+        for (const o of q.options.slice(0, 4)) expect(ofKind, q.text).toContain(o.text);
+      }
+    }
+    expect(asked).toBeGreaterThan(30);
+  });
+
+  it('puts the right range or year at every position equally often and makes “None of the above” reachable', () => {
+    const positions = [0, 0, 0, 0, 0];
+    for (const { set } of runs) {
+      for (const q of set.questions) {
+        if (!/^(What|In which year)/.test(q.text)) continue;
+        expect(q.options.some((o) => o.text.startsWith('Less than'))).toBe(false);
+        const at = q.options.findIndex((o) => o.id === set.answerKey[q.questionId]);
+        positions[at] = (positions[at] ?? 0) + 1;
+      }
+    }
+    const total = positions.reduce((a, b) => a + b, 0);
+    for (const count of positions.slice(0, 4)) expect(count / total).toBeGreaterThan(0.14);
+    expect((positions[4] ?? 0) / total).toBeGreaterThan(0.1);
+  });
+
+  it('never asks the birth year, which the enroller supplies', () => {
+    for (const { set } of runs) for (const q of set.questions) expect(q.text).not.toMatch(/born|birth/i);
+  });
+
+  it('refuses a file too thin for three questions with 503, not a crash', () => {
+    const { subject, file } = runs[0] as (typeof runs)[number];
+    const thin: CreditFile = { ...file, tradelines: [], pastAddresses: [] };
+    const build = () => buildQuestionSet({ file: thin, subject, contentSeed: 'c', sessionSeed: 's', asOf: AS_OF });
+    expect(build).toThrow(ApiError);
+    try {
+      build();
+    } catch (error) {
+      expect((error as ApiError).code).toBe('SERVICE_UNAVAILABLE');
+    }
   });
 });

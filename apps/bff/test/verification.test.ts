@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listEventsForClient } from '../src/modules/outbox/repo.ts';
-import { enrolActiveUser, enrolUser } from './helpers/credit-users.ts';
+import { enrolActiveUser as enrolActiveUserAs, enrolUser as enrolUserAs } from './helpers/credit-users.ts';
 import { startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 
 const MINUTE = 60_000;
@@ -19,6 +19,15 @@ afterAll(() => app.close());
 beforeEach(async () => {
   token = await app.token(client);
 });
+
+// Failures count per identity, and the harness enrols everyone as the same Jane Doe: give each
+// user of this file a person of their own unless a test wants otherwise.
+let people = 0;
+const anotherPerson = () => ({ lastName: `Doe ${++people} ${Math.random().toString(36).slice(2, 8)}` });
+const enrolUser = (a: TestApp, t: string, overrides: Record<string, unknown> = {}) =>
+  enrolUserAs(a, t, { ...anotherPerson(), ...overrides });
+const enrolActiveUser = (a: TestApp, t: string, overrides: Record<string, unknown> = {}) =>
+  enrolActiveUserAs(a, t, { ...anotherPerson(), ...overrides });
 
 /** Moves time on; access tokens live an hour, so a fresh one keeps the test's requests authenticated. */
 const advance = async (ms: number) => {
@@ -106,36 +115,40 @@ describe('GET /v1/users/{userId}/verification/questions', () => {
     expect(rightTexts(second)).toEqual(rightTexts(first));
   });
 
-  it('asks about the birth year from the enrolment when it asks about it', async () => {
-    // Enough users that some get the birth-year question (3 of 4 kinds are asked).
-    for (let i = 0; i < 6; i++) {
-      const userId = await enrolUser(app, token, { dateOfBirth: '1979-06-30' });
-      const session = await startSession(userId);
-      const q = session.questions.find((x) => x.text === 'In which year were you born?');
-      if (!q) continue;
-      const right = q.options.find((o) => o.id === session.right.find((a) => a.questionId === q.questionId)?.answerId);
-      const years = q.options.slice(0, 4).map((o) => o.text);
-      expect(right?.text === '1979' || (right?.text === 'None of the above' && !years.includes('1979'))).toBe(true);
-      return;
-    }
-    throw new Error('no birth-year question in 6 users');
+  it('asks every enrolment of one person the same things, in any client', async () => {
+    const person = anotherPerson();
+    const first = await enrolUser(app, token, person);
+    const second = await enrolUser(app, token, { ...person, email: 'other@example.test' });
+    const otherClient = await app.createClient();
+    const otherToken = await app.token(otherClient);
+    const third = await enrolUser(app, otherToken, person);
+    const a = await startSession(first);
+    const b = await startSession(second);
+    const c = await questions(third, otherToken);
+    expect(content(b.questions)).toEqual(content(a.questions));
+    expect(content(c.body.data.questions)).toEqual(content(a.questions));
   });
 
-  it('does not keep the answer key in plain text', async () => {
+  it('never asks the birth year, which the enroller supplies', async () => {
+    for (let i = 0; i < 5; i++) {
+      const session = await startSession(await enrolUser(app, token));
+      for (const q of session.questions) expect(q.text).not.toMatch(/born|birth/i);
+    }
+  });
+
+  it('keeps neither the answer key nor the questions in plain text', async () => {
     const userId = await enrolUser(app, token);
     const session = await startSession(userId);
-    const { rows } = await app.db.query<{ answer_key_enc: string; questions: Question[] }>(
-      'select answer_key_enc, questions from verification_sessions where id = $1',
-      [session.sessionId],
-    );
-    const row = rows[0] as { answer_key_enc: string; questions: Question[] };
-    expect(row.questions).toEqual(session.questions);
-    for (const a of session.right) {
-      const q = session.questions.find((x) => x.questionId === a.questionId) as Question;
-      const text = q.options.find((o) => o.id === a.answerId)?.text as string;
-      expect(row.answer_key_enc).not.toContain(text);
-      expect(row.answer_key_enc).not.toContain(a.answerId);
+    const { rows } = await app.db.query<Record<string, unknown>>('select * from verification_sessions where id = $1', [
+      session.sessionId,
+    ]);
+    const row = JSON.stringify(rows[0]);
+    for (const q of session.questions) {
+      for (const o of q.options.slice(0, 4)) expect(row).not.toContain(o.text);
     }
+    for (const a of session.right) expect(row).not.toContain(a.answerId);
+    // The sandbox key still lists the session's questions in order.
+    expect(session.right.map((a) => a.questionId)).toEqual(['q1', 'q2', 'q3']);
   });
 });
 
@@ -244,6 +257,44 @@ describe('POST /v1/users/{userId}/verification/answers', () => {
     const userId = await enrolActiveUser(app, token, { ssn: '0000' });
     expect(await status(userId)).toBe('active');
     expect((await app.request('GET', `/v1/users/${userId}/credit-score`, { token })).body.error.code).toBe('CREDIT_FROZEN');
+    // Passing does not start a score history from the frozen file: its score reaches no one.
+    const events = await listEventsForClient(app.db, client.id);
+    expect(events.filter((e) => e.type === 'score.updated' && e.data.userId === userId)).toEqual([]);
+    const { rows } = await app.db.query('select count(*)::int as n from score_history where user_id = $1', [userId]);
+    expect(rows[0]).toEqual({ n: 0 });
+  });
+
+  it('counts failures per person: other enrolments of the same identity, at any client, lock too', async () => {
+    const person = { ...anotherPerson(), ssn: '9999' };
+    const first = await enrolUser(app, token, person);
+    const second = await enrolUser(app, token, person);
+    const otherClient = await app.createClient();
+    const otherToken = await app.token(otherClient);
+    const third = await enrolUser(app, otherToken, person);
+    expect((await failOnce(first)).body.data.attemptsRemaining).toBe(2);
+    await advance(MINUTE);
+    expect((await failOnce(second)).body.data.attemptsRemaining).toBe(1);
+    await advance(MINUTE);
+    const open = await startSession(first);
+    const s3 = await questions(third, otherToken);
+    const k3 = await answerKey(third, s3.body.data.sessionId, otherToken);
+    const locking = await submit(third, { sessionId: s3.body.data.sessionId, answers: k3.body.data.answers }, otherToken);
+    const unlocksAt = new Date(app.clock.now().getTime() + DAY).toISOString();
+    expect(locking.body.data).toEqual({ verified: false, userId: third, verifiedAt: null, attemptsRemaining: 0, unlocksAt });
+    // The user that failed last is locked as usual; the other enrolments are refused as well.
+    expect((await app.request('GET', `/v1/users/${third}`, { token: otherToken })).body.data.status).toBe('locked');
+    for (const userId of [first, second]) {
+      const res = await questions(userId);
+      expect(res.status).toBe(403);
+      expect(res.body.error).toMatchObject({ code: 'VERIFICATION_LOCKED', unlocksAt });
+    }
+    const late = await submit(first, { sessionId: open.sessionId, answers: open.right });
+    expect(late.body.error).toMatchObject({ code: 'VERIFICATION_LOCKED', unlocksAt });
+    // A new enrolment of the same person does not start afresh either.
+    const fourth = await enrolUser(app, token, person);
+    expect((await questions(fourth)).body.error.code).toBe('VERIFICATION_LOCKED');
+    await advance(DAY);
+    expect((await questions(first)).status).toBe(200);
   });
 
   it('accepts a session until its expiry and refuses it one second after', async () => {

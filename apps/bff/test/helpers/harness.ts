@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import type { Scope } from '@credit/contract';
 import { createApp } from '../../src/app.ts';
 import { buildContext, connectRedis } from '../../src/bootstrap.ts';
+import type { BureauProvider } from '../../src/bureau/provider.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { AppContext } from '../../src/context.ts';
 import type { Db } from '../../src/db/db.ts';
@@ -65,7 +66,14 @@ export const testConfig = (overrides: Partial<Record<keyof Config, string>> = {}
  * Every response it receives is checked against the OpenAPI document.
  */
 export const startTestApp = async (
-  options: { config?: Partial<Record<keyof Config, string>>; db?: Db; keepDb?: boolean; redis?: boolean } = {},
+  options: {
+    config?: Partial<Record<keyof Config, string>>;
+    db?: Db;
+    keepDb?: boolean;
+    redis?: boolean;
+    /** A bureau to use instead of the environment's (the sandbox bureau, or none in production). */
+    bureau?: BureauProvider;
+  } = {},
 ): Promise<TestApp> => {
   const db = options.db ?? (await openTestDb());
   const logs: string[] = [];
@@ -79,7 +87,7 @@ export const startTestApp = async (
   const clock = new ManualClock(new Date());
   const logger = createLogger(config.LOG_LEVEL, sink);
   const redis = options.redis && config.REDIS_URL ? connectRedis(config.REDIS_URL, logger) : undefined;
-  const ctx = await buildContext({ config, db, logger, clock, redis });
+  const ctx = await buildContext({ config, db, logger, clock, redis, bureau: options.bureau });
   const server: RunningServer = await listen(createApp(ctx), config);
 
   const request = async <T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> => {

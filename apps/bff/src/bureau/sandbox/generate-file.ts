@@ -58,6 +58,8 @@ const tradelines = (rng: SeededRandom, quality: number, creditYears: number, asO
   if (creditYears < 22 && rng.next() < 0.5) kinds.push('student_loan');
   if (quality > 0.45 && creditYears > 8 && rng.next() < 0.6) kinds.push('mortgage');
   if (quality < 0.55 && rng.next() < 0.5) kinds.push('personal_loan');
+  // Everyone the sandbox scores has at least one loan: identity questions need more than card facts.
+  if (!kinds.some((kind) => kind !== 'credit_card')) kinds.push(quality < 0.5 ? 'personal_loan' : 'auto_loan');
 
   const utilization = Math.max(1, Math.min(97, rng.bell(92 - quality * 88, 10, 1, 97))) / 100;
   const lateBudget = quality > 0.78 ? 0 : rng.int(0, Math.round((1 - quality) * 10));
@@ -113,12 +115,10 @@ const inquiries = (rng: SeededRandom, quality: number, asOf: Date): Inquiry[] =>
   return dates.map((days) => ({ source: rng.pick(INQUIRY_SOURCES), date: daysBefore(asOf, days) }));
 };
 
-const pastAddresses = (rng: SeededRandom, subject: CreditSubject, creditYears: number, asOf: Date): PastAddress[] => {
+const pastAddresses = (rng: SeededRandom, creditYears: number, asOf: Date): PastAddress[] => {
   const count = rng.int(1, 3);
-  const cities = rng.sample(
-    CITIES.filter((c) => c.city.toLowerCase() !== subject.address.city.trim().toLowerCase()),
-    count,
-  );
+  // Drawn from the seed alone: an input outside the seed (the enrolment city) must not change the file.
+  const cities = rng.sample(CITIES, count);
   let movedOutYearsAgo = round1(0.5 + rng.next() * Math.min(6, creditYears));
   return cities.map((place) => {
     const stayed = round1(1 + rng.next() * 5);
@@ -155,7 +155,7 @@ export const generateCreditFile = (subject: CreditSubject, asOf: Date): CreditFi
     monthlyScores: monthlyScores(rng, current, asOf),
     tradelines: lines,
     inquiries: inquiries(rng, quality, asOf),
-    pastAddresses: pastAddresses(rng, subject, creditYears, asOf),
+    pastAddresses: pastAddresses(rng, creditYears, asOf),
     onTimePaymentPercent: round1(100 * (1 - late / paymentMonths)),
   };
 };

@@ -53,12 +53,14 @@ create table alerts (
 );
 create index alerts_user_created on alerts (user_id, created_at desc, id);
 
--- A session's questions are public; the answer key is encrypted (it is drawn from the credit file).
+-- A session's questions and answer key name the person's lenders and addresses: neither is kept in
+-- clear (the answer key is encrypted; the questions are not stored). identity_hash is a keyed digest
+-- of the identity, so failures count per person across all their enrolments and clients.
 create table verification_sessions (
   id text primary key,
   user_id text not null references users(id),
   client_id text not null references clients(id),
-  questions jsonb not null,
+  identity_hash text not null,
   answer_key_enc text not null,
   created_at timestamptz not null,
   expires_at timestamptz not null,
@@ -66,4 +68,5 @@ create table verification_sessions (
   passed boolean
 );
 create index verification_sessions_user_failures on verification_sessions (user_id, answered_at) where passed = false;
+create index verification_sessions_identity_failures on verification_sessions (identity_hash, answered_at) where passed = false;
 `;

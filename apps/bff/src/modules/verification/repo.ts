@@ -1,11 +1,12 @@
+import { MAX_FAILED_SESSIONS } from '@credit/contract';
 import type { Queryable } from '../../db/db.ts';
-import type { PublicQuestion } from './questions/build-question-set.ts';
+import { LOCK_WINDOW_MS } from './lock.ts';
 
 export interface SessionRow {
   id: string;
   user_id: string;
   client_id: string;
-  questions: PublicQuestion[];
+  identity_hash: string;
   answer_key_enc: string;
   created_at: Date;
   expires_at: Date;
@@ -13,13 +14,13 @@ export interface SessionRow {
   passed: boolean | null;
 }
 
-const COLUMNS = 'id, user_id, client_id, questions, answer_key_enc, created_at, expires_at, answered_at, passed';
+const COLUMNS = 'id, user_id, client_id, identity_hash, answer_key_enc, created_at, expires_at, answered_at, passed';
 
 export interface NewSession {
   id: string;
   userId: string;
   clientId: string;
-  questions: PublicQuestion[];
+  identityHash: string;
   answerKeyEnc: string;
   createdAt: Date;
   expiresAt: Date;
@@ -27,9 +28,9 @@ export interface NewSession {
 
 export const insertSession = async (db: Queryable, s: NewSession): Promise<void> => {
   await db.query(
-    `insert into verification_sessions (id, user_id, client_id, questions, answer_key_enc, created_at, expires_at)
-     values ($1, $2, $3, $4::jsonb, $5, $6, $7)`,
-    [s.id, s.userId, s.clientId, JSON.stringify(s.questions), s.answerKeyEnc, s.createdAt, s.expiresAt],
+    `insert into verification_sessions (id, user_id, client_id, identity_hash, answer_key_enc, created_at, expires_at)
+     values ($1, $2, $3, $4, $5, $6, $7)`,
+    [s.id, s.userId, s.clientId, s.identityHash, s.answerKeyEnc, s.createdAt, s.expiresAt],
   );
 };
 
@@ -59,18 +60,40 @@ export const claimSession = async (
   return rows.length === 1;
 };
 
-/** Failed sessions of a user answered after `since`, and the latest of them. */
-export const countFailuresSince = async (tx: Queryable, userId: string, since: Date) => {
-  const { rows } = await tx.query<{ failures: number | string; last_failure: Date | null }>(
-    `select count(*)::int as failures, max(answered_at) as last_failure from verification_sessions
-     where user_id = $1 and passed = false and answered_at > $2`,
-    [userId, since],
+/**
+ * Failed sessions answered after `since`, of one user or of one identity (`identityHashes`: its
+ * digests under every key), whichever has more: the person may have failed under other user ids
+ * or at other clients.
+ */
+export const countFailuresSince = async (tx: Queryable, userId: string, identityHashes: string[], since: Date) => {
+  const { rows } = await tx.query<{ by_user: number | string; by_identity: number | string }>(
+    `select count(*) filter (where user_id = $1)::int as by_user,
+            count(*) filter (where identity_hash = any($2::text[]))::int as by_identity
+     from verification_sessions
+     where (user_id = $1 or identity_hash = any($2::text[])) and passed = false and answered_at > $3`,
+    [userId, identityHashes, since],
   );
   const row = rows[0];
-  return {
-    failures: Number(row?.failures ?? 0),
-    lastFailure: row?.last_failure ? new Date(row.last_failure) : null,
-  };
+  return Math.max(Number(row?.by_user ?? 0), Number(row?.by_identity ?? 0));
+};
+
+/**
+ * When verification of this identity opens again, or null when it is not locked at `now`: the
+ * latest failure that was the third (or later) within 24 h locks it until 24 h after that failure.
+ * Derived from the sessions themselves, so concurrent failures under different user ids cannot
+ * slip past the lock.
+ */
+export const identityLockEnd = async (db: Queryable, identityHashes: string[], now: Date): Promise<Date | null> => {
+  const { rows } = await db.query<{ locked_from: Date | null }>(
+    `select max(f.answered_at) as locked_from from verification_sessions f
+     where f.identity_hash = any($1::text[]) and f.passed = false and f.answered_at > $2
+       and (select count(*) from verification_sessions g
+            where g.identity_hash = any($1::text[]) and g.passed = false
+              and g.answered_at > f.answered_at - $3 * interval '1 millisecond' and g.answered_at <= f.answered_at) >= $4`,
+    [identityHashes, new Date(now.getTime() - LOCK_WINDOW_MS), LOCK_WINDOW_MS, MAX_FAILED_SESSIONS],
+  );
+  const from = rows[0]?.locked_from;
+  return from ? new Date(new Date(from).getTime() + LOCK_WINDOW_MS) : null;
 };
 
 // The columns below belong to the user's verification state (status, verified_at, locked_until),

@@ -4,21 +4,25 @@ import type {
   TVerificationResult,
   TVerificationSession,
 } from '@credit/contract';
+import type { CreditFileResult, CreditSubject } from '../../bureau/provider.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../http/api-error.ts';
 import type { Caller } from '../../http/route.ts';
 import { pullIdentityFile } from '../credit/access.ts';
 import { ensureScoreHistory } from '../credit/service.ts';
 import { recordEvent } from '../outbox/repo.ts';
-import { requireUser } from '../users/service.ts';
+import type { UserRow } from '../users/repo.ts';
+import { loadCreditSubject, requireUser } from '../users/service.ts';
 import { allAnswersRight, openAnswerKey, sealAnswerKey } from './answer-key.ts';
-import { afterFailure, assertNotLocked, LOCK_WINDOW_MS } from './lock.ts';
+import { contentSeed, identityHashes } from './identity.ts';
+import { afterFailure, assertNotLocked, LOCK_WINDOW_MS, verificationLocked } from './lock.ts';
 import { buildQuestionSet } from './questions/build-question-set.ts';
 import {
   claimSession,
   clearExpiredLock,
   countFailuresSince,
   findSession,
+  identityLockEnd,
   insertSession,
   lockVerificationState,
   markVerified,
@@ -33,12 +37,32 @@ const ALREADY_ANSWERED =
 /** Problems with the `sessionId` of an answer are validation errors on that field. */
 const badSession = (message: string) => new ApiError('VALIDATION_ERROR', message, [{ field: 'sessionId', message }]);
 
-/**
- * Keyed with the instance's token-signing key: which choices a user sees must not be computable
- * by whoever knows the user id or session id, or decoys could be told from the right answer.
- */
-const contentSeed = (ctx: AppContext, userId: string) => ctx.tokens.hash(`verification.content:${userId}`);
+/** Keyed like the content seed: a session's order and option ids must not be computable from its id. */
 const sessionSeed = (ctx: AppContext, sessionId: string) => ctx.tokens.hash(`verification.session:${sessionId}`);
+
+/**
+ * The person behind a user, as failures are counted: throws 403 VERIFICATION_LOCKED while the
+ * identity is locked by failures under any of its enrolments, at any client.
+ */
+const identityOf = async (ctx: AppContext, user: UserRow, now: Date) => {
+  const subject = await loadCreditSubject(ctx, user);
+  const hashes = identityHashes(ctx, subject);
+  const until = await identityLockEnd(ctx.db, hashes, now);
+  if (until) throw verificationLocked(until);
+  return { subject, hashes };
+};
+
+/**
+ * Pulls the lender-facing file to start the score history on a pass: a frozen file starts none
+ * (its score must not reach the client through `score.updated`). Pulled before the transaction,
+ * so a bureau outage fails the request without using up the session.
+ */
+const fileForScores = async (ctx: AppContext, subject: CreditSubject, now: Date): Promise<CreditFileResult> => {
+  if (!ctx.bureau) {
+    throw new ApiError('SERVICE_UNAVAILABLE', 'The credit bureau is not available in this environment. Try again later.');
+  }
+  return ctx.bureau.pullCreditFile(subject, now);
+};
 
 /**
  * Starts a session of three questions from the user's credit file. Works for `active` users too
@@ -52,13 +76,15 @@ export const startVerificationSession = async (
   const user = await requireUser(ctx, caller, userId);
   const now = ctx.clock.now();
   assertNotLocked(user, now);
+  const identity = await identityOf(ctx, user, now);
   const { subject, file } = await pullIdentityFile(ctx, user);
   const sessionId = ctx.ids.id('ver');
   const { questions, answerKey } = buildQuestionSet({
     file,
     subject,
-    contentSeed: contentSeed(ctx, user.id),
+    contentSeed: contentSeed(ctx, subject),
     sessionSeed: sessionSeed(ctx, sessionId),
+    asOf: now,
   });
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
   await ctx.db.transaction(async (tx) => {
@@ -67,7 +93,7 @@ export const startVerificationSession = async (
       id: sessionId,
       userId: user.id,
       clientId: caller.clientId,
-      questions,
+      identityHash: identity.hashes[0] as string,
       answerKeyEnc: sealAnswerKey(ctx.cipher, sessionId, answerKey),
       createdAt: now,
       expiresAt,
@@ -78,8 +104,9 @@ export const startVerificationSession = async (
 
 /**
  * Grades a session, once. Pass: the user becomes `active` (emitting `user.verified` the first
- * time) and their score history is seeded, in one transaction. Fail: counts towards the lock
- * (3 failed sessions within 24 h lock verification until 24 h after the last one).
+ * time) and, unless the file is frozen, their score history is seeded, in one transaction. Fail:
+ * counts towards the lock (3 failed sessions of the user, or of the identity across all its
+ * enrolments and clients, within 24 h lock verification until 24 h after the last one).
  */
 export const submitVerificationAnswers = async (
   ctx: AppContext,
@@ -90,6 +117,7 @@ export const submitVerificationAnswers = async (
   const user = await requireUser(ctx, caller, userId);
   const now = ctx.clock.now();
   assertNotLocked(user, now);
+  const { subject, hashes } = await identityOf(ctx, user, now);
   const session = await findSession(ctx.db, caller.clientId, user.id, input.sessionId);
   if (!session) {
     throw badSession('No verification session with this id exists for this user. Start one with GET …/verification/questions.');
@@ -100,14 +128,16 @@ export const submitVerificationAnswers = async (
   if (now.getTime() > new Date(session.expires_at).getTime()) {
     throw badSession(`This verification session expired at ${new Date(session.expires_at).toISOString()}. Start a new one.`);
   }
-  const { subject, file } = await pullIdentityFile(ctx, user);
   const key = openAnswerKey(ctx.cipher, session.id, session.answer_key_enc);
   const passed = allAnswersRight(key, input.answers) && !ctx.bureau?.alwaysFailsVerification?.(subject);
+  const scores = passed ? await fileForScores(ctx, subject, now) : null;
 
   return ctx.db.transaction(async (tx): Promise<TVerificationResult> => {
     const state = await lockVerificationState(tx, caller.clientId, user.id);
     if (!state) throw notFound('User');
     assertNotLocked(state, now);
+    const identityLock = await identityLockEnd(tx, hashes, now);
+    if (identityLock) throw verificationLocked(identityLock);
     const claimed = await claimSession(tx, {
       clientId: caller.clientId,
       userId: user.id,
@@ -129,11 +159,11 @@ export const submitVerificationAnswers = async (
           createdAt: now,
         });
       }
-      await ensureScoreHistory(tx, ctx, user, file);
+      if (scores?.status === 'ok') await ensureScoreHistory(tx, ctx, user, scores.file);
       return { verified: true, userId: user.id, verifiedAt: now.toISOString() };
     }
-    const { failures, lastFailure } = await countFailuresSince(tx, user.id, new Date(now.getTime() - LOCK_WINDOW_MS));
-    const { attemptsRemaining, lockedUntil } = afterFailure(failures, lastFailure ?? now);
+    const failures = await countFailuresSince(tx, user.id, hashes, new Date(now.getTime() - LOCK_WINDOW_MS));
+    const { attemptsRemaining, lockedUntil } = afterFailure(failures, now);
     await recordFailureOutcome(tx, user.id, lockedUntil);
     return {
       verified: false,
@@ -156,8 +186,6 @@ export const getSandboxAnswers = async (
   const session = await findSession(ctx.db, caller.clientId, user.id, sessionId);
   if (!session) throw notFound('Verification session');
   const key = openAnswerKey(ctx.cipher, session.id, session.answer_key_enc);
-  return {
-    sessionId: session.id,
-    answers: session.questions.map((q) => ({ questionId: q.questionId, answerId: key[q.questionId] ?? '' })),
-  };
+  // The key lists its questions in their order (q1, q2, q3): the questions themselves are not stored.
+  return { sessionId: session.id, answers: Object.entries(key).map(([questionId, answerId]) => ({ questionId, answerId })) };
 };

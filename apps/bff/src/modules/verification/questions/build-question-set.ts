@@ -1,11 +1,12 @@
 import { QUESTIONS_PER_SESSION, type TVerificationSession } from '@credit/contract';
 import type { CreditFile, CreditSubject } from '../../../bureau/provider.ts';
+import { ApiError } from '../../../http/api-error.ts';
 import { SeededRandom } from '../../../lib/seeded-random.ts';
 import { addressQuestion } from './address-question.ts';
-import { birthYearQuestion } from './birth-year-question.ts';
 import { type DraftQuestion, NONE_OF_THE_ABOVE } from './draft.ts';
 import { lenderQuestion } from './lender-question.ts';
-import { loanAmountQuestion } from './loan-amount-question.ts';
+import { loanAmountQuestions } from './loan-amount-question.ts';
+import { openingYearQuestion } from './opening-year-question.ts';
 
 export type PublicQuestion = TVerificationSession['questions'][number];
 /** questionId → the id of its right option. */
@@ -16,22 +17,29 @@ export interface QuestionSet {
   answerKey: AnswerKey;
 }
 
+const notEnoughHistory = () =>
+  new ApiError(
+    'SERVICE_UNAVAILABLE',
+    'This credit file has too little history to build verification questions; verify this user another way.',
+  );
+
 /**
  * What to ask this person: the same three questions with the same choices every time (seeded by
- * `contentSeed`, stable per user). If each session drew fresh decoys, the right answer would be the
- * one choice that keeps coming back, and fetching a few sessions would reveal it.
+ * `contentSeed`, stable per identity, whichever enrolment or client asks). If sessions drew fresh
+ * decoys, the right answer would be the one choice that keeps coming back, and fetching a few
+ * sessions, or enrolling the same person twice, would reveal it. So the content depends on the
+ * file and the seed only, never on enrolment data an enroller could vary.
  */
-export const draftQuestions = (file: CreditFile, subject: CreditSubject, contentSeed: string): DraftQuestion[] => {
-  const rng = new SeededRandom(`verification-content:v1:${contentSeed}`);
+export const draftQuestions = (file: CreditFile, subject: CreditSubject, contentSeed: string, asOf: Date): DraftQuestion[] => {
+  const rng = new SeededRandom(`verification-content:v2:${contentSeed}`);
   // Every builder draws in a fixed order, so one kind's draws never shift another's.
-  const loan = loanAmountQuestion(file, rng);
-  const candidates = [
-    addressQuestion(file, subject, rng),
-    lenderQuestion(file, rng, loan?.kind),
-    loan?.question ?? null,
-    birthYearQuestion(subject, rng),
-  ].filter((q): q is DraftQuestion => q !== null);
-  if (candidates.length < QUESTIONS_PER_SESSION) throw new Error('not enough facts in the file for a question set');
+  const lender = lenderQuestion(file, rng);
+  const amounts = loanAmountQuestions(file, rng);
+  const opened = openingYearQuestion(file, Number(subject.dateOfBirth.slice(0, 4)), asOf, rng);
+  const candidates = [addressQuestion(file, rng), lender, ...amounts, opened].filter(
+    (q): q is DraftQuestion => q !== null && q !== undefined,
+  );
+  if (candidates.length < QUESTIONS_PER_SESSION) throw notEnoughHistory();
   return rng.sample(candidates, QUESTIONS_PER_SESSION);
 };
 
@@ -68,4 +76,5 @@ export const buildQuestionSet = (input: {
   subject: CreditSubject;
   contentSeed: string;
   sessionSeed: string;
-}): QuestionSet => presentQuestions(draftQuestions(input.file, input.subject, input.contentSeed), input.sessionSeed);
+  asOf: Date;
+}): QuestionSet => presentQuestions(draftQuestions(input.file, input.subject, input.contentSeed, input.asOf), input.sessionSeed);

@@ -11,7 +11,7 @@ export const CHOICES_PER_QUESTION = 4;
  * the right answer is “None of the above”.
  */
 export interface DraftQuestion {
-  kind: 'past_address' | 'lender' | 'loan_amount' | 'birth_year';
+  kind: 'past_address' | 'lender' | 'loan_amount' | 'opening_year';
   text: string;
   choices: string[];
   answer: string | null;
@@ -39,3 +39,20 @@ export const draft = (question: Omit<DraftQuestion, 'choices'> & { choices: stri
   const choices = question.ordered ? question.choices : [...question.choices].sort((a, b) => a.localeCompare(b));
   return { ...question, choices };
 };
+
+/**
+ * Where a run of four adjacent slots (amount ranges, years) lies around the true slot `actual`.
+ * Right: the true slot takes each of the four positions equally often. “None of the above”: the
+ * run lies wholly above or wholly below it, equally often. Only use it where `runFits`, or runs
+ * cut off at a bound would tell which case is which.
+ */
+export const placeRun = (actual: number, rng: SeededRandom): { first: number; noneRight: boolean } => {
+  if (wantsNoneRight(rng)) {
+    return { first: rng.next() < 0.5 ? actual + 1 : actual - CHOICES_PER_QUESTION, noneRight: true };
+  }
+  return { first: actual - rng.int(0, CHOICES_PER_QUESTION - 1), noneRight: false };
+};
+
+/** Whether every run `placeRun` may choose around `actual` stays within [min, max]. */
+export const runFits = (actual: number, min: number, max: number): boolean =>
+  actual - CHOICES_PER_QUESTION >= min && actual + CHOICES_PER_QUESTION <= max;

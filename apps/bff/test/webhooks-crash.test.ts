@@ -82,7 +82,7 @@ describe('durability', { timeout: 180_000 }, () => {
       expect(hook.status).toBe(201);
 
       // Slow answers keep deliveries in flight, so the kill lands mid-delivery as well as mid-enrolment.
-      receiver.delayMs = 200;
+      receiver.delayMs = 600;
       const committed: string[] = [];
       let killed = false;
       const producer = async () => {
@@ -101,7 +101,12 @@ describe('durability', { timeout: 180_000 }, () => {
       };
       const producers = [producer(), producer(), producer()];
       await waitFor(() => expect(committed.length).toBeGreaterThanOrEqual(40), 60_000);
-      await waitFor(() => expect(receiver.received.length).toBeGreaterThan(5), 30_000);
+      // Kill only while deliveries lag behind commits, so the kill always interrupts owed work.
+      await waitFor(() => {
+        expect(receiver.received.length).toBeGreaterThan(5);
+        const delivered = new Set(receiver.received.map((d) => d.body.data.userId));
+        expect(committed.filter((id) => !delivered.has(id)).length).toBeGreaterThanOrEqual(3);
+      }, 30_000);
       const exited = new Promise((resolve) => first.child.once('exit', resolve));
       first.child.kill('SIGKILL');
       killed = true;

@@ -155,6 +155,25 @@ describe('sandbox alerts', () => {
     expect((await app.request('GET', `/v1/users/${userId}/alerts`, { token })).body.pagination.total).toBe(before);
   });
 
+  it('creates one alert for a retried request with the same Idempotency-Key', async () => {
+    const send = () =>
+      app.request('POST', `/v1/sandbox/users/${userId}/alerts`, {
+        token,
+        body: { type: 'fraud_alert' },
+        headers: { 'idempotency-key': 'sandbox-fraud-once' },
+      });
+    const first = await send();
+    const retry = await send();
+    expect(first.status).toBe(201);
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body.data.alertId).toBe(first.body.data.alertId);
+    const created = (await listEventsForClient(app.db, client.id)).filter(
+      (e) => e.type === 'alert.created' && (e.data.alert as { alertId: string }).alertId === first.body.data.alertId,
+    );
+    expect(created).toHaveLength(1);
+  });
+
   it('needs the admin scope', async () => {
     const writer = await app.token(client, 'read write');
     const res = await createAlert(userId, { type: 'fraud_alert' }, writer);

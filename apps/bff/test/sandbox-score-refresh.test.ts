@@ -45,8 +45,15 @@ describe('POST /v1/sandbox/users/{userId}/score-refresh', () => {
       status: 'unread',
       data: { previousScore: before, newScore: target, change },
     });
-    const history = await app.request('GET', `/v1/users/${userId}/credit-score/history?limit=2`, { token });
+    const history = await app.request('GET', `/v1/users/${userId}/credit-score/history?limit=100`, { token });
     expect(history.body.data[0]).toEqual({ score: target, date: '2026-11-23' });
+    const threeMonthsAgo = history.body.data.find((e: { date: string }) => e.date === '2026-08-23').score;
+    const read = await app.request('GET', `/v1/users/${userId}/credit-score`, { token });
+    expect(read.body.data.trend).toEqual({
+      direction: target > threeMonthsAgo ? 'up' : target < threeMonthsAgo ? 'down' : 'stable',
+      change: target - threeMonthsAgo,
+      period: '3months',
+    });
   });
 
   it('a move of 10 points or less is only score.updated, with no alert', async () => {

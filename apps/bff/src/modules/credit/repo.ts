@@ -36,6 +36,36 @@ export const countScores = async (db: Queryable, userId: string, source?: 'burea
   return Number(rows[0]?.n ?? 0);
 };
 
+export interface LatestScore extends StoredScore {
+  /** The latest score dated on or before the same day `trendMonths` earlier (28th at most), if any. */
+  baselineScore: number | null;
+}
+
+/**
+ * The current score and its trend baseline in one round trip. The baseline day mirrors
+ * `monthsBefore`: the same day of the month `trendMonths` earlier, clamped to the 28th.
+ */
+export const latestScoreWithBaseline = async (
+  db: Queryable,
+  userId: string,
+  trendMonths: number,
+): Promise<LatestScore | undefined> => {
+  const { rows } = await db.query<ScoreRow & { baseline: number | null }>(
+    `select l.seq, l.score, l.score_date::text, b.score as baseline
+     from (select seq, score, score_date from score_history where user_id = $1 order by seq desc limit 1) l
+     left join lateral (
+       select score from score_history
+       where user_id = $1
+         and score_date <= (date_trunc('month', l.score_date) - make_interval(months => $2))::date
+                           + (least(extract(day from l.score_date)::int, 28) - 1)
+       order by score_date desc, seq desc limit 1
+     ) b on true`,
+    [userId, trendMonths],
+  );
+  const row = rows[0];
+  return row ? { ...toStored(row), baselineScore: row.baseline === null ? null : Number(row.baseline) } : undefined;
+};
+
 /** The latest score dated on or before `date`: the baseline a trend is measured from. */
 export const scoreOnOrBefore = async (db: Queryable, userId: string, date: string): Promise<StoredScore | undefined> => {
   const { rows } = await db.query<ScoreRow>(

@@ -21,12 +21,22 @@ import { recordEvent } from '../outbox/repo.ts';
 import type { UserRow } from '../users/repo.ts';
 import { pullCreditFile, requireActiveUser } from './access.ts';
 import { decodeHistoryCursor, encodeHistoryCursor } from './history-cursor.ts';
-import { countScores, insertScores, latestScores, listScoresSince, lockUserForScores, scoreOnOrBefore } from './repo.ts';
+import {
+  countScores,
+  insertScores,
+  latestScores,
+  latestScoreWithBaseline,
+  listScoresSince,
+  lockUserForScores,
+  scoreOnOrBefore,
+} from './repo.ts';
 import { recordScoreChange } from './score-change.ts';
 
 export interface CurrentScore {
   score: number;
   scoreDate: string;
+  /** The score `TREND_MONTHS` before `scoreDate`, when known: what the trend compares with. */
+  baselineScore?: number | null;
 }
 
 /** The score read reports the change over three months (DECISIONS: trend.period `3months`). */
@@ -71,16 +81,16 @@ export const ensureScoreHistory = async (tx: Queryable, ctx: AppContext, user: U
 
 /** The user's current score: the latest stored one (seeding history from `file` the first time). */
 export const getCurrentScore = async (ctx: AppContext, user: UserRow, file: CreditFile): Promise<CurrentScore> => {
-  let [latest] = await latestScores(ctx.db, user.id, 1);
+  let latest = await latestScoreWithBaseline(ctx.db, user.id, TREND_MONTHS);
   if (!latest) {
     await ctx.db.transaction((tx) => ensureScoreHistory(tx, ctx, user, file));
-    [latest] = await latestScores(ctx.db, user.id, 1);
+    latest = await latestScoreWithBaseline(ctx.db, user.id, TREND_MONTHS);
   }
   if (!latest) {
     // A real bureau can hold a file too thin to score; say so instead of failing.
     throw new ApiError('SERVICE_UNAVAILABLE', 'The credit bureau has no score for this user yet. Try again later.');
   }
-  return { score: latest.score, scoreDate: latest.scoreDate };
+  return { score: latest.score, scoreDate: latest.scoreDate, baselineScore: latest.baselineScore };
 };
 
 const trendOf = (change: number): TCreditTrend => ({
@@ -90,7 +100,11 @@ const trendOf = (change: number): TCreditTrend => ({
 });
 
 const scoreObject = async (ctx: AppContext, user: UserRow, file: CreditFile, current: CurrentScore): Promise<TCreditScore> => {
-  const baseline = await scoreOnOrBefore(ctx.db, user.id, monthsBefore(new Date(`${current.scoreDate}T00:00:00Z`), TREND_MONTHS));
+  const baseline =
+    current.baselineScore !== undefined
+      ? current.baselineScore
+      : ((await scoreOnOrBefore(ctx.db, user.id, monthsBefore(new Date(`${current.scoreDate}T00:00:00Z`), TREND_MONTHS)))
+          ?.score ?? null);
   return {
     score: current.score,
     scoreDate: current.scoreDate,
@@ -98,7 +112,7 @@ const scoreObject = async (ctx: AppContext, user: UserRow, file: CreditFile, cur
     rating: ratingForScore(current.score),
     bureau: file.bureau,
     factors: creditFactors(file, ctx.clock.now()),
-    trend: trendOf(baseline ? current.score - baseline.score : 0),
+    trend: trendOf(baseline === null ? 0 : current.score - baseline),
   };
 };
 

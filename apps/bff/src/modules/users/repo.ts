@@ -94,9 +94,10 @@ export const findLiveUser = async (
   clientId: string,
   userId: string,
   externalUserId?: string,
-): Promise<UserRow | undefined> => {
-  const { rows } = await db.query<UserRow>(
-    `select ${COLUMNS} from users
+): Promise<(UserRow & IdentityRow) | undefined> => {
+  // The sealed identity comes along: credit routes need it next, and this saves them a round trip.
+  const { rows } = await db.query<UserRow & IdentityRow>(
+    `select ${COLUMNS}, ssn_enc, date_of_birth_enc, address_enc from users
      where id = $1 and client_id = $2 and deleted_at is null and ($3::text is null or external_user_id = $3)`,
     [userId, clientId, externalUserId ?? null],
   );

@@ -21,6 +21,7 @@ import {
   findIdentity,
   findLiveUser,
   findLiveUserByExternalId,
+  type IdentityRow,
   insertUser,
   listLiveUsers,
   markUserDeleted,
@@ -129,8 +130,12 @@ export const getUser = async (ctx: AppContext, caller: Caller, userId: string): 
   toUser(await requireUser(ctx, caller, userId), ctx.clock.now());
 
 /** The identity fields a credit bureau is asked about, decrypted for this call only. */
-export const loadCreditSubject = async (ctx: AppContext, user: UserRow): Promise<CreditSubject> => {
-  const identity = await findIdentity(ctx.db, user.id);
+export const loadCreditSubject = async (ctx: AppContext, user: UserRow & Partial<IdentityRow>): Promise<CreditSubject> => {
+  const { ssn_enc, date_of_birth_enc, address_enc } = user;
+  const identity =
+    ssn_enc && date_of_birth_enc && address_enc
+      ? { ssn_enc, date_of_birth_enc, address_enc }
+      : await findIdentity(ctx.db, user.id);
   if (!identity) throw notFound('User');
   return {
     userId: user.id,

@@ -18,6 +18,7 @@ import { sandboxRoutes } from './modules/sandbox/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { verificationRoutes } from './modules/verification/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
+import { widgetRoutes, widgetStaticRoutes } from './modules/widget/routes.ts';
 
 export const BODY_LIMIT = '1mb';
 
@@ -67,6 +68,7 @@ export const createApp = (ctx: AppContext): Express => {
       },
     }),
   );
+  app.use(widgetStaticRoutes());
   app.use(deferBodyErrors(express.json({ limit: BODY_LIMIT, strict: true })));
   app.use(deferBodyErrors(express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 50 })));
   app.use(resolvePrincipal(ctx));
@@ -81,6 +83,7 @@ export const createApp = (ctx: AppContext): Express => {
   app.use(verificationRoutes(ctx));
   app.use(sandboxRoutes(ctx));
   app.use(webhookRoutes(ctx));
+  app.use(widgetRoutes(ctx));
 
   app.use((req) => {
     throw new ApiError('NOT_FOUND', `No route ${req.method} ${req.path}. See /docs for the API reference.`);

@@ -54,6 +54,11 @@ export const ZConfig = z.object({
   WEBHOOK_TIMEOUT_MS: positiveInt(30_000),
   WEBHOOK_CONCURRENCY: positiveInt(16),
   SMTP_URL: optionalText,
+  DEMO_PORT: z
+    .union([z.literal('off'), z.coerce.number().int().min(0).max(65535)])
+    .default(3001)
+    .meta({ description: 'Sandbox only: port of the demo partner page (`off` disables it).' }),
+  DEMO_HOST: z.string().default('localhost'),
   SMTP_FROM: z.string().default('Credit API <no-reply@credit.example>'),
 });
 export type Config = z.infer<typeof ZConfig>;

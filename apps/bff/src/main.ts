@@ -4,12 +4,27 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import { createLogger } from './logger.ts';
 import { type BootstrapOutcome, ensureBootstrapClient } from './modules/clients/service.ts';
+import { type RunningDemo, startDemo } from './start-demo.ts';
 import { listen } from './server.ts';
 import { startWorker } from './worker.ts';
 
-const banner = (url: string | undefined, outcome: BootstrapOutcome | undefined, role: string, env: string) => {
+const banner = (
+  url: string | undefined,
+  outcome: BootstrapOutcome | undefined,
+  role: string,
+  env: string,
+  demo: RunningDemo | undefined,
+) => {
   const lines = [`Credit API (${env}, role ${role}) is running.`];
-  if (url) lines.push(`  API:           ${url}/v1`, `  Reference:     ${url}/docs`, `  OpenAPI:       ${url}/openapi.json`);
+  if (demo) lines.push(`  Demo bank:     ${demo.url}   (open it: a partner page embedding the widget)`);
+  if (url) {
+    lines.push(
+      `  API:           ${url}/v1`,
+      `  Reference:     ${url}/docs`,
+      `  OpenAPI:       ${url}/openapi.json`,
+      `  Widget loader: ${url}/embed.js`,
+    );
+  }
   if (outcome) {
     lines.push(`  Client id:     ${outcome.client.id}`);
     if (outcome.kind === 'generated') lines.push(`  Client secret: ${outcome.secret}   (shown once; keep it)`);
@@ -44,10 +59,12 @@ const main = async () => {
 
   const server = config.ROLE === 'worker' ? undefined : await listen(createApp(ctx), config);
   const worker = config.ROLE === 'api' ? undefined : startWorker(ctx);
-  process.stdout.write(`${banner(server?.url, outcome, config.ROLE, config.APP_ENV)}\n`);
+  const demo = server && config.APP_ENV === 'sandbox' ? await startDemo(ctx, server.url) : undefined;
+  process.stdout.write(`${banner(server?.url, outcome, config.ROLE, config.APP_ENV, demo)}\n`);
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
+    await demo?.close();
     await worker?.stop();
     await server?.close();
     redis?.disconnect();

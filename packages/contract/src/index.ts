@@ -12,3 +12,5 @@ export * from './resources/sandbox.ts';
 export * from './resources/users.ts';
 export * from './resources/verification.ts';
 export * from './resources/webhooks.ts';
+export * from './resources/widget.ts';
+export * from './widget-protocol.ts';

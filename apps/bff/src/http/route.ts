@@ -29,7 +29,7 @@ export interface RouteContext<O extends Operation> {
 }
 
 export type HandlerResult =
-  | { data: unknown; meta?: Record<string, unknown> }
+  | { data: unknown; meta?: Record<string, unknown>; headers?: Record<string, string> }
   | { data: unknown[]; pagination: Pagination }
   | { noContent: true };
 
@@ -73,7 +73,7 @@ const prepareSuccess = (op: Operation, result: HandlerResult, req: Request, ctx:
   const meta = responseMeta(req.requestId, ctx.clock, 'meta' in result ? result.meta : undefined);
   if ('pagination' in result)
     return { status: op.success.status, body: { data: result.data, pagination: result.pagination, meta } };
-  return { status: op.success.status, body: { data: result.data, meta } };
+  return { status: op.success.status, body: { data: result.data, meta }, headers: 'headers' in result ? result.headers : undefined };
 };
 
 export const send = (res: Response, response: PreparedResponse) => {

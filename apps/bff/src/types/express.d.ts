@@ -8,6 +8,8 @@ declare global {
       principal?: Principal;
       /** Why the presented token was not accepted, for the 401 message. */
       authFailure?: string;
+      /** The token the principal was resolved from (bearer or widget session), for the widget session exchange. */
+      presentedToken?: string;
       /** A body that could not be parsed; raised after rate limiting so the 400 still carries limits. */
       bodyError?: { type?: string; message: string };
     }

@@ -7,6 +7,7 @@ import * as sandbox from './sandbox.ts';
 import * as users from './users.ts';
 import * as verification from './verification.ts';
 import * as webhooks from './webhooks.ts';
+import * as widget from './widget.ts';
 
 export * from './alerts.ts';
 export * from './auth.ts';
@@ -16,6 +17,7 @@ export * from './sandbox.ts';
 export * from './users.ts';
 export * from './verification.ts';
 export * from './webhooks.ts';
+export * from './widget.ts';
 
 /** Every operation of the API, in the order the reference lists them. */
 export const ALL_OPERATIONS: Operation[] = [
@@ -27,4 +29,5 @@ export const ALL_OPERATIONS: Operation[] = [
   ...Object.values(verification),
   ...Object.values(webhooks),
   ...Object.values(sandbox),
+  ...Object.values(widget),
 ];

@@ -136,3 +136,12 @@ export const replaceClientSecret = async (db: Queryable, id: string, secretHash:
   ]);
   return rowCount === 1;
 };
+
+/** Every embed origin pattern registered by a client of this environment. */
+export const listEmbedOriginPatterns = async (db: Queryable, environment: 'sandbox' | 'production'): Promise<string[]> => {
+  const { rows } = await db.query<{ origin: string }>(
+    'select distinct unnest(embed_origins) as origin from clients where environment = $1',
+    [environment],
+  );
+  return rows.map((row) => row.origin);
+};

@@ -6,12 +6,14 @@ import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { hashSecret, verifySecret } from '../../security/secret-hash.ts';
 import { revokeClientTokens } from '../auth/repo.ts';
+import { invalidEmbedOrigins, originAllowed } from './embed-origins.ts';
 import {
   type ClientChanges,
   type ClientRecord,
   findBootstrapClient,
   findClient,
   insertClient,
+  listEmbedOriginPatterns,
   replaceClientSecret,
   updateClient,
 } from './repo.ts';
@@ -38,6 +40,8 @@ export const newClientSecret = () => `sk_${randomToken(40)}`;
 const checkChanges = (changes: ClientChanges) => {
   const badScopes = (changes.scopes ?? []).filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (badScopes.length) throw new Error(`Unknown scopes: ${badScopes.join(', ')} (known: ${SCOPES.join(', ')})`);
+  const badOrigins = invalidEmbedOrigins(changes.embedOrigins ?? []);
+  if (badOrigins.length) throw new Error(`Not an origin such as https://bank.example or http://localhost:*: ${badOrigins.join(', ')}`);
   const badCidrs = invalidCidrs(changes.ipAllowlist ?? []);
   if (badCidrs.length) throw new Error(`Not an IP address or CIDR: ${badCidrs.join(', ')}`);
   for (const limit of Object.values(changes.rateLimits ?? {})) {
@@ -57,7 +61,7 @@ export const createClient = async (
   const id = input.id ?? newClientId(environment);
   if (!id.startsWith(prefix)) throw new Error(`A ${environment} client id must start with ${prefix}`);
   const scopes = input.scopes ?? [...SCOPES];
-  checkChanges({ scopes, ipAllowlist: input.ipAllowlist });
+  checkChanges({ scopes, ipAllowlist: input.ipAllowlist, embedOrigins: input.embedOrigins });
   const secret = input.secret ?? newClientSecret();
   const inserted = await insertClient(db, {
     id,
@@ -144,4 +148,40 @@ export const ensureBootstrapClient = async (
     isBootstrap: true,
   });
   return { kind: 'generated', client, secret };
+};
+
+/** Whether any client of this environment lets pages on `origin` embed the widget (decides `frame-ancestors`). */
+export const isEmbedOriginOfAnyClient = async (db: Db, environment: Environment, origin: string): Promise<boolean> =>
+  originAllowed(await listEmbedOriginPatterns(db, environment), origin);
+
+export { originAllowed };
+
+/** The fixed id of the sandbox client the demo partner page uses. */
+export const DEMO_CLIENT_ID = 'cli_sbx_demo_maple_bank';
+
+/**
+ * The demo partner's client, with a fresh secret at every start: the demo server holds it in memory
+ * only, so no secret of a previous run lingers anywhere. Its embed origins are the demo page's alone,
+ * which shows partners the per-client origin check at work.
+ */
+export const ensureDemoClient = async (
+  db: Db,
+  clock: Clock,
+  options: { embedOrigin: string; email: string },
+): Promise<{ client: ClientRecord; secret: string }> => {
+  const secret = newClientSecret();
+  const existing = await findClient(db, DEMO_CLIENT_ID);
+  if (!existing) {
+    return createClient(db, clock, 'sandbox', {
+      id: DEMO_CLIENT_ID,
+      secret,
+      name: 'Maple Bank (demo partner)',
+      contactEmail: options.email,
+      embedOrigins: [options.embedOrigin],
+    });
+  }
+  await changeClient(db, DEMO_CLIENT_ID, { scopes: [...SCOPES], embedOrigins: [options.embedOrigin] });
+  await replaceClientSecret(db, DEMO_CLIENT_ID, await hashSecret(secret), clock.now());
+  await revokeClientTokens(db, DEMO_CLIENT_ID, clock.now());
+  return { client: (await findClient(db, DEMO_CLIENT_ID)) as ClientRecord, secret };
 };

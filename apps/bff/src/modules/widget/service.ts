@@ -1,0 +1,74 @@
+import type { TWidgetSession } from '@credit/contract';
+import type { AppContext } from '../../context.ts';
+import { ApiError } from '../../http/api-error.ts';
+import type { Principal } from '../../http/principal.ts';
+import type { Caller } from '../../http/route.ts';
+import { sealWidgetSession } from '../../http/widget-session-cookie.ts';
+import { isEmbedOriginOfAnyClient, originAllowed } from '../clients/service.ts';
+import { getMe } from '../users/service.ts';
+
+type UserPrincipal = Extract<Principal, { kind: 'user' }>;
+
+const userPrincipal = (caller: Caller): UserPrincipal => {
+  if (caller.principal.kind !== 'user') throw new ApiError('AUTHORIZATION_ERROR', 'This route is for user tokens only.');
+  return caller.principal;
+};
+
+/** The enrolled user's id, or `null` while the token's user has not enrolled. */
+const enrolledUserId = async (ctx: AppContext, caller: Caller): Promise<string | null> => {
+  try {
+    return (await getMe(ctx, caller)).userId;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'USER_NOT_ENROLLED') return null;
+    throw error;
+  }
+};
+
+/**
+ * Exchanges the frame's user token for the session cookie. The page embedding the frame must be one of
+ * the token's own client's embed origins: `frame-ancestors` only proves *some* client allows it.
+ */
+export const createWidgetSession = async (
+  ctx: AppContext,
+  caller: Caller,
+  presentedToken: string | undefined,
+  parentOrigin: string | null,
+): Promise<{ session: TWidgetSession; setCookie: string }> => {
+  const principal = userPrincipal(caller);
+  if (principal.via !== 'bearer' || !presentedToken) {
+    throw new ApiError('AUTHENTICATION_ERROR', 'Send the user token as a bearer token to start a widget session.');
+  }
+  if (parentOrigin !== null && !originAllowed(principal.client.embedOrigins, parentOrigin)) {
+    throw new ApiError(
+      'AUTHORIZATION_ERROR',
+      `Pages on ${parentOrigin} may not embed the widget for this client: add the origin to the client's embed origins.`,
+    );
+  }
+  const sealed = sealWidgetSession(ctx, presentedToken, principal.expiresAt);
+  return {
+    setCookie: sealed.setCookie,
+    session: {
+      csrfToken: sealed.csrfToken,
+      expiresAt: principal.expiresAt.toISOString(),
+      userId: await enrolledUserId(ctx, caller),
+    },
+  };
+};
+
+export const getWidgetSessionStatus = async (ctx: AppContext, caller: Caller) => ({
+  userId: await enrolledUserId(ctx, caller),
+  expiresAt: userPrincipal(caller).expiresAt.toISOString(),
+});
+
+/** `frame-ancestors` for a frame request: the named parent if any client allows it, else nobody. */
+export const frameAncestorsFor = async (ctx: AppContext, parent: unknown): Promise<string> => {
+  if (typeof parent !== 'string' || parent.length > 255) return "'none'";
+  let origin: string;
+  try {
+    origin = new URL(parent).origin;
+  } catch {
+    return "'none'";
+  }
+  if (origin !== parent) return "'none'";
+  return (await isEmbedOriginOfAnyClient(ctx.db, ctx.config.APP_ENV, origin)) ? origin : "'none'";
+};

@@ -1,0 +1,64 @@
+import { authHeaders } from '../session/session.ts';
+import { refreshSession } from '../session/refresh.ts';
+import { errorFromResponse, isAbort, networkError, WidgetApiError } from './errors.ts';
+
+export { WidgetApiError } from './errors.ts';
+
+export interface Envelope<T> {
+  data: T;
+  pagination?: { hasMore: boolean; nextCursor?: string | null; total?: number };
+  meta?: { requestId: string; timestamp: string };
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface ApiRequestOptions {
+  body?: unknown;
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+const send = async (method: HttpMethod, path: string, options: ApiRequestOptions): Promise<Response> => {
+  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
+  try {
+    return await fetch(path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      credentials: 'same-origin',
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    throw networkError(error);
+  }
+};
+
+/**
+ * Calls the API (same origin: the frame is served by it) with the widget session. An expired token is
+ * renewed through the host once, then the call is repeated; the page never reloads.
+ */
+export const apiRequest = async <T>(method: HttpMethod, path: string, options: ApiRequestOptions = {}): Promise<Envelope<T>> => {
+  let response = await send(method, path, options);
+  if (response.status === 401) {
+    const error = await errorFromResponse(response);
+    if (error.code !== 'AUTHENTICATION_ERROR') throw error;
+    await refreshSession();
+    response = await send(method, path, options);
+  }
+  if (!response.ok) throw await errorFromResponse(response);
+  if (response.status === 204) return { data: undefined as T };
+  try {
+    return (await response.json()) as Envelope<T>;
+  } catch (error) {
+    throw new WidgetApiError(response.status, 'UNKNOWN', error instanceof Error ? error.message : 'Unreadable response');
+  }
+};
+
+/** A fresh key per submit attempt: a retried network failure must not enrol twice. */
+export const newIdempotencyKey = (): string =>
+  typeof crypto.randomUUID === 'function'
+    ? crypto.randomUUID()
+    : Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');

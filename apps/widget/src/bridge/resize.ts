@@ -1,0 +1,20 @@
+import { sendResize } from './host.ts';
+
+/** Keeps the host's iframe as tall as the content, so the partner's page scrolls instead of the frame. */
+export const observeContentHeight = (root: HTMLElement): (() => void) => {
+  let lastHeight = -1;
+  const report = () => {
+    const height = Math.ceil(root.getBoundingClientRect().height);
+    if (height === lastHeight) return;
+    lastHeight = height;
+    sendResize(height);
+  };
+  if (typeof ResizeObserver === 'undefined') {
+    report();
+    return () => {};
+  }
+  const observer = new ResizeObserver(report);
+  observer.observe(root);
+  report();
+  return () => observer.disconnect();
+};

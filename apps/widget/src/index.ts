@@ -1,2 +1,0 @@
-/** The widget rendered inside the iframe; built with the widget issue. */
-export {};

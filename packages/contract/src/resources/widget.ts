@@ -1,0 +1,32 @@
+import { ZTimestamp, ZUserId } from '../common.ts';
+import { z } from '../zod.ts';
+
+/** `scheme://host[:port]`, as `location.origin` gives it: no path, no trailing slash. */
+export const ZWebOrigin = z
+  .string()
+  .max(255)
+  .regex(/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/, 'must be an origin such as https://bank.example')
+  .meta({ example: 'https://www.bank.example' });
+
+export const ZWidgetSessionInput = z
+  .strictObject({
+    parentOrigin: ZWebOrigin.nullable().meta({
+      description:
+        'The origin of the page that embeds the frame (from the `parent` query parameter the loader set), or `null` for a ' +
+        'top-level mobile webview. It must be one of the client’s embed origins.',
+    }),
+  })
+  .meta({ id: 'WidgetSessionInput' });
+
+export const ZWidgetSession = z
+  .object({
+    csrfToken: z.string().meta({ description: 'Send as `x-widget-csrf` with every request that relies on the session cookie.' }),
+    expiresAt: ZTimestamp.meta({ description: 'When the session ends: the user token’s own expiry.' }),
+    userId: ZUserId.nullable().meta({ description: 'The enrolled user, or `null` before enrolment.' }),
+  })
+  .meta({ id: 'WidgetSession' });
+export type TWidgetSession = z.infer<typeof ZWidgetSession>;
+
+export const ZWidgetSessionStatus = z
+  .object({ userId: ZUserId.nullable(), expiresAt: ZTimestamp })
+  .meta({ id: 'WidgetSessionStatus' });

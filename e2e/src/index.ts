@@ -1,2 +1,8 @@
-/** Playwright journeys across origins; written with the widget issue. */
-export {};
+/** Playwright journeys across origins, driven from Vitest against the in-process API. */
+export * from './a11y.ts';
+export * from './browser.ts';
+export * from './built-files.ts';
+export * from './screenshots.ts';
+export * from './servers.ts';
+export * from './sizes.ts';
+export * from './users.ts';

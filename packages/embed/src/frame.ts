@@ -20,7 +20,7 @@ export const createFrame = (src: string, frameId: string, locale: WidgetLocale |
   iframe.title = TITLES[locale ?? 'en'];
   iframe.referrerPolicy = 'strict-origin-when-cross-origin';
   iframe.setAttribute('data-credit-widget-frame', frameId);
-  iframe.style.cssText = `display:block;width:100%;border:0;height:${INITIAL_HEIGHT_PX}px;color-scheme:normal`;
+  iframe.style.cssText = `display:block;width:100%;border:0;height:${INITIAL_HEIGHT_PX}px`;
   iframe.src = src;
   return iframe;
 };

@@ -40,7 +40,13 @@ export const openChannel = (
   window.addEventListener('message', listener);
   return {
     send(type, payload) {
-      const message = { source: WIDGET_MESSAGE_SOURCE, version: WIDGET_PROTOCOL_VERSION, frameId, type, payload } as HostToFrameMessage;
+      const message = {
+        source: WIDGET_MESSAGE_SOURCE,
+        version: WIDGET_PROTOCOL_VERSION,
+        frameId,
+        type,
+        payload,
+      } as HostToFrameMessage;
       iframe.contentWindow?.postMessage(message, widgetOrigin);
     },
     close() {

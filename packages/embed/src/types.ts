@@ -2,7 +2,7 @@
  * Public types of the `/embed.js` loader, for partners writing TypeScript. The loader itself is plain
  * JavaScript on `window.CreditWidget`; these types describe it.
  */
-import type { WidgetErrorCode, WidgetEvent, WidgetLocale, WidgetTheme, WidgetView } from '@credit/contract/widget-protocol';
+import type { WidgetEvent, WidgetLocale, WidgetTheme, WidgetView } from '@credit/contract/widget-protocol';
 
 export type { WidgetErrorCode, WidgetEvent, WidgetEventMap, WidgetEventName } from '@credit/contract/widget-protocol';
 export type { WidgetLocale, WidgetTheme, WidgetView };

@@ -1,7 +1,7 @@
 import type { FrameToHostMessage, WidgetEvent, WidgetView } from '@credit/contract/widget-protocol';
 import { applyHeight, createFrame, frameUrl, newFrameId, scrollAndFocus } from './frame.ts';
 import { openChannel } from './messaging.ts';
-import { checkUserToken, checkView, resolveOptions } from './options.ts';
+import { checkView, resolveOptions } from './options.ts';
 import { tokenRefresher } from './token-refresh.ts';
 import { type CreditWidgetHandle, type CreditWidgetOptions, WIDGET_DOM_EVENT } from './types.ts';
 
@@ -110,6 +110,3 @@ export const createWidget = (rawOptions: CreditWidgetOptions, scriptSrc: string 
   container.appendChild(iframe);
   return handle;
 };
-
-/** Exposed for the declarative form, which reads a token from an attribute and must reject a bad one early. */
-export { checkUserToken };

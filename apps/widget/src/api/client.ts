@@ -1,5 +1,5 @@
-import { authHeaders } from '../session/session.ts';
 import { refreshSession } from '../session/refresh.ts';
+import { authHeaders } from '../session/session.ts';
 import { errorFromResponse, isAbort, networkError, WidgetApiError } from './errors.ts';
 
 export { WidgetApiError } from './errors.ts';

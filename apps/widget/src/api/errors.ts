@@ -47,7 +47,8 @@ export const errorFromResponse = async (response: Response): Promise<WidgetApiEr
   const error = body?.error;
   const code = typeof error?.code === 'string' ? error.code : response.status >= 500 ? 'SERVICE_UNAVAILABLE' : 'UNKNOWN';
   const message = typeof error?.message === 'string' ? error.message : `Request failed with status ${response.status}`;
-  const requestId = typeof body?.meta?.requestId === 'string' ? body.meta.requestId : (response.headers.get('x-request-id') ?? undefined);
+  const requestId =
+    typeof body?.meta?.requestId === 'string' ? body.meta.requestId : (response.headers.get('x-request-id') ?? undefined);
   return new WidgetApiError(response.status, code, message, {
     details: asDetails(error?.details),
     requestId,

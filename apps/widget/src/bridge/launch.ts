@@ -53,7 +53,8 @@ export const sanitizeTheme = (value: unknown): WidgetTheme | undefined => {
   if (typeof raw.brandColor === 'string' && raw.brandColor.length <= 64) theme.brandColor = raw.brandColor;
   if (typeof raw.radius === 'number' && Number.isFinite(raw.radius)) theme.radius = Math.min(Math.max(raw.radius, 0), 32);
   if (typeof raw.fontFamily === 'string' && raw.fontFamily.length <= 200) theme.fontFamily = raw.fontFamily;
-  if (raw.colorScheme === 'light' || raw.colorScheme === 'dark' || raw.colorScheme === 'auto') theme.colorScheme = raw.colorScheme;
+  if (raw.colorScheme === 'light' || raw.colorScheme === 'dark' || raw.colorScheme === 'auto')
+    theme.colorScheme = raw.colorScheme;
   return theme;
 };
 

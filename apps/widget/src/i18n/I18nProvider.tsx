@@ -33,7 +33,9 @@ export const createI18n = (locale: WidgetLocale): I18n => {
     formatDateTime: (iso, options = { dateStyle: 'medium', timeStyle: 'short' }) =>
       new Intl.DateTimeFormat(intlLocale, options).format(new Date(iso)),
     formatCurrency: (value, options) =>
-      new Intl.NumberFormat(intlLocale, { style: 'currency', currency: 'USD', maximumFractionDigits: 0, ...options }).format(value),
+      new Intl.NumberFormat(intlLocale, { style: 'currency', currency: 'USD', maximumFractionDigits: 0, ...options }).format(
+        value,
+      ),
     formatPercent: (value, options) =>
       new Intl.NumberFormat(intlLocale, { style: 'percent', maximumFractionDigits: 2, ...options }).format(value / 100),
   };

@@ -1,0 +1,197 @@
+/**
+ * The demo partner site, "Maple Bank": a page on its own origin that mints user tokens server-side and
+ * embeds the widget with the `/embed.js` script tag, exactly as a partner would. node:http only.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type DemoLocale, type DemoScheme, renderDemoPage, renderErrorPage } from './page.ts';
+import { PartnerApi, PartnerApiError, type PartnerUser } from './partner-api.ts';
+
+export interface DemoServerOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** The API as this server reaches it (token minting). */
+  apiUrl: string;
+  /** The API as browsers reach it (`/embed.js`, the frame); default `apiUrl`. */
+  publicApiUrl?: string;
+  clientId: string;
+  clientSecret: string;
+  logger?: Pick<Console, 'info' | 'error'>;
+}
+
+export interface DemoServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The bank's customer ids: short, URL-safe, and safe to put in HTML and in the API's externalUserId. */
+export const USER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+const ASSETS: Record<string, { file: string; type: string }> = {
+  '/demo.js': { file: 'demo.js', type: 'text/javascript; charset=utf-8' },
+  '/demo.css': { file: 'demo.css', type: 'text/css; charset=utf-8' },
+};
+const loadAsset = (file: string) => readFileSync(new URL(`./public/${file}`, import.meta.url));
+
+const FIRST_NAMES = ['Avery', 'Jordan', 'Riley', 'Casey', 'Morgan', 'Quinn', 'Taylor', 'Rowan'];
+const LAST_NAMES = ['Maple', 'Birch', 'Cedar', 'Willow', 'Aspen', 'Spruce', 'Alder', 'Hazel'];
+
+/** The same id always gets the same name: the API's sandbox derives the credit file from it. */
+export const demoUser = (id: string): PartnerUser => {
+  const digest = createHash('sha256').update(id).digest();
+  return {
+    id,
+    email: `${id}@demo.example`,
+    firstName: FIRST_NAMES[(digest[0] as number) % FIRST_NAMES.length] as string,
+    lastName: LAST_NAMES[(digest[1] as number) % LAST_NAMES.length] as string,
+  };
+};
+
+const pageCsp = (apiOrigin: string) =>
+  [
+    "default-src 'none'",
+    `script-src 'self' ${apiOrigin}`,
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    `frame-src ${apiOrigin}`,
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+
+const COMMON_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'cache-control': 'no-store',
+};
+
+const sendHtml = (res: ServerResponse, status: number, html: string, csp: string) => {
+  res.writeHead(status, { ...COMMON_HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp });
+  res.end(html);
+};
+
+const sendJson = (res: ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { ...COMMON_HEADERS, 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+};
+
+const readableMessage = (error: unknown) =>
+  error instanceof PartnerApiError
+    ? `${error.message}${error.requestId ? ` (request id ${error.requestId})` : ''}`
+    : 'Something went wrong on the bank’s side. Try again.';
+
+export const startDemoServer = async (options: DemoServerOptions): Promise<DemoServer> => {
+  const apiUrl = options.apiUrl.replace(/\/+$/, '');
+  const publicApiUrl = (options.publicApiUrl ?? apiUrl).replace(/\/+$/, '');
+  const csp = pageCsp(new URL(publicApiUrl).origin);
+  const api = new PartnerApi(apiUrl, options.clientId, options.clientSecret);
+  const assets = Object.fromEntries(
+    Object.entries(ASSETS).map(([path, { file, type }]) => [path, { body: loadAsset(file), type }]),
+  );
+
+  const logFailure = (what: string, error: unknown) => {
+    options.logger?.error(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+  };
+
+  /** The enrolled user behind a bank customer, for the sandbox helpers. */
+  const enrolledUserId = async (user: string): Promise<string> => {
+    const userId = await api.findEnrolledUserId(user);
+    if (!userId)
+      throw new PartnerApiError('Enrol in the widget first: this customer has no credit profile yet.', 409, 'NOT_ENROLLED');
+    return userId;
+  };
+
+  const sandboxActions: Record<string, (user: string) => Promise<unknown>> = {
+    '/sandbox/answers': async (user) => ({ answers: await api.sandboxAnswers(await enrolledUserId(user)) }),
+    '/sandbox/score-refresh': async (user) => {
+      const result = await api.refreshScore(await enrolledUserId(user));
+      return { message: `Score refreshed: ${result.previousScore ?? 'none'} → ${result.score}.` };
+    },
+    '/sandbox/alert': async (user) => {
+      await api.createAlert(await enrolledUserId(user), 'new_inquiry');
+      return { message: 'A test alert (new inquiry) was sent. Open the Alerts tab.' };
+    },
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://demo.invalid');
+    const user = url.searchParams.get('user');
+    const asset = assets[url.pathname];
+    if (req.method === 'GET' && asset) {
+      res.writeHead(200, { ...COMMON_HEADERS, 'content-type': asset.type, 'cache-control': 'no-cache' });
+      res.end(asset.body);
+      return;
+    }
+    if (req.method === 'GET' && url.pathname === '/') {
+      if (user === null) {
+        res.writeHead(302, { ...COMMON_HEADERS, location: `/?user=demo-${randomBytes(5).toString('hex')}` });
+        res.end();
+        return;
+      }
+      if (!USER_ID_PATTERN.test(user)) {
+        const message = 'A customer id is 1–64 letters, digits, "-" or "_".';
+        sendHtml(res, 400, renderErrorPage('Unknown customer', message), csp);
+        return;
+      }
+      try {
+        const userToken = await api.mintUserToken(demoUser(user));
+        const locale: DemoLocale = url.searchParams.get('locale') === 'es' ? 'es' : 'en';
+        const scheme: DemoScheme = url.searchParams.get('scheme') === 'dark' ? 'dark' : 'light';
+        sendHtml(res, 200, renderDemoPage({ user, userToken, publicApiUrl, locale, scheme }), csp);
+      } catch (error) {
+        logFailure('minting a user token', error);
+        sendHtml(res, 502, renderErrorPage('Your credit score is unavailable', readableMessage(error)), csp);
+      }
+      return;
+    }
+    const action = url.pathname === '/token' ? null : sandboxActions[url.pathname];
+    if (url.pathname === '/token' || action) {
+      if (req.method !== 'POST') {
+        res.writeHead(405, { ...COMMON_HEADERS, allow: 'POST' });
+        res.end();
+        return;
+      }
+      if (user === null || !USER_ID_PATTERN.test(user)) {
+        sendJson(res, 400, { error: 'A customer id (?user=) of 1–64 letters, digits, "-" or "_" is required.' });
+        return;
+      }
+      try {
+        sendJson(res, 200, action ? await action(user) : { userToken: await api.mintUserToken(demoUser(user)) });
+      } catch (error) {
+        logFailure(url.pathname, error);
+        const status = error instanceof PartnerApiError && error.status === 409 ? 409 : 502;
+        sendJson(res, status, { error: readableMessage(error) });
+      }
+      return;
+    }
+    sendHtml(res, 404, renderErrorPage('Page not found', 'Maple Bank has no such page.'), csp);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error) => {
+      logFailure('request', error);
+      if (!res.headersSent) sendJson(res, 500, { error: 'Something went wrong on the bank’s side.' });
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const url = `http://${host}:${port}`;
+  options.logger?.info(`Maple Bank demo on ${url} (embedding the widget from ${publicApiUrl})`);
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+};

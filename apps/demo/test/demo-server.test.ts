@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestClient } from '../../bff/test/helpers/harness.ts';
+import { type DemoServer, startDemoServer } from '../src/demo-server.ts';
+
+let app: TestApp;
+let client: TestClient;
+let demo: DemoServer;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  client = await app.createClient();
+  demo = await startDemoServer({ host: '127.0.0.1', port: 0, apiUrl: app.url, clientId: client.id, clientSecret: client.secret });
+});
+afterAll(async () => {
+  await demo?.close();
+  await app?.close();
+});
+
+const get = (path: string) => fetch(`${demo.url}${path}`, { redirect: 'manual' });
+const post = (path: string) => fetch(`${demo.url}${path}`, { method: 'POST' });
+
+const tokenInPage = (html: string): string => {
+  const json = /<script type="application\/json" id="demo-config">(.*?)<\/script>/s.exec(html)?.[1];
+  return JSON.parse(json ?? 'null').userToken;
+};
+
+/** What the widget does with a user token. */
+const asUser = (userToken: string, method: string, path: string, body?: unknown) =>
+  fetch(`${app.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${userToken}`,
+      ...(body ? { 'content-type': 'application/json', 'idempotency-key': randomUUID() } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+
+describe('the Maple Bank demo', () => {
+  it('sends a visitor without a customer id to a fresh demo customer', async () => {
+    const res = await get('/');
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toMatch(/^\/\?user=demo-[0-9a-f]{10}$/);
+  });
+
+  it('embeds the widget with the script tag and a user token minted server-side, under a strict CSP', async () => {
+    const res = await get('/?user=alice_01');
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain(`<script src="${app.url}/embed.js"></script>`);
+    expect(html).toContain('<script src="/demo.js"></script>');
+    expect(html).toContain('<ol id="event-log" aria-live="polite">');
+    expect(html).not.toContain(client.secret);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain(`script-src 'self' ${app.url}`);
+    expect(csp).toContain(`frame-src ${app.url}`);
+    expect(csp).not.toContain('unsafe-inline');
+
+    const token = tokenInPage(html);
+    expect(token).toMatch(/^ut_/);
+    const me = await asUser(token, 'GET', '/v1/me');
+    expect(me.body.error.code).toBe('USER_NOT_ENROLLED');
+  });
+
+  it('serves its page script and styles', async () => {
+    const js = await get('/demo.js');
+    expect(js.headers.get('content-type')).toContain('javascript');
+    expect(await js.text()).toContain('CreditWidget.create');
+    expect((await get('/demo.css')).status).toBe(200);
+  });
+
+  it('mints a fresh working token at POST /token', async () => {
+    const res = await post('/token?user=alice_01');
+    expect(res.status).toBe(200);
+    const { userToken } = (await res.json()) as { userToken: string };
+    expect(userToken).toMatch(/^ut_/);
+    expect((await asUser(userToken, 'GET', '/v1/me')).body.error.code).toBe('USER_NOT_ENROLLED');
+    expect((await get('/token?user=alice_01')).status).toBe(405);
+  });
+
+  it('refuses customer ids that are empty, too long or have other characters', async () => {
+    for (const user of ['', 'a'.repeat(65), 'bad%20id', '%3Cscript%3E', '..%2Fx']) {
+      const page = await get(`/?user=${user}`);
+      expect(page.status).toBe(400);
+      const html = await page.text();
+      expect(html).toContain('1–64 letters');
+      expect(html).not.toContain('<script>');
+      expect((await post(`/token?user=${user}`)).status).toBe(400);
+    }
+    expect((await get(`/?user=${'a'.repeat(64)}`)).status).toBe(200);
+  });
+
+  it('gives the sandbox answers in words, which verify the customer in the widget, then drives the helpers', async () => {
+    const user = `kba-${Date.now()}`;
+    const token = tokenInPage(await (await get(`/?user=${user}`)).text());
+
+    const early = await post(`/sandbox/answers?user=${user}`);
+    expect(early.status).toBe(409);
+    expect(((await early.json()) as any).error).toContain('Enrol in the widget first');
+
+    const enrolled = await asUser(token, 'POST', '/v1/users/enroll', {
+      ssn: '1234',
+      dateOfBirth: '1985-04-12',
+      address: { street: '1 Maple Ave', city: 'Springfield', state: 'IL', zipCode: '62701' },
+    });
+    expect(enrolled.status).toBe(201);
+    const userId = enrolled.body.data.userId as string;
+
+    const answersRes = await post(`/sandbox/answers?user=${user}`);
+    expect(answersRes.status, await answersRes.clone().text()).toBe(200);
+    const { answers } = (await answersRes.json()) as { answers: { question: string; answer: string }[] };
+    expect(answers).toHaveLength(3);
+
+    // The widget's own session: same questions, other order and option ids.
+    const session = (await asUser(token, 'GET', `/v1/users/${userId}/verification/questions`)).body.data;
+    const picked = session.questions.map((q: any) => {
+      const text = answers.find((a) => a.question === q.text)?.answer;
+      return { questionId: q.questionId, answerId: q.options.find((o: any) => o.text === text)?.id };
+    });
+    const result = await asUser(token, 'POST', `/v1/users/${userId}/verification/answers`, {
+      sessionId: session.sessionId,
+      answers: picked,
+    });
+    expect(result.body.data.verified).toBe(true);
+
+    const refreshed = await post(`/sandbox/score-refresh?user=${user}`);
+    expect(refreshed.status).toBe(200);
+    expect(((await refreshed.json()) as any).message).toMatch(/^Score refreshed: \d+ → \d+\.$/);
+    const alert = await post(`/sandbox/alert?user=${user}`);
+    expect(alert.status).toBe(200);
+    const alerts = await asUser(token, 'GET', `/v1/users/${userId}/alerts`);
+    expect(alerts.body.data.some((a: any) => a.type === 'new_inquiry')).toBe(true);
+  });
+
+  it('answers unknown paths with a 404 page', async () => {
+    expect((await get('/nope')).status).toBe(404);
+  });
+});
+
+describe('when the API fails', () => {
+  it('shows a readable message, never a stack trace', async () => {
+    const down = await startDemoServer({
+      host: '127.0.0.1',
+      port: 0,
+      apiUrl: 'http://127.0.0.1:9',
+      clientId: 'cli_sbx_x',
+      clientSecret: 'sk_x',
+    });
+    try {
+      const page = await fetch(`${down.url}/?user=x`);
+      expect(page.status).toBe(502);
+      const html = await page.text();
+      expect(html).toContain('cannot be reached');
+      expect(html).not.toMatch(/\bat .*\(.*:\d+:\d+\)/);
+      const token = await fetch(`${down.url}/token?user=x`, { method: 'POST' });
+      expect(token.status).toBe(502);
+      expect(((await token.json()) as any).error).toContain('cannot be reached');
+    } finally {
+      await down.close();
+    }
+  });
+
+  it('shows the API’s own message for wrong credentials', async () => {
+    const wrong = await startDemoServer({
+      host: '127.0.0.1',
+      port: 0,
+      apiUrl: app.url,
+      clientId: client.id,
+      clientSecret: 'sk_wrong',
+    });
+    try {
+      const page = await fetch(`${wrong.url}/?user=x`);
+      expect(page.status).toBe(502);
+      expect(await page.text()).toContain('The bank could not sign in to the Credit API');
+    } finally {
+      await wrong.close();
+    }
+  });
+
+  it('caches the access token and mints a new one after a 401', async () => {
+    let mints = 0;
+    const fake = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/oauth/token') {
+        mints += 1;
+        res.end(JSON.stringify({ access_token: `at_${mints}`, token_type: 'Bearer', expires_in: 3600, scope: 'write' }));
+      } else if (req.headers.authorization === 'Bearer at_1') {
+        res.statusCode = 401;
+        res.end(JSON.stringify({ error: { code: 'AUTHENTICATION_ERROR', message: 'revoked' } }));
+      } else {
+        res.statusCode = 201;
+        res.end(JSON.stringify({ data: { userToken: 'ut_sbx_fake' } }));
+      }
+    });
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+    const apiUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+    const partner = await startDemoServer({ host: '127.0.0.1', port: 0, apiUrl, clientId: 'cli_sbx_x', clientSecret: 'sk_x' });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(`${partner.url}/token?user=x`, { method: 'POST' });
+        expect(await res.json()).toEqual({ userToken: 'ut_sbx_fake' });
+      }
+      expect(mints).toBe(2);
+    } finally {
+      await partner.close();
+      fake.close();
+    }
+  });
+});

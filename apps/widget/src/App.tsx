@@ -1,0 +1,116 @@
+import type { WidgetLocale } from '@credit/contract/widget-protocol';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import type { WidgetApiError } from './api/errors.ts';
+import { meQuery } from './api/me.ts';
+import { LoadingScreen, Shell } from './app/Shell.tsx';
+import { dashboardView, reportScreen, setInitialView } from './bridge/events.ts';
+import type { LaunchContext, LaunchSettings } from './bridge/launch.ts';
+import { Dashboard } from './dashboard/Dashboard.tsx';
+import { EnrollForm } from './enroll/EnrollForm.tsx';
+import { ErrorScreen, widgetErrorCode } from './errors/index.ts';
+import { detectLocale, I18nProvider } from './i18n/index.ts';
+import { boot } from './session/boot.ts';
+import { clearExpired, onSessionExpired } from './session/refresh.ts';
+import { rememberUserId } from './session/session.ts';
+import { applyTheme } from './theme/apply-theme.ts';
+import { VerifyFlow } from './verify/VerifyFlow.tsx';
+
+type BootState = { status: 'connecting' } | { status: 'ready' } | { status: 'failed'; error: unknown };
+
+/** One boot per attempt, so React's StrictMode double effect does not exchange the token twice. */
+const bootAttempts = new Map<number, ReturnType<typeof boot>>();
+
+/** connecting → (me) → enrol | verify | locked | dashboard, with an error screen wherever it stops. */
+export function App({ launch }: { launch: LaunchContext }) {
+  const [locale, setLocale] = useState<WidgetLocale>(launch.fragmentSettings.locale ?? detectLocale());
+  const [state, setState] = useState<BootState>({ status: 'connecting' });
+  const [attempt, setAttempt] = useState(0);
+  const [expired, setExpired] = useState<WidgetApiError | null>(null);
+
+  useEffect(() => onSessionExpired(setExpired), []);
+  useEffect(() => {
+    document.documentElement.lang = locale;
+    document.title = locale === 'es' ? 'Puntaje de crédito' : 'Credit score';
+  }, [locale]);
+
+  useEffect(() => {
+    let cancelled = false;
+    const applySettings = (settings: LaunchSettings) => {
+      applyTheme(settings.theme);
+      if (settings.locale) setLocale(settings.locale);
+      setInitialView(settings.view);
+    };
+    let run = bootAttempts.get(attempt);
+    if (!run) {
+      run = boot(launch, applySettings);
+      bootAttempts.set(attempt, run);
+    }
+    run.then(
+      () => !cancelled && setState({ status: 'ready' }),
+      (error: unknown) => !cancelled && setState({ status: 'failed', error }),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [attempt, launch]);
+
+  const retryBoot = () => {
+    clearExpired();
+    setExpired(null);
+    setState({ status: 'connecting' });
+    setAttempt((n) => n + 1);
+  };
+
+  let content: React.ReactNode;
+  if (expired) content = <ErrorScreen error={expired} />;
+  else if (state.status === 'connecting') content = <LoadingScreen />;
+  else if (state.status === 'failed') content = <ErrorScreen error={state.error} onRetry={retryBoot} />;
+  else content = <UserFlow />;
+
+  return (
+    <I18nProvider locale={locale}>
+      <Shell mode={launch.mode}>{content}</Shell>
+    </I18nProvider>
+  );
+}
+
+/** Decides the screen from the user's enrolment status, and moves on after each step. */
+function UserFlow() {
+  const queryClient = useQueryClient();
+  const me = useQuery(meQuery());
+  const notEnrolled = me.isError && widgetErrorCode(me.error) === 'USER_NOT_ENROLLED';
+  const screen = me.data
+    ? me.data.status === 'active'
+      ? 'dashboard'
+      : 'verify'
+    : notEnrolled
+      ? 'enroll'
+      : me.isError
+        ? 'error'
+        : 'loading';
+
+  useEffect(() => {
+    if (screen === 'enroll' || screen === 'verify') reportScreen(screen);
+    else if (screen === 'dashboard') reportScreen(dashboardView());
+  }, [screen]);
+
+  const refreshMe = () => queryClient.invalidateQueries({ queryKey: meQuery().queryKey });
+
+  if (screen === 'loading') return <LoadingScreen />;
+  if (screen === 'enroll') {
+    return (
+      <EnrollForm
+        onEnrolled={async (userId) => {
+          if (userId) rememberUserId(userId);
+          await refreshMe();
+        }}
+      />
+    );
+  }
+  if (screen === 'error' || !me.data) return <ErrorScreen error={me.error} onRetry={() => me.refetch()} />;
+  if (screen === 'verify') {
+    return <VerifyFlow userId={me.data.userId} initiallyLocked={me.data.status === 'locked'} onVerified={refreshMe} />;
+  }
+  return <Dashboard userId={me.data.userId} />;
+}

@@ -1,0 +1,26 @@
+import type { TCreditScore, TScoreHistoryEntry } from '@credit/contract';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { apiRequest } from './client.ts';
+
+const userPath = (userId: string) => `/v1/users/${encodeURIComponent(userId)}`;
+
+/** The current score with its factors and trend; the dashboard header reads it too, so both share one request. */
+export const creditScoreQuery = (userId: string) =>
+  queryOptions({
+    queryKey: ['credit-score', userId] as const,
+    queryFn: async ({ signal }) => (await apiRequest<TCreditScore>('GET', `${userPath(userId)}/credit-score`, { signal })).data,
+  });
+
+export const HISTORY_RANGES = [6, 12, 24] as const;
+export type HistoryRange = (typeof HISTORY_RANGES)[number];
+
+/** Monthly scores over the last `months` months, most recent first (as the API sends them). */
+export const scoreHistoryQuery = (userId: string, months: HistoryRange) =>
+  queryOptions({
+    queryKey: ['credit-score', userId, 'history', months] as const,
+    queryFn: async ({ signal }) =>
+      (await apiRequest<TScoreHistoryEntry[]>('GET', `${userPath(userId)}/credit-score/history?months=${months}&limit=100`, { signal }))
+        .data,
+    // Switching range keeps the previous line on screen instead of flashing a skeleton.
+    placeholderData: keepPreviousData,
+  });

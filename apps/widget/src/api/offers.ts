@@ -1,0 +1,28 @@
+import type { TOffer, TOfferClick, TOfferClickInput, TOfferType } from '@credit/contract';
+import { queryOptions } from '@tanstack/react-query';
+import { apiRequest, newIdempotencyKey } from './client.ts';
+
+const offersPath = (userId: string) => `/v1/users/${encodeURIComponent(userId)}/offers`;
+
+/** Active offers, best match first; `type` undefined lists every type. */
+export const offersQuery = (userId: string, type: TOfferType | undefined) =>
+  queryOptions({
+    queryKey: ['offers', userId, type ?? 'all'] as const,
+    queryFn: async ({ signal }) => {
+      const query = new URLSearchParams({ limit: '50' });
+      if (type) query.set('type', type);
+      return (await apiRequest<TOffer[]>('GET', `${offersPath(userId)}?${query}`, { signal })).data;
+    },
+  });
+
+/**
+ * Records the click before the application opens, so the partner is credited. One idempotency key per
+ * press: a retried request after a network failure is counted once.
+ */
+export const recordOfferClick = async (userId: string, offerId: string, input: TOfferClickInput): Promise<TOfferClick> =>
+  (
+    await apiRequest<TOfferClick>('POST', `${offersPath(userId)}/${encodeURIComponent(offerId)}/click`, {
+      body: input,
+      idempotencyKey: newIdempotencyKey(),
+    })
+  ).data;

@@ -1,0 +1,2 @@
+export { ErrorScreen, type ErrorScreenProps } from './ErrorScreen.tsx';
+export { isRetryable, requestIdOf, unlocksAtOf, widgetErrorCode } from './error-code.ts';

@@ -1,0 +1,48 @@
+import { useI18n, useMessages } from '../i18n/index.ts';
+import { ratingForScore } from '../score/bands.ts';
+import { messages as scoreMessages } from '../score/messages.ts';
+import type { HistoryPoint } from './HistoryChart.tsx';
+import { messages } from './messages.ts';
+
+/** The figures of the chart as a table, newest first: the chart's text alternative. */
+export function HistoryTable({ points, months }: { points: HistoryPoint[]; months: number }) {
+  const t = useMessages(messages);
+  const ratings = useMessages(scoreMessages).ratings;
+  const { formatDate, formatNumber } = useI18n();
+  const newestFirst = [...points].reverse();
+  return (
+    <table className="cw-history-table">
+      <caption>{t.tableCaption(months)}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{t.month}</th>
+          <th scope="col">{t.score}</th>
+          <th scope="col">{t.rating}</th>
+          <th scope="col">{t.change}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {newestFirst.map((point, index) => {
+          const previous = newestFirst[index + 1];
+          const change = previous ? point.score - previous.score : null;
+          return (
+            <tr key={point.date}>
+              <th scope="row">{formatDate(point.date, { month: 'long', year: 'numeric' })}</th>
+              <td>{formatNumber(point.score)}</td>
+              <td>{ratings[ratingForScore(point.score)]}</td>
+              <td>
+                {change === null
+                  ? t.firstMonth
+                  : change === 0
+                    ? t.noChange
+                    : change > 0
+                      ? t.changeUp(formatNumber(change))
+                      : t.changeDown(formatNumber(-change))}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,165 @@
+import type { TOffer, TOfferType } from '@credit/contract';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { offersQuery, recordOfferClick } from '../api/offers.ts';
+import { emitEvent } from '../bridge/events.ts';
+import { ErrorScreen } from '../errors/ErrorScreen.tsx';
+import { useI18n, useMessages } from '../i18n/index.ts';
+import { Badge } from '../ui/Badge.tsx';
+import { Button } from '../ui/Button.tsx';
+import { Card } from '../ui/Card.tsx';
+import { LoadingRegion, Skeleton } from '../ui/Skeleton.tsx';
+import { messages } from './messages.ts';
+import './offers.css';
+
+const OFFER_TYPES: readonly TOfferType[] = ['credit_card', 'loan', 'mortgage'];
+
+function OfferCard({ offer, position, userId }: { offer: TOffer; position: number; userId: string }) {
+  const t = useMessages(messages);
+  const { formatCurrency, formatPercent, formatDate } = useI18n();
+  const errorId = useId();
+  // The click is recorded first so the partner is credited; only then does the application open.
+  const apply = useMutation({
+    mutationFn: () =>
+      recordOfferClick(userId, offer.offerId, {
+        source: 'widget',
+        timestamp: new Date().toISOString(),
+        metadata: { page: 'offers', position },
+      }),
+    onSuccess: (click) => {
+      window.open(offer.applicationUrl, '_blank', 'noopener,noreferrer');
+      emitEvent({
+        name: 'offer_clicked',
+        data: { userId, offerId: offer.offerId, clickId: click.clickId, url: offer.applicationUrl },
+      });
+    },
+  });
+
+  const amount = offer.creditLimit
+    ? t.amountRange(formatCurrency(offer.creditLimit.min), formatCurrency(offer.creditLimit.max))
+    : t.notStated;
+  const rows: [string, string][] = [
+    [t.apr, t.aprRange(formatPercent(offer.apr.min), formatPercent(offer.apr.max), offer.apr.type)],
+    [offer.type === 'credit_card' ? t.creditLimit : t.loanAmount, amount],
+    [t.annualFee, offer.annualFee === 0 ? t.noAnnualFee : formatCurrency(offer.annualFee)],
+  ];
+  if (offer.signupBonus) {
+    rows.push([t.bonus, t.bonusValue(formatCurrency(offer.signupBonus.amount), offer.signupBonus.requirement)]);
+  }
+
+  return (
+    <Card
+      as="li"
+      titleLevel={3}
+      className="cw-offer"
+      title={offer.name}
+      aside={
+        offer.preQualified ? (
+          <Badge tone="success">
+            <span aria-hidden="true">✓</span> {t.preQualified}
+          </Badge>
+        ) : null
+      }
+    >
+      <p className="cw-offer__provider">
+        {offer.provider} · {t.types[offer.type]}
+      </p>
+      <p className="cw-offer__description">{offer.description}</p>
+      <dl className="cw-offer__terms">
+        {rows.map(([term, value]) => (
+          <div key={term} className="cw-offer__term">
+            <dt>{term}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="cw-offer__ends">{t.endsOn(formatDate(offer.expiresAt))}</p>
+      <div className="cw-offer__actions">
+        <Button
+          className="cw-offer__apply"
+          loading={apply.isPending}
+          onClick={() => apply.mutate()}
+          aria-describedby={apply.isError ? errorId : undefined}
+        >
+          {t.apply}
+          <span className="cw-visually-hidden">
+            {t.applyFor(offer.name)} {t.opensNewWindow}
+          </span>
+          <span aria-hidden="true"> ↗</span>
+        </Button>
+        {apply.isError ? (
+          <p id={errorId} className="cw-offer__error" role="alert">
+            <span aria-hidden="true">⚠ </span>
+            {t.clickFailed}
+          </p>
+        ) : null}
+      </div>
+    </Card>
+  );
+}
+
+/** The offers tab: filter by type, each offer's terms, and Apply (click recorded through the API first). */
+export function OffersPanel({ userId }: { userId: string }) {
+  const t = useMessages(messages);
+  const headingId = useId();
+  const [type, setType] = useState<TOfferType | undefined>(undefined);
+  const offers = useQuery({ ...offersQuery(userId, type), placeholderData: keepPreviousData });
+
+  let body: React.ReactNode;
+  if (offers.isPending) {
+    body = (
+      <LoadingRegion label={t.loading}>
+        {[0, 1].map((i) => (
+          <Skeleton key={i} height={180} />
+        ))}
+      </LoadingRegion>
+    );
+  } else if (offers.isError) {
+    body = <ErrorScreen error={offers.error} level={2} onRetry={() => offers.refetch()} />;
+  } else if (offers.data.length === 0 && !offers.isPlaceholderData) {
+    body = (
+      <div className="cw-offers__empty">
+        <p>{type ? t.emptyType[type] : t.emptyAll}</p>
+        {type ? (
+          <Button variant="secondary" onClick={() => setType(undefined)}>
+            {t.showAll}
+          </Button>
+        ) : null}
+      </div>
+    );
+  } else {
+    body = (
+      <>
+        <p className="cw-offers__count" aria-live="polite">
+          {offers.isPlaceholderData ? t.loading : t.count(offers.data.length)}
+        </p>
+        <ul className="cw-offers__list" aria-busy={offers.isPlaceholderData || undefined}>
+          {offers.data.map((offer, index) => (
+            <OfferCard key={offer.offerId} offer={offer} position={index} userId={userId} />
+          ))}
+        </ul>
+      </>
+    );
+  }
+
+  return (
+    <section className="cw-offers" aria-labelledby={headingId}>
+      <h2 id={headingId}>{t.heading}</h2>
+      <p className="cw-offers__intro">{t.intro}</p>
+      <div role="group" aria-label={t.filterLabel} className="cw-offers__filter">
+        {[undefined, ...OFFER_TYPES].map((option) => (
+          <button
+            key={option ?? 'all'}
+            type="button"
+            className="cw-chip"
+            aria-pressed={option === type}
+            onClick={() => setType(option)}
+          >
+            {option ? t.types[option] : t.all}
+          </button>
+        ))}
+      </div>
+      {body}
+    </section>
+  );
+}

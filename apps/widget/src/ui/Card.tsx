@@ -1,0 +1,33 @@
+import { type ReactNode, useId } from 'react';
+
+export interface CardProps {
+  /** A heading shown at the top; a "section" card is then a region labelled by it. */
+  title?: ReactNode;
+  titleLevel?: 2 | 3;
+  as?: 'section' | 'div' | 'article' | 'li';
+  /** Right side of the title row (a badge, a small button). */
+  aside?: ReactNode;
+  className?: string;
+  id?: string;
+  children?: ReactNode;
+}
+
+export function Card({ title, titleLevel = 2, as: Tag = 'div', aside, className, id, children }: CardProps) {
+  const headingId = useId();
+  const Heading = titleLevel === 2 ? 'h2' : 'h3';
+  return (
+    <Tag className={`cw-card ${className ?? ''}`} id={id} aria-labelledby={title && Tag === 'section' ? headingId : undefined}>
+      {title || aside ? (
+        <div className="cw-card__header">
+          {title ? (
+            <Heading className="cw-card__title" id={headingId}>
+              {title}
+            </Heading>
+          ) : null}
+          {aside ? <div className="cw-card__aside">{aside}</div> : null}
+        </div>
+      ) : null}
+      {children}
+    </Tag>
+  );
+}

@@ -1,0 +1,22 @@
+import { startTestApp } from '/work/main/apps/bff/test/helpers/harness.ts';
+import { launchBrowser, openPage } from '/work/main/e2e/src/browser.ts';
+import { createPartner, startDemo } from '/work/main/e2e/src/servers.ts';
+
+const t0 = Date.now();
+const app = await startTestApp();
+console.log('app', app.url, Date.now() - t0);
+const partner = await createPartner(app, ['http://localhost:*']);
+const demo = await startDemo(app, partner);
+console.log('demo', demo.url, Date.now() - t0);
+const browser = await launchBrowser();
+console.log('browser', Date.now() - t0);
+const { page, problems } = await openPage(browser);
+await page.goto(`${demo.url}/?user=smoke1`);
+console.log(await page.title(), Date.now() - t0);
+await page.waitForTimeout(3000);
+console.log(page.frames().map((f) => f.url()));
+console.log(await page.locator('#event-log').innerText());
+console.log(problems);
+await browser.close();
+await demo.close();
+await app.close();

@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+
+/** Debian's Chromium: playwright-core downloads no browser of its own. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+// Quiet, reproducible runs: no background traffic, updates or sync competing with the page under test.
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
+
+export const launchBrowser = async (): Promise<Browser> => {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `No Chromium at ${CHROMIUM_PATH}: the journeys need Debian's browser. Install it with \`apt-get install chromium\` ` +
+        '(or point CHROMIUM_PATH at another Chromium binary).',
+    );
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+};
+
+export type Device = 'desktop' | 'mobile';
+
+export const DEVICES: Record<Device, BrowserContextOptions> = {
+  desktop: { viewport: { width: 1280, height: 800 } },
+  mobile: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
+};
+
+export interface OpenedPage {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught errors and console errors of the page and its frames, to explain a failing journey. */
+  problems: string[];
+}
+
+export const openPage = async (browser: Browser, device: Device = 'desktop', options: BrowserContextOptions = {}) => {
+  const context = await browser.newContext({ ...DEVICES[device], ...options });
+  // Every wait in a journey is for something a person would see within seconds; fail fast and say what.
+  context.setDefaultTimeout(15_000);
+  // tsx (the bench) compiles with keepNames, so functions passed to page.evaluate call esbuild's `__name`.
+  await context.addInitScript('globalThis.__name ??= (fn) => fn;');
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error (${message.location().url}): ${message.text()}`);
+  });
+  return { context, page, problems } satisfies OpenedPage;
+};

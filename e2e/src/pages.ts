@@ -1,0 +1,94 @@
+import type { FrameLocator, Page, Response } from 'playwright-core';
+
+/** What a host page records of the widget's public events (the demo's `window.demoEvents`, our pages' `hostEvents`). */
+export interface HostEvent {
+  name: string;
+  data?: Record<string, unknown>;
+}
+
+interface CreditWidgetOptions {
+  container: HTMLElement | string;
+  userToken: string;
+  view?: string;
+  locale?: string;
+  readyTimeoutMs?: number;
+  onEvent?: (event: HostEvent) => void;
+}
+
+declare global {
+  interface Window {
+    CreditWidget?: { create(options: CreditWidgetOptions): { destroy(): void; readonly iframe: HTMLIFrameElement } };
+    demoEvents?: HostEvent[];
+    hostEvents?: HostEvent[];
+    __marker?: string;
+    /** What the widget sent through the React Native bridge the mobile journey installs. */
+    __bridged?: HostEvent[];
+    ReactNativeWebView?: { postMessage(message: string): void };
+  }
+}
+
+/** The widget inside the host page: the loader's iframe, served by the API under /widget. */
+export const widgetFrame = (page: Page): FrameLocator => page.frameLocator('iframe[src*="/widget"]');
+
+/** Names of the events the host page received, in order. */
+export const hostEventNames = (page: Page): Promise<string[]> =>
+  page.evaluate(() => [...(window.demoEvents ?? []), ...(window.hostEvents ?? [])].map((event) => event.name));
+
+export const hostEvents = (page: Page): Promise<HostEvent[]> =>
+  page.evaluate(() => [...(window.demoEvents ?? []), ...(window.hostEvents ?? [])]);
+
+/**
+ * A partner page of our own: it loads the loader from the API and nothing else; the test calls
+ * `CreditWidget.create` itself, through `createWidget`.
+ */
+export const partnerPageHtml = (apiUrl: string) => `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Partner page</title></head>
+<body>
+<main>
+<h1>Partner page</h1>
+<div id="credit-widget"></div>
+</main>
+<script src="${apiUrl}/embed.js"></script>
+</body>
+</html>`;
+
+export interface CreateOptions {
+  userToken: string;
+  readyTimeoutMs?: number;
+  view?: string;
+  /** How many times to call `create` on the same container (React StrictMode mounts twice). */
+  times?: number;
+  /** Destroy the first handle before creating again, as StrictMode's effect cleanup does. */
+  destroyBetween?: boolean;
+}
+
+/** Calls `CreditWidget.create` on the page's container; the host's events land in `window.hostEvents`. */
+export const createWidget = (page: Page, { times = 1, destroyBetween = false, ...options }: CreateOptions) =>
+  page.evaluate(
+    ({ opts, times, destroyBetween }) => {
+      window.hostEvents ??= [];
+      const events = window.hostEvents;
+      const loader = window.CreditWidget;
+      if (!loader) throw new Error('embed.js did not define window.CreditWidget');
+      for (let i = 0; i < times; i += 1) {
+        const handle = loader.create({ container: '#credit-widget', ...opts, onEvent: (event) => events.push(event) });
+        if (destroyBetween && i < times - 1) handle.destroy();
+      }
+    },
+    { opts: options, times, destroyBetween },
+  );
+
+/** Every API call the page and its frames made, for the few facts a user cannot see (a second session exchange). */
+export class NetworkLog {
+  readonly responses: Response[] = [];
+
+  constructor(page: Page) {
+    page.on('response', (response) => this.responses.push(response));
+  }
+
+  /** Responses to `method` on a path matching `path`. */
+  matching(method: string, path: RegExp): Response[] {
+    return this.responses.filter((r) => r.request().method() === method && path.test(new URL(r.url()).pathname));
+  }
+}

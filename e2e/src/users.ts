@@ -1,0 +1,76 @@
+import type { TestApp } from '../../apps/bff/test/helpers/harness.ts';
+
+/** The sandbox identity whose synthetic file scores 591 at Experian. */
+export const JANE = {
+  firstName: 'Jane',
+  lastName: 'Doe',
+  ssn: '1234',
+  dateOfBirth: '1985-04-12',
+  address: { street: '123 Main St', city: 'Springfield', state: 'IL', zipCode: '62701' },
+  score: 591,
+  bureau: 'Experian',
+} as const;
+
+const expectStatus = (res: { status: number; body: unknown }, status: number, what: string) => {
+  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
+};
+
+export const newExternalUserId = (prefix = 'e2e') => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
+
+/** The API's id of the user the partner enrolled as `externalUserId`, or undefined while not enrolled. */
+export const findUserId = async (app: TestApp, accessToken: string, externalUserId: string): Promise<string | undefined> => {
+  const res = await app.request('GET', `/v1/users?externalUserId=${encodeURIComponent(externalUserId)}`, { token: accessToken });
+  expectStatus(res, 200, 'list users');
+  return res.body.data[0]?.userId;
+};
+
+/** Enrols and verifies Jane through the API, as a partner's back office would: the widget then opens on the dashboard. */
+export const enrolActiveUser = async (app: TestApp, accessToken: string, externalUserId: string): Promise<string> => {
+  const { score: _score, bureau: _bureau, ...identity } = JANE;
+  const enrol = await app.request('POST', '/v1/users/enroll', {
+    token: accessToken,
+    body: { ...identity, externalUserId, email: `${externalUserId}@example.test` },
+  });
+  expectStatus(enrol, 201, 'enrol');
+  const userId = enrol.body.data.userId as string;
+  const questions = await app.request('GET', `/v1/users/${userId}/verification/questions`, { token: accessToken });
+  expectStatus(questions, 200, 'verification questions');
+  const key = await sandboxAnswers(app, accessToken, userId, questions.body.data.sessionId);
+  const result = await app.request('POST', `/v1/users/${userId}/verification/answers`, {
+    token: accessToken,
+    body: { sessionId: questions.body.data.sessionId, answers: key },
+  });
+  expectStatus(result, 200, 'verification answers');
+  if (!result.body.data.verified) throw new Error(`verification failed: ${JSON.stringify(result.body)}`);
+  return userId;
+};
+
+export interface AnswerKeyEntry {
+  questionId: string;
+  answerId: string;
+}
+
+export const sandboxAnswers = async (
+  app: TestApp,
+  accessToken: string,
+  userId: string,
+  sessionId: string,
+): Promise<AnswerKeyEntry[]> => {
+  const res = await app.request('GET', `/v1/sandbox/users/${userId}/verification/answers?sessionId=${sessionId}`, {
+    token: accessToken,
+  });
+  expectStatus(res, 200, 'sandbox answer key');
+  return res.body.data.answers;
+};
+
+/**
+ * The verification session the widget is showing. The API has no route that names a user's open session
+ * (the partner's back office never needs one), so the test reads the newest row.
+ */
+export const latestVerificationSessionId = async (app: TestApp, userId: string): Promise<string | undefined> => {
+  const { rows } = await app.db.query<{ id: string }>(
+    'select id from verification_sessions where user_id = $1 order by created_at desc limit 1',
+    [userId],
+  );
+  return rows[0]?.id;
+};

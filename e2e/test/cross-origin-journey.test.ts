@@ -1,0 +1,157 @@
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../src/browser.ts';
+import { assertBuilt } from '../src/built-files.ts';
+import { hostEventNames, hostEvents, NetworkLog, widgetFrame } from '../src/pages.ts';
+import { runJourney, type ScreenAudit } from '../src/screen-check.ts';
+import { createPartner, type Partner, type RunningServer, startApi, startDemo, type TestApp } from '../src/servers.ts';
+import { findUserId, JANE, newExternalUserId, sandboxAnswers } from '../src/users.ts';
+
+interface QuestionSet {
+  sessionId: string;
+  questions: { questionId: string; text: string; options: { id: string; text: string }[] }[];
+}
+
+describe('cross-origin journey on the demo bank', () => {
+  let browser: Browser;
+  let app: TestApp;
+  let partner: Partner;
+  let demo: RunningServer;
+
+  beforeAll(async () => {
+    assertBuilt();
+    [browser, app] = await Promise.all([launchBrowser(), startApi()]);
+    partner = await createPartner(app, ['http://localhost:*']);
+    demo = await startDemo(app, partner);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.close();
+    await app?.close();
+  });
+
+  const api = (method: string, path: string, body?: unknown) =>
+    app.request(method, path, { token: partner.accessToken, ...(body === undefined ? {} : { body }) });
+
+  /** Answers each question the wizard shows with the sandbox's right answer, step by step. */
+  const answerQuestions = async (frame: FrameLocator, set: QuestionSet, userId: string, audit: ScreenAudit) => {
+    const key = await sandboxAnswers(app, partner.accessToken, userId, set.sessionId);
+    for (let step = 1; step <= set.questions.length; step += 1) {
+      await frame.getByText(`Question ${step} of ${set.questions.length}`).waitFor();
+      const shown = await Promise.all(set.questions.map((q) => frame.getByText(q.text, { exact: true }).isVisible()));
+      const question = set.questions[shown.indexOf(true)];
+      if (!question) throw new Error(`step ${step}: none of the session's questions is visible`);
+      const answerId = key.find((k) => k.questionId === question.questionId)?.answerId;
+      const option = question.options.find((o) => o.id === answerId);
+      if (!option) throw new Error(`no right answer for ${question.questionId}`);
+      if (step === 1) await audit.check('verify-question');
+      await frame.getByRole('radio', { name: option.text, exact: true }).check();
+      const last = step === set.questions.length;
+      await frame.getByRole('button', { name: last ? 'Submit answers' : 'Next question' }).click();
+    }
+  };
+
+  const waitForHostEvent = (page: Page, name: string) =>
+    expect.poll(() => hostEventNames(page), { timeout: 15_000, message: `host event ${name}` }).toContain(name);
+
+  it('enrols, verifies, shows the score, records an offer click, and marks a new alert read', { timeout: 120_000 }, async () => {
+    const externalUserId = newExternalUserId('journey');
+    await runJourney(browser, 'desktop', 'cross-origin', async ({ page, context, audit }) => {
+      const network = new NetworkLog(page);
+      await page.goto(`${demo.url}/?user=${externalUserId}`);
+      const frame = widgetFrame(page);
+
+      // Enrolment: the token's user has no credit profile yet.
+      await frame.getByRole('heading', { name: 'Set up your credit score' }).waitFor();
+      await audit.check('enroll');
+      await frame.getByLabel('Last 4 digits of your Social Security number').fill(JANE.ssn);
+      await frame.getByLabel('Date of birth').fill(JANE.dateOfBirth);
+      await frame.getByLabel('Street address').fill(JANE.address.street);
+      await frame.getByLabel('City', { exact: true }).fill(JANE.address.city);
+      await frame.getByLabel('State', { exact: true }).selectOption(JANE.address.state);
+      await frame.getByLabel('ZIP code').fill(JANE.address.zipCode);
+      await frame.getByRole('button', { name: 'Continue' }).click();
+
+      // KBA with the sandbox's answer key for the session the widget opened.
+      await frame.getByRole('heading', { name: 'Confirm your identity' }).waitFor();
+      await audit.check('verify-intro');
+      const questionsLoaded = page.waitForResponse(
+        (r) => r.request().method() === 'GET' && /\/verification\/questions$/.test(new URL(r.url()).pathname) && r.ok(),
+      );
+      await frame.getByRole('button', { name: 'Start verification' }).click();
+      const questionSet = ((await (await questionsLoaded).json()) as { data: QuestionSet }).data;
+      await waitForHostEvent(page, 'enrolled');
+      const userId = await findUserId(app, partner.accessToken, externalUserId);
+      if (!userId) throw new Error('the widget said enrolled but the API lists no such user');
+      await answerQuestions(frame, questionSet, userId, audit);
+      await waitForHostEvent(page, 'verified');
+
+      // Dashboard: the score the API holds for this file, with its provenance.
+      const score = (await api('GET', `/v1/users/${userId}/credit-score`)).body.data;
+      await frame.getByText(String(score.score)).first().waitFor();
+      await expect
+        .poll(() =>
+          frame
+            .getByText(/VantageScore 3\.0/)
+            .first()
+            .isVisible(),
+        )
+        .toBe(true);
+      await expect.poll(() => frame.getByText(new RegExp(score.bureau, 'i')).first().isVisible()).toBe(true);
+      await audit.check('dashboard-score');
+
+      for (const [tab, screen] of [
+        [/factors/i, 'dashboard-factors'],
+        [/history/i, 'dashboard-history'],
+      ] as const) {
+        await frame.getByRole('tab', { name: tab }).click();
+        await expect.poll(() => frame.getByRole('tab', { name: tab }).getAttribute('aria-selected')).toBe('true');
+        await frame.getByRole('tabpanel').first().waitFor();
+        await audit.check(screen);
+      }
+
+      // Offers: Apply records the click through the API before the application opens in a new window.
+      await frame.getByRole('tab', { name: /offers/i }).click();
+      const apply = frame.getByRole('button', { name: /apply/i }).first();
+      await apply.waitFor();
+      await audit.check('dashboard-offers');
+      const [popup] = await Promise.all([context.waitForEvent('page'), apply.click()]);
+      await waitForHostEvent(page, 'offer_clicked');
+      const clicked = (await hostEvents(page)).find((e) => e.name === 'offer_clicked')?.data as {
+        offerId: string;
+        clickId: string;
+      };
+      expect(popup.url()).not.toBe('about:blank');
+      await popup.close();
+      // The sandbox credits a conversion to the user's latest click: 404 would mean the API never saw one.
+      const conversion = await api('POST', `/v1/sandbox/users/${userId}/offers/${clicked.offerId}/convert`);
+      expect(conversion.status, JSON.stringify(conversion.body)).toBe(200);
+      expect(conversion.body.data.clickId).toBe(clicked.clickId);
+      await page.locator('#event-log li', { hasText: 'offer_clicked' }).waitFor();
+
+      // A score move of more than 10 points creates a score_change alert.
+      const refresh = await api('POST', `/v1/sandbox/users/${userId}/score-refresh`, { score: score.score - 40 });
+      expect(refresh.status, JSON.stringify(refresh.body)).toBe(200);
+      const alerts = await api('GET', `/v1/users/${userId}/alerts?status=unread`);
+      const alert = alerts.body.data[0] as { alertId: string; title: string };
+      expect(alert, 'the refresh created an alert').toBeDefined();
+
+      await frame.getByRole('tab', { name: /alerts/i }).click();
+      await frame.getByText(alert.title).first().waitFor();
+      await audit.check('dashboard-alerts');
+      await frame
+        .getByRole('button', { name: /mark as read/i })
+        .first()
+        .click();
+      await waitForHostEvent(page, 'alert_read');
+      const readAlertIds = async () =>
+        (await api('GET', `/v1/users/${userId}/alerts?status=read`)).body.data.map((a: { alertId: string }) => a.alertId);
+      await expect.poll(readAlertIds).toContain(alert.alertId);
+      await audit.check('dashboard-alerts-read');
+
+      expect(network.matching('POST', /^\/widget\/session$/).length, 'session exchanges').toBeGreaterThanOrEqual(1);
+      expect.soft(audit.failures, audit.report()).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,110 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../src/browser.ts';
+import { assertBuilt } from '../src/built-files.ts';
+import { runJourney } from '../src/screen-check.ts';
+import { createPartner, type Partner, startApi, type TestApp } from '../src/servers.ts';
+import { enrolActiveUser, JANE, newExternalUserId } from '../src/users.ts';
+
+/** A React Native host: the app injects `ReactNativeWebView` before any page script runs. */
+const installNativeBridge = (page: Page) =>
+  page.addInitScript(() => {
+    const bridged: { name: string }[] = [];
+    window.__bridged = bridged;
+    window.ReactNativeWebView = { postMessage: (message: string) => bridged.push(JSON.parse(message)) };
+  });
+
+const bridgedNames = (page: Page) => page.evaluate(() => (window.__bridged ?? []).map((event) => event.name));
+
+/** Wider content than the viewport means the customer has to scroll sideways. */
+const horizontalOverflow = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+describe('mobile webview mode', () => {
+  let browser: Browser;
+  let app: TestApp;
+  let partner: Partner;
+
+  beforeAll(async () => {
+    assertBuilt();
+    [browser, app] = await Promise.all([launchBrowser(), startApi()]);
+    // Webviews open the widget top-level: no embedding page, so no embed origin is involved.
+    partner = await createPartner(app, ['https://bank.example']);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('shows the score at 390 px, drops the token from the URL, bridges events, and fits 320 px', {
+    timeout: 90_000,
+  }, async () => {
+    const externalUserId = newExternalUserId('mobile');
+    await enrolActiveUser(app, partner.accessToken, externalUserId);
+    const userToken = await app.userToken(partner.accessToken, externalUserId, {
+      firstName: JANE.firstName,
+      lastName: JANE.lastName,
+    });
+    await runJourney(browser, 'mobile', 'webview', async ({ page, audit }) => {
+      await installNativeBridge(page);
+      await page.goto(`${app.url}/widget#userToken=${encodeURIComponent(userToken)}`);
+
+      await page.getByText(String(JANE.score)).first().waitFor();
+      await expect.poll(() => page.getByText(new RegExp(JANE.bureau)).first().isVisible()).toBe(true);
+      expect(new URL(page.url()).hash, 'the token left the address bar').toBe('');
+      await expect.poll(() => bridgedNames(page), { message: 'events through ReactNativeWebView' }).toContain('ready');
+      expect(await horizontalOverflow(page), 'sideways scroll at 390 px').toBeLessThanOrEqual(0);
+      await audit.check('webview-score');
+
+      for (const [tab, screen] of [
+        [/factors/i, 'webview-factors'],
+        [/history/i, 'webview-history'],
+        [/offers/i, 'webview-offers'],
+        [/alerts/i, 'webview-alerts'],
+      ] as const) {
+        await page.getByRole('tab', { name: tab }).click();
+        await expect.poll(() => page.getByRole('tab', { name: tab }).getAttribute('aria-selected')).toBe('true');
+        await page.getByRole('tabpanel').first().waitFor();
+        expect(await horizontalOverflow(page), `sideways scroll on ${screen} at 390 px`).toBeLessThanOrEqual(0);
+        await audit.check(screen);
+      }
+      await expect.poll(() => bridgedNames(page)).toContain('view_changed');
+
+      await page.getByRole('tab', { name: /score/i }).click();
+      await page.setViewportSize({ width: 320, height: 700 });
+      await page.getByText(String(JANE.score)).first().waitFor();
+      expect(await horizontalOverflow(page), 'sideways scroll at 320 px').toBeLessThanOrEqual(0);
+      await audit.check('webview-score-320');
+
+      expect.soft(audit.failures, audit.report()).toEqual([]);
+    });
+  });
+
+  it('shows the enrolment form and the identity questions at 390 px', { timeout: 60_000 }, async () => {
+    const userToken = await app.userToken(partner.accessToken, newExternalUserId('mobile-new'));
+    await runJourney(browser, 'mobile', 'webview-enroll', async ({ page, audit }) => {
+      await installNativeBridge(page);
+      await page.goto(`${app.url}/widget#userToken=${encodeURIComponent(userToken)}`);
+      await page.getByRole('heading', { name: 'Set up your credit score' }).waitFor();
+      expect(await horizontalOverflow(page), 'sideways scroll on the form').toBeLessThanOrEqual(0);
+      await audit.check('webview-enroll');
+
+      await page.getByLabel('Last 4 digits of your Social Security number').fill(JANE.ssn);
+      await page.getByLabel('Date of birth').fill(JANE.dateOfBirth);
+      await page.getByLabel('Street address').fill(JANE.address.street);
+      await page.getByLabel('City', { exact: true }).fill(JANE.address.city);
+      await page.getByLabel('State', { exact: true }).selectOption(JANE.address.state);
+      await page.getByLabel('ZIP code').fill(JANE.address.zipCode);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByRole('heading', { name: 'Confirm your identity' }).waitFor();
+      await page.getByRole('button', { name: 'Start verification' }).click();
+
+      await page.getByText('Question 1 of 3').waitFor();
+      expect(await horizontalOverflow(page), 'sideways scroll on the questions').toBeLessThanOrEqual(0);
+      await expect.poll(() => bridgedNames(page)).toContain('enrolled');
+      await audit.check('webview-verify');
+      expect.soft(audit.failures, audit.report()).toEqual([]);
+    });
+  });
+});

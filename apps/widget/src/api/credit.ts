@@ -19,8 +19,11 @@ export const scoreHistoryQuery = (userId: string, months: HistoryRange) =>
   queryOptions({
     queryKey: ['credit-score', userId, 'history', months] as const,
     queryFn: async ({ signal }) =>
-      (await apiRequest<TScoreHistoryEntry[]>('GET', `${userPath(userId)}/credit-score/history?months=${months}&limit=100`, { signal }))
-        .data,
+      (
+        await apiRequest<TScoreHistoryEntry[]>('GET', `${userPath(userId)}/credit-score/history?months=${months}&limit=100`, {
+          signal,
+        })
+      ).data,
     // Switching range keeps the previous line on screen instead of flashing a skeleton.
     placeholderData: keepPreviousData,
   });

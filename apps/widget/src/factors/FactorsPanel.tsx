@@ -2,7 +2,7 @@ import type { TCreditFactor } from '@credit/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { creditScoreQuery } from '../api/credit.ts';
-import { ErrorScreen } from '../errors/ErrorScreen.tsx';
+import { PanelError } from '../dashboard/PanelError.tsx';
 import { useI18n, useMessages } from '../i18n/index.ts';
 import { Badge, type BadgeTone } from '../ui/Badge.tsx';
 import { Card } from '../ui/Card.tsx';
@@ -73,7 +73,7 @@ function FactorDetails({ factor }: { factor: TCreditFactor }) {
 
 function Factor({ factor }: { factor: TCreditFactor }) {
   const t = useMessages(messages);
-  const { formatNumber } = useI18n();
+  const { formatNumber, locale } = useI18n();
   // A code this build does not know yet still shows, with the API's own (English) wording and no advice.
   const text = t.factors[factor.code] as (typeof t.factors)[keyof typeof t.factors] | undefined;
   const standing = Math.min(100, Math.max(0, factor.score));
@@ -90,7 +90,8 @@ function Factor({ factor }: { factor: TCreditFactor }) {
         </Badge>
       }
     >
-      <p className="cw-factor__about">{text?.about ?? factor.description}</p>
+      {/* The API's sentence is about this user's own file but English only; other languages get the general one. */}
+      <p className="cw-factor__about">{locale === 'en' || !text ? factor.description || text?.about : text.about}</p>
       <div className="cw-factor__standing">
         <p>
           <span className="cw-factor__standing-label">{t.standingLabel}: </span>
@@ -127,7 +128,7 @@ export function FactorsPanel({ userId }: { userId: string }) {
       </LoadingRegion>
     );
   }
-  if (score.isError) return <ErrorScreen error={score.error} level={2} onRetry={() => score.refetch()} />;
+  if (score.isError) return <PanelError error={score.error} onRetry={() => score.refetch()} />;
 
   const factors = [...score.data.factors].sort((a, b) => IMPACT_ORDER[a.impact] - IMPACT_ORDER[b.impact]);
   return (

@@ -79,7 +79,8 @@ export const messages: { en: FactorsMessages; es: FactorsMessages } = {
         about: 'How many times you applied for credit recently (hard inquiries).',
         advice: {
           high: 'Several recent applications are lowering your score. Hold off on new applications for a while; inquiries stop counting after 12 months.',
-          medium: 'You applied for credit recently. Space out new applications, and compare rates within a short window when shopping for a loan.',
+          medium:
+            'You applied for credit recently. Space out new applications, and compare rates within a short window when shopping for a loan.',
           low: 'You have few recent applications. Apply only for credit you need to keep it that way.',
         },
       },
@@ -106,7 +107,8 @@ export const messages: { en: FactorsMessages; es: FactorsMessages } = {
         about: 'Si paga sus cuentas a tiempo. Es lo que más cuenta en su puntaje.',
         advice: {
           high: 'Los pagos atrasados o no realizados están bajando su puntaje. Programe pagos automáticos de al menos el mínimo y ponga al día primero las cuentas vencidas.',
-          medium: 'Su historial tiene algunos pagos atrasados. Pagar a tiempo cada mes a partir de ahora hace que pesen cada vez menos.',
+          medium:
+            'Su historial tiene algunos pagos atrasados. Pagar a tiempo cada mes a partir de ahora hace que pesen cada vez menos.',
           low: 'Usted paga a tiempo. Siga así: los pagos automáticos evitan que un mes complicado rompa la racha.',
         },
       },

@@ -10,6 +10,7 @@ export interface HistoryChartProps {
   /** Oldest first. */
   points: HistoryPoint[];
   domain: [number, number];
+  ticks: number[];
   formatMonth(date: string): string;
   formatScore(score: number): string;
   scoreLabel: string;
@@ -35,16 +36,22 @@ const prefersReducedMotion = () => window.matchMedia(REDUCED_MOTION).matches;
  * screen readers: the summary sentence and the table next to it carry the same figures as text.
  * Colours come from CSS (history.css), so the theme and forced colours apply to the SVG too.
  */
-export default function HistoryChart({ points, domain, formatMonth, formatScore, scoreLabel }: HistoryChartProps) {
+export default function HistoryChart({ points, domain, ticks, formatMonth, formatScore, scoreLabel }: HistoryChartProps) {
   const reducedMotion = useSyncExternalStore(subscribeReducedMotion, prefersReducedMotion, () => true);
+  // Plotted by position, not date: a refresh can add a second score on the same day, and both must be on the line.
+  const data = points.map((point, index) => ({ ...point, index }));
+  const monthAt = (index: unknown) => {
+    const point = points[Number(index)];
+    return point ? formatMonth(point.date) : '';
+  };
   return (
     <div className="cw-history-chart" aria-hidden="true">
       <ResponsiveContainer width="100%" height={240}>
-        <LineChart data={points} margin={{ top: 8, right: 16, bottom: 4, left: 0 }} accessibilityLayer={false}>
+        <LineChart data={data} margin={{ top: 8, right: 16, bottom: 4, left: 0 }} accessibilityLayer={false}>
           <CartesianGrid vertical={false} className="cw-history-chart__grid" />
           <XAxis
-            dataKey="date"
-            tickFormatter={formatMonth}
+            dataKey="index"
+            tickFormatter={monthAt}
             minTickGap={12}
             tickLine={false}
             tickMargin={6}
@@ -52,6 +59,7 @@ export default function HistoryChart({ points, domain, formatMonth, formatScore,
           />
           <YAxis
             domain={domain}
+            ticks={ticks}
             tickFormatter={formatScore}
             allowDecimals={false}
             width={40}
@@ -60,7 +68,7 @@ export default function HistoryChart({ points, domain, formatMonth, formatScore,
           />
           <Tooltip
             isAnimationActive={!reducedMotion}
-            labelFormatter={(label) => formatMonth(String(label))}
+            labelFormatter={monthAt}
             formatter={(value) => [formatScore(Number(value)), scoreLabel]}
             contentStyle={TOOLTIP_STYLE}
             labelStyle={{ color: 'var(--cw-text)', fontWeight: 600 }}

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useId, useState } from 'react';
 import { HISTORY_RANGES, type HistoryRange, scoreHistoryQuery } from '../api/credit.ts';
-import { ErrorScreen } from '../errors/ErrorScreen.tsx';
+import { PanelError } from '../dashboard/PanelError.tsx';
 import { useI18n, useMessages } from '../i18n/index.ts';
 import { Button } from '../ui/Button.tsx';
 import { LoadingRegion, Skeleton } from '../ui/Skeleton.tsx';
@@ -17,12 +17,17 @@ const HistoryChart = lazy(() => import('./HistoryChart.tsx'));
 const SCORE_FLOOR = 300;
 const SCORE_CEILING = 850;
 
-/** A y-axis a little wider than the scores, on round numbers, so small moves stay visible. */
-const chartDomain = (points: HistoryPoint[]): [number, number] => {
+/** A y-axis a little wider than the scores, on round steps (10, 20, 25, 50…), so small moves stay visible. */
+const chartScale = (points: HistoryPoint[]): { domain: [number, number]; ticks: number[] } => {
   const scores = points.map((p) => p.score);
-  const low = Math.max(SCORE_FLOOR, Math.floor((Math.min(...scores) - 20) / 10) * 10);
-  const high = Math.min(SCORE_CEILING, Math.ceil((Math.max(...scores) + 20) / 10) * 10);
-  return [low, high];
+  const low = Math.max(SCORE_FLOOR, Math.min(...scores) - 15);
+  const high = Math.min(SCORE_CEILING, Math.max(...scores) + 15);
+  const step = [10, 20, 25, 50, 100].find((s) => (high - low) / s <= 5) ?? 100;
+  const start = Math.floor(low / step) * step;
+  const end = Math.ceil(high / step) * step;
+  const ticks: number[] = [];
+  for (let tick = start; tick <= end; tick += step) ticks.push(tick);
+  return { domain: [start, end], ticks };
 };
 
 /** The history tab: a 6/12/24-month line chart, a sentence summing it up, and the same data as a table. */
@@ -47,16 +52,18 @@ export function HistoryPanel({ userId }: { userId: string }) {
       </LoadingRegion>
     );
   } else if (history.isError) {
-    body = <ErrorScreen error={history.error} level={2} onRetry={() => history.refetch()} />;
+    body = <PanelError error={history.error} onRetry={() => history.refetch()} />;
   } else if (history.data.length === 0) {
     body = <p className="cw-history__empty">{t.empty}</p>;
   } else {
-    const points = [...history.data].sort((a, b) => a.date.localeCompare(b.date));
+    // The API sends newest first; its order also settles two scores on one day (a refresh), which a date sort cannot.
+    const points = [...history.data].reverse();
     const first = points[0] as HistoryPoint;
     const last = points[points.length - 1] as HistoryPoint;
     const delta = last.score - first.score;
     const scores = points.map((p) => p.score);
-    const change = delta === 0 ? t.noChange : delta > 0 ? t.changeUp(formatNumber(delta)) : t.changeDown(formatNumber(-delta));
+    const change =
+      delta === 0 ? t.noChange : delta > 0 ? t.changeUp(delta, formatNumber(delta)) : t.changeDown(-delta, formatNumber(-delta));
     const showTable = asTable || chartFailed;
     body = (
       <figure className="cw-history__figure" aria-busy={history.isPlaceholderData || undefined}>
@@ -84,7 +91,7 @@ export function HistoryPanel({ userId }: { userId: string }) {
             >
               <HistoryChart
                 points={points}
-                domain={chartDomain(points)}
+                {...chartScale(points)}
                 formatMonth={formatMonth}
                 formatScore={(score) => formatNumber(score)}
                 scoreLabel={t.score}
@@ -100,7 +107,8 @@ export function HistoryPanel({ userId }: { userId: string }) {
     <section className="cw-history" aria-labelledby={headingId}>
       <h2 id={headingId}>{t.heading}</h2>
       <div className="cw-history__controls">
-        <div role="group" aria-label={t.rangeLabel} className="cw-segmented">
+        <fieldset className="cw-segmented">
+          <legend className="cw-visually-hidden">{t.rangeLabel}</legend>
           {HISTORY_RANGES.map((range) => (
             <button
               key={range}
@@ -112,7 +120,7 @@ export function HistoryPanel({ userId }: { userId: string }) {
               {t.range(range)}
             </button>
           ))}
-        </div>
+        </fieldset>
         {chartFailed ? null : (
           <Button variant="secondary" onClick={() => setAsTable((v) => !v)}>
             {asTable ? t.showChart : t.showTable}

@@ -4,7 +4,7 @@ import { messages as scoreMessages } from '../score/messages.ts';
 import type { HistoryPoint } from './HistoryChart.tsx';
 import { messages } from './messages.ts';
 
-/** The figures of the chart as a table, newest first: the chart's text alternative. */
+/** The figures of the chart as a table, newest first: the chart's text alternative. `points` are oldest first. */
 export function HistoryTable({ points, months }: { points: HistoryPoint[]; months: number }) {
   const t = useMessages(messages);
   const ratings = useMessages(scoreMessages).ratings;
@@ -15,7 +15,7 @@ export function HistoryTable({ points, months }: { points: HistoryPoint[]; month
       <caption>{t.tableCaption(months)}</caption>
       <thead>
         <tr>
-          <th scope="col">{t.month}</th>
+          <th scope="col">{t.date}</th>
           <th scope="col">{t.score}</th>
           <th scope="col">{t.rating}</th>
           <th scope="col">{t.change}</th>
@@ -26,8 +26,9 @@ export function HistoryTable({ points, months }: { points: HistoryPoint[]; month
           const previous = newestFirst[index + 1];
           const change = previous ? point.score - previous.score : null;
           return (
-            <tr key={point.date}>
-              <th scope="row">{formatDate(point.date, { month: 'long', year: 'numeric' })}</th>
+            // biome-ignore lint/suspicious/noArrayIndexKey: a refresh can add a second score on the same day; the position is the identity.
+            <tr key={index}>
+              <th scope="row">{formatDate(point.date, { dateStyle: 'medium' })}</th>
               <td>{formatNumber(point.score)}</td>
               <td>{ratings[ratingForScore(point.score)]}</td>
               <td>
@@ -36,8 +37,8 @@ export function HistoryTable({ points, months }: { points: HistoryPoint[]; month
                   : change === 0
                     ? t.noChange
                     : change > 0
-                      ? t.changeUp(formatNumber(change))
-                      : t.changeDown(formatNumber(-change))}
+                      ? t.changeUp(change, formatNumber(change))
+                      : t.changeDown(-change, formatNumber(-change))}
               </td>
             </tr>
           );

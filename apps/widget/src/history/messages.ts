@@ -9,11 +9,11 @@ interface HistoryMessages {
   empty: string;
   summary: (from: string, fromDate: string, to: string, toDate: string, change: string) => string;
   extremes: (highest: string, lowest: string) => string;
-  changeUp: (points: string) => string;
-  changeDown: (points: string) => string;
+  changeUp: (count: number, points: string) => string;
+  changeDown: (count: number, points: string) => string;
   noChange: string;
   tableCaption: (months: number) => string;
-  month: string;
+  date: string;
   score: string;
   rating: string;
   change: string;
@@ -33,15 +33,15 @@ export const messages: { en: HistoryMessages; es: HistoryMessages } = {
     empty: 'There is no score history yet. Your monthly scores will appear here.',
     summary: (from, fromDate, to, toDate, change) => `From ${from} in ${fromDate} to ${to} in ${toDate}: ${change}.`,
     extremes: (highest, lowest) => `Highest ${highest}, lowest ${lowest}.`,
-    changeUp: (points) => `up ${points} points`,
-    changeDown: (points) => `down ${points} points`,
+    changeUp: (count, points) => `up ${points} ${count === 1 ? 'point' : 'points'}`,
+    changeDown: (count, points) => `down ${points} ${count === 1 ? 'point' : 'points'}`,
     noChange: 'no change',
-    tableCaption: (months) => `Your score by month, last ${months} months`,
-    month: 'Month',
+    tableCaption: (months) => `Your scores over the last ${months} months`,
+    date: 'Date',
     score: 'Score',
     rating: 'Rating',
     change: 'Change',
-    firstMonth: 'First month shown',
+    firstMonth: 'First score shown',
     chartUnavailable: 'The chart could not be loaded, so your history is shown as a table.',
   },
   es: {
@@ -55,15 +55,15 @@ export const messages: { en: HistoryMessages; es: HistoryMessages } = {
     empty: 'Todavía no hay historial de puntaje. Aquí aparecerán sus puntajes mensuales.',
     summary: (from, fromDate, to, toDate, change) => `De ${from} en ${fromDate} a ${to} en ${toDate}: ${change}.`,
     extremes: (highest, lowest) => `Máximo ${highest}, mínimo ${lowest}.`,
-    changeUp: (points) => `subió ${points} puntos`,
-    changeDown: (points) => `bajó ${points} puntos`,
+    changeUp: (count, points) => `subió ${points} ${count === 1 ? 'punto' : 'puntos'}`,
+    changeDown: (count, points) => `bajó ${points} ${count === 1 ? 'punto' : 'puntos'}`,
     noChange: 'sin cambios',
-    tableCaption: (months) => `Su puntaje por mes, últimos ${months} meses`,
-    month: 'Mes',
+    tableCaption: (months) => `Sus puntajes de los últimos ${months} meses`,
+    date: 'Fecha',
     score: 'Puntaje',
     rating: 'Calificación',
     change: 'Cambio',
-    firstMonth: 'Primer mes mostrado',
+    firstMonth: 'Primer puntaje mostrado',
     chartUnavailable: 'No se pudo cargar el gráfico, así que su historial se muestra como tabla.',
   },
 };

@@ -1,9 +1,10 @@
 import type { TOffer, TOfferType } from '@credit/contract';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { SeverityIcon } from '../alerts/SeverityIcon.tsx';
 import { offersQuery, recordOfferClick } from '../api/offers.ts';
 import { emitEvent } from '../bridge/events.ts';
-import { ErrorScreen } from '../errors/ErrorScreen.tsx';
+import { PanelError } from '../dashboard/PanelError.tsx';
 import { useI18n, useMessages } from '../i18n/index.ts';
 import { Badge } from '../ui/Badge.tsx';
 import { Button } from '../ui/Button.tsx';
@@ -89,7 +90,7 @@ function OfferCard({ offer, position, userId }: { offer: TOffer; position: numbe
         </Button>
         {apply.isError ? (
           <p id={errorId} className="cw-offer__error" role="alert">
-            <span aria-hidden="true">⚠ </span>
+            <SeverityIcon severity="warning" />
             {t.clickFailed}
           </p>
         ) : null}
@@ -115,7 +116,7 @@ export function OffersPanel({ userId }: { userId: string }) {
       </LoadingRegion>
     );
   } else if (offers.isError) {
-    body = <ErrorScreen error={offers.error} level={2} onRetry={() => offers.refetch()} />;
+    body = <PanelError error={offers.error} onRetry={() => offers.refetch()} />;
   } else if (offers.data.length === 0 && !offers.isPlaceholderData) {
     body = (
       <div className="cw-offers__empty">
@@ -146,7 +147,8 @@ export function OffersPanel({ userId }: { userId: string }) {
     <section className="cw-offers" aria-labelledby={headingId}>
       <h2 id={headingId}>{t.heading}</h2>
       <p className="cw-offers__intro">{t.intro}</p>
-      <div role="group" aria-label={t.filterLabel} className="cw-offers__filter">
+      <fieldset className="cw-offers__filter">
+        <legend className="cw-visually-hidden">{t.filterLabel}</legend>
         {[undefined, ...OFFER_TYPES].map((option) => (
           <button
             key={option ?? 'all'}
@@ -158,7 +160,7 @@ export function OffersPanel({ userId }: { userId: string }) {
             {option ? t.types[option] : t.all}
           </button>
         ))}
-      </div>
+      </fieldset>
       {body}
     </section>
   );

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { creditScoreQuery } from '../api/credit.ts';
-import { ErrorScreen } from '../errors/ErrorScreen.tsx';
+import { PanelError } from '../dashboard/PanelError.tsx';
 import { useI18n, useMessages } from '../i18n/index.ts';
 import { LoadingRegion, Skeleton } from '../ui/Skeleton.tsx';
 import { bandOf, RATING_BANDS } from './bands.ts';
@@ -27,7 +27,7 @@ export function ScorePanel({ userId }: { userId: string }) {
       </LoadingRegion>
     );
   }
-  if (score.isError) return <ErrorScreen error={score.error} level={2} onRetry={() => score.refetch()} />;
+  if (score.isError) return <PanelError error={score.error} onRetry={() => score.refetch()} />;
 
   const { score: value, rating, scoreRange, trend } = score.data;
   const band = bandOf(rating);

@@ -55,7 +55,8 @@ export const messages: { en: ScoreMessages; es: ScoreMessages } = {
     loading: 'Cargando su puntaje de crédito…',
     ratings: { very_poor: 'Muy malo', poor: 'Malo', fair: 'Regular', good: 'Bueno', excellent: 'Excelente' },
     ratingMeaning: {
-      very_poor: 'Los prestamistas ven un riesgo alto. Pagar todas sus cuentas a tiempo es la forma más rápida de empezar a mejorar.',
+      very_poor:
+        'Los prestamistas ven un riesgo alto. Pagar todas sus cuentas a tiempo es la forma más rápida de empezar a mejorar.',
       poor: 'Muchos prestamistas pueden rechazar solicitudes o cobrar tasas altas. Los pagos puntuales constantes son lo que más ayuda.',
       fair: 'Puede obtener crédito, aunque a menudo con tasas más altas que las personas con un buen puntaje.',
       good: 'La mayoría de los prestamistas lo consideran un prestatario confiable y le ofrecen tasas estándar.',

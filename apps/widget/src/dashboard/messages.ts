@@ -1,0 +1,30 @@
+import type { WidgetView } from '@credit/contract/widget-protocol';
+
+interface DashboardMessages {
+  title: string;
+  tabsLabel: string;
+  tabs: Record<WidgetView, string>;
+  /** Follows the visible count inside the Alerts tab: "Alerts 2 unread". */
+  unread: string;
+  provenance: (model: string, bureau: string, date: string) => string;
+  provenanceLoading: string;
+}
+
+export const messages: { en: DashboardMessages; es: DashboardMessages } = {
+  en: {
+    title: 'Your credit',
+    tabsLabel: 'Credit dashboard',
+    tabs: { score: 'Score', factors: 'Factors', history: 'History', offers: 'Offers', alerts: 'Alerts' },
+    unread: 'unread',
+    provenance: (model, bureau, date) => `${model} from ${bureau} · as of ${date}`,
+    provenanceLoading: 'Loading score details…',
+  },
+  es: {
+    title: 'Su crédito',
+    tabsLabel: 'Panel de crédito',
+    tabs: { score: 'Puntaje', factors: 'Factores', history: 'Historial', offers: 'Ofertas', alerts: 'Alertas' },
+    unread: 'sin leer',
+    provenance: (model, bureau, date) => `${model} de ${bureau} · al ${date}`,
+    provenanceLoading: 'Cargando los datos del puntaje…',
+  },
+};

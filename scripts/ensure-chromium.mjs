@@ -12,7 +12,8 @@ if (!existsSync(CHROMIUM)) {
     process.exit(1);
   }
   console.log('Installing Debian chromium for the browser journeys…');
-  const apt = (args) => execFileSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const apt = (args) =>
+    execFileSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   try {
     apt(['install', '-y', 'chromium']);
   } catch {

@@ -40,7 +40,8 @@ export interface OpenedPage {
 }
 
 export const openPage = async (browser: Browser, device: Device = 'desktop', options: BrowserContextOptions = {}) => {
-  const context = await browser.newContext({ ...DEVICES[device], ...options });
+  // Reduced motion: the widget must honour it, and pictures taken mid-animation (the chart's line) show nothing useful.
+  const context = await browser.newContext({ ...DEVICES[device], reducedMotion: 'reduce', ...options });
   // Every wait in a journey is for something a person would see within seconds; fail fast and say what.
   context.setDefaultTimeout(15_000);
   // tsx (the bench) compiles with keepNames, so functions passed to page.evaluate call esbuild's `__name`.

@@ -62,15 +62,3 @@ export const sandboxAnswers = async (
   expectStatus(res, 200, 'sandbox answer key');
   return res.body.data.answers;
 };
-
-/**
- * The verification session the widget is showing. The API has no route that names a user's open session
- * (the partner's back office never needs one), so the test reads the newest row.
- */
-export const latestVerificationSessionId = async (app: TestApp, userId: string): Promise<string | undefined> => {
-  const { rows } = await app.db.query<{ id: string }>(
-    'select id from verification_sessions where user_id = $1 order by created_at desc limit 1',
-    [userId],
-  );
-  return rows[0]?.id;
-};

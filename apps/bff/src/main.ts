@@ -4,8 +4,8 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import { createLogger } from './logger.ts';
 import { type BootstrapOutcome, ensureBootstrapClient } from './modules/clients/service.ts';
-import { type RunningDemo, startDemo } from './start-demo.ts';
 import { listen } from './server.ts';
+import { type RunningDemo, startDemo } from './start-demo.ts';
 import { startWorker } from './worker.ts';
 
 const banner = (

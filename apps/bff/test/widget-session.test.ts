@@ -61,7 +61,11 @@ describe('POST /widget/session', () => {
 
     const enrolled = await app.request('POST', '/v1/users/enroll', {
       headers,
-      body: { ssn: '1234', dateOfBirth: '1985-04-12', address: { street: '1 Elm St', city: 'Springfield', state: 'IL', zipCode: '62701' } },
+      body: {
+        ssn: '1234',
+        dateOfBirth: '1985-04-12',
+        address: { street: '1 Elm St', city: 'Springfield', state: 'IL', zipCode: '62701' },
+      },
     });
     expect(enrolled.status).toBe(201);
     expect(enrolled.body.data.externalUserId).toBe(externalUserId);
@@ -88,7 +92,10 @@ describe('POST /widget/session', () => {
 
     const tampered = await app.request('GET', '/widget/session', {
       // A character well inside the ciphertext (the last one may only hold padding bits).
-      headers: { cookie: `${cookie.slice(0, -10)}${cookie.at(-10) === 'A' ? 'B' : 'A'}${cookie.slice(-9)}`, 'x-widget-csrf': csrf },
+      headers: {
+        cookie: `${cookie.slice(0, -10)}${cookie.at(-10) === 'A' ? 'B' : 'A'}${cookie.slice(-9)}`,
+        'x-widget-csrf': csrf,
+      },
     });
     expect(tampered.status).toBe(401);
     expect(tampered.body.error.code).toBe('AUTHENTICATION_ERROR');

@@ -84,7 +84,7 @@ export const renderDemoPage = (input: DemoPageInput) => {
     <section class="panel" aria-labelledby="events-heading">
       <h2 id="events-heading">Widget events</h2>
       <p>What the bank's page receives through <code>onEvent</code>.</p>
-      <ol id="event-log" aria-live="polite"></ol>
+      <ol id="event-log" aria-live="polite" aria-labelledby="events-heading" tabindex="0"></ol>
     </section>
     ${SANDBOX_VALUES}
   </div>

@@ -89,8 +89,12 @@ type Envelope<P, K extends keyof P> = {
   type: K;
   payload: P[K];
 };
-export type FrameToHostMessage = { [K in keyof FrameToHostPayloads]: Envelope<FrameToHostPayloads, K> }[keyof FrameToHostPayloads];
-export type HostToFrameMessage = { [K in keyof HostToFramePayloads]: Envelope<HostToFramePayloads, K> }[keyof HostToFramePayloads];
+export type FrameToHostMessage = {
+  [K in keyof FrameToHostPayloads]: Envelope<FrameToHostPayloads, K>;
+}[keyof FrameToHostPayloads];
+export type HostToFrameMessage = {
+  [K in keyof HostToFramePayloads]: Envelope<HostToFramePayloads, K>;
+}[keyof HostToFramePayloads];
 
 /**
  * Query parameters of the frame URL `/widget?…`. Nothing secret goes here: the token travels by

@@ -35,7 +35,8 @@ const resolveToken = async (ctx: AppContext, token: string): Promise<Resolution>
   const stored = await findTokenByHashes(ctx.db, ctx.tokens.candidates(token));
   if (!stored || stored.client.environment !== ctx.config.APP_ENV) return { failure: 'The bearer token is not valid.' };
   if (stored.revokedAt) return { failure: 'The bearer token has been revoked.' };
-  if (stored.expiresAt.getTime() <= ctx.clock.now().getTime()) return { failure: 'The bearer token has expired; obtain a new one.' };
+  if (stored.expiresAt.getTime() <= ctx.clock.now().getTime())
+    return { failure: 'The bearer token has expired; obtain a new one.' };
   if (stored.kind === 'user' && stored.externalUserId && stored.claims) {
     return {
       token,

@@ -73,7 +73,11 @@ const prepareSuccess = (op: Operation, result: HandlerResult, req: Request, ctx:
   const meta = responseMeta(req.requestId, ctx.clock, 'meta' in result ? result.meta : undefined);
   if ('pagination' in result)
     return { status: op.success.status, body: { data: result.data, pagination: result.pagination, meta } };
-  return { status: op.success.status, body: { data: result.data, meta }, headers: 'headers' in result ? result.headers : undefined };
+  return {
+    status: op.success.status,
+    body: { data: result.data, meta },
+    headers: 'headers' in result ? result.headers : undefined,
+  };
 };
 
 export const send = (res: Response, response: PreparedResponse) => {

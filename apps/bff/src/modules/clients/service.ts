@@ -41,7 +41,8 @@ const checkChanges = (changes: ClientChanges) => {
   const badScopes = (changes.scopes ?? []).filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (badScopes.length) throw new Error(`Unknown scopes: ${badScopes.join(', ')} (known: ${SCOPES.join(', ')})`);
   const badOrigins = invalidEmbedOrigins(changes.embedOrigins ?? []);
-  if (badOrigins.length) throw new Error(`Not an origin such as https://bank.example or http://localhost:*: ${badOrigins.join(', ')}`);
+  if (badOrigins.length)
+    throw new Error(`Not an origin such as https://bank.example or http://localhost:*: ${badOrigins.join(', ')}`);
   const badCidrs = invalidCidrs(changes.ipAllowlist ?? []);
   if (badCidrs.length) throw new Error(`Not an IP address or CIDR: ${badCidrs.join(', ')}`);
   for (const limit of Object.values(changes.rateLimits ?? {})) {

@@ -59,7 +59,10 @@ export const widgetRoutes = (ctx: AppContext): Router => {
 export const widgetStaticRoutes = (): Router => {
   const router = Router();
   // Hashed file names: cache for a year.
-  router.use('/widget/assets', express.static(path.join(WIDGET_DIST_DIR, 'assets'), { immutable: true, maxAge: '365d', index: false }));
+  router.use(
+    '/widget/assets',
+    express.static(path.join(WIDGET_DIST_DIR, 'assets'), { immutable: true, maxAge: '365d', index: false }),
+  );
   router.get('/embed.js', serveLoader);
   return router;
 };

@@ -60,6 +60,8 @@ export default function HistoryChart({ points, domain, ticks, formatMonth, forma
           <YAxis
             domain={domain}
             ticks={ticks}
+            // Every round tick, even when recharts thinks two labels are close: a skipped 740 reads as a gap in the scale.
+            interval={0}
             tickFormatter={formatScore}
             allowDecimals={false}
             width={40}

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import type { AppContext } from './context.ts';
 import { ensureDemoClient } from './modules/clients/service.ts';
 
@@ -11,9 +12,21 @@ export interface RunningDemo {
  * integration — a server minting user tokens and a page embedding the widget from another origin — in one step.
  * A busy port only costs the demo, never the API.
  */
+/** Whether the port is free; checked before the demo client's secret is rotated, so a busy port breaks nothing. */
+const portIsFree = (host: string, port: number) =>
+  new Promise<boolean>((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, host, () => probe.close(() => resolve(true)));
+  });
+
 export const startDemo = async (ctx: AppContext, apiUrl: string): Promise<RunningDemo | undefined> => {
   const { DEMO_PORT: port, DEMO_HOST: host } = ctx.config;
   if (port === 'off' || port === 0) return undefined;
+  if (!(await portIsFree(host, port))) {
+    ctx.logger.warn({ port }, 'the demo partner page did not start: its port is in use (set DEMO_PORT)');
+    return undefined;
+  }
   try {
     const { startDemoServer } = await import('@credit/demo');
     const { client, secret } = await ensureDemoClient(ctx.db, ctx.clock, {

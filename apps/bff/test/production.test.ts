@@ -56,6 +56,27 @@ describe('production', () => {
     await changeClient(app.db, client.id, { ipAllowlist: ['127.0.0.1'] });
     expect((await app.request('GET', '/v1/users', { token })).status).toBe(200);
   });
+
+  it('applies the allowlist to minting user tokens, not to the customers who use them', async () => {
+    const client = await app.createClient();
+    const token = await app.token(client);
+    await changeClient(app.db, client.id, { ipAllowlist: ['203.0.113.0/24'] });
+    const partnerServer = { 'x-forwarded-for': '203.0.113.9' };
+    const body = { userId: 'cust-allowlist', email: 'c@example.test', firstName: 'Ana', lastName: 'Ruiz' };
+
+    const fromElsewhere = await app.request('POST', '/v1/auth/user-token', { token, body });
+    expect(fromElsewhere.status).toBe(403);
+    const minted = await app.request('POST', '/v1/auth/user-token', { token, body, headers: partnerServer });
+    expect(minted.status).toBe(201);
+
+    // The customer's phone is on some other network.
+    const me = await app.request('GET', '/v1/me', {
+      token: minted.body.data.userToken,
+      headers: { 'x-forwarded-for': '198.51.100.7' },
+    });
+    expect(me.status).toBe(403);
+    expect(me.body.error.code).toBe('USER_NOT_ENROLLED');
+  });
 });
 
 describe('sandbox', () => {

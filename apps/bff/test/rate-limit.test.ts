@@ -45,6 +45,23 @@ describe('rate limits', () => {
     expect(tokenEndpoint.headers.get('x-ratelimit-limit')).toBe('100');
   });
 
+  it('counts each customer’s user token in its own window, apart from the partner’s server calls', async () => {
+    const app = await start({ config: { RATE_LIMIT_USER_OPS_PER_MIN: '3' } });
+    const client = await app.createClient();
+    const accessToken = await app.token(client);
+    const ana = await app.userToken(accessToken, 'cust-ana');
+    const ben = await app.userToken(accessToken, 'cust-ben');
+    for (let i = 0; i < 3; i++) expect((await app.request('GET', '/v1/me', { token: ana })).status).toBe(403);
+    const limited = await app.request('GET', '/v1/me', { token: ana });
+    expect(limited.status).toBe(429);
+
+    // Another customer of the same partner, and the partner's own server, are unaffected.
+    expect((await app.request('GET', '/v1/me', { token: ben })).headers.get('x-ratelimit-remaining')).toBe('2');
+    const server = await app.request('GET', '/v1/users', { token: accessToken });
+    expect(server.status).toBe(200);
+    expect(server.headers.get('x-ratelimit-remaining')).toBe('2');
+  });
+
   it('limits the token endpoint per client, in its own bucket', async () => {
     const app = await start({ config: { RATE_LIMIT_AUTH_PER_MIN: '2' } });
     const client = await app.createClient();

@@ -41,7 +41,7 @@ describe('POST /widget/session', () => {
     expect(res.body.data.userId).toBeNull();
     expect(res.body.data.csrfToken).toMatch(/^[0-9a-f]{64}$/);
     const setCookie = res.headers.get('set-cookie') ?? '';
-    expect(setCookie).toMatch(/^cw_session=/);
+    expect(setCookie).toMatch(new RegExp(`^cw_session_${res.body.data.csrfToken.slice(0, 16)}=`));
     for (const attribute of ['HttpOnly', 'Secure', 'SameSite=None', 'Partitioned', 'Path=/', 'Expires=']) {
       expect(setCookie).toContain(attribute);
     }
@@ -101,6 +101,20 @@ describe('POST /widget/session', () => {
     expect(tampered.body.error.code).toBe('AUTHENTICATION_ERROR');
   });
 
+  it('keeps two sessions on one site apart: each has its own cookie', async () => {
+    const first = await startSession((await newUserToken()).userToken);
+    const second = await startSession((await newUserToken()).userToken);
+    // The browser sends every cookie of the site with every request.
+    const cookie = `${cookieOf(first.headers.get('set-cookie'))}; ${cookieOf(second.headers.get('set-cookie'))}`;
+    for (const session of [first, second]) {
+      const status = await app.request('GET', '/widget/session', {
+        headers: { cookie, 'x-widget-csrf': session.body.data.csrfToken },
+      });
+      expect(status.status).toBe(200);
+      expect(status.body.data.expiresAt).toBe(session.body.data.expiresAt);
+    }
+  });
+
   it('binds the CSRF token to its own session', async () => {
     const first = await startSession((await newUserToken()).userToken);
     const second = await startSession((await newUserToken()).userToken);
@@ -116,6 +130,7 @@ describe('POST /widget/session', () => {
     expect(foreign.status).toBe(403);
     expect(foreign.body.error.code).toBe('AUTHORIZATION_ERROR');
     expect(foreign.body.error.message).toContain(OTHER_PARTNER);
+    expect(foreign.body.error.details).toEqual([{ field: 'parentOrigin', message: expect.any(String) }]);
     expect(foreign.headers.get('set-cookie')).toBeNull();
 
     const wildcardPort = await startSession(userToken, 'http://localhost:4321');

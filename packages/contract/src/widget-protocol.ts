@@ -109,5 +109,5 @@ export interface WidgetFrameQuery {
 
 /** Header that must accompany every cookie-authenticated request from the frame (CSRF defence). */
 export const WIDGET_CSRF_HEADER = 'x-widget-csrf';
-/** Name of the widget session cookie. */
+/** Prefix of the widget session cookies: each session's is `cw_session_<first 16 hex of its CSRF token>`. */
 export const WIDGET_SESSION_COOKIE = 'cw_session';

@@ -119,7 +119,15 @@ export const rateLimit =
       const claimed = claimedClientId(req.get('authorization'), req.body);
       client = claimed && claimed.length <= 100 ? await findClient(ctx.db, claimed) : undefined;
     }
-    const key = client ? `client:${client.id}` : `ip:${req.ip}`;
+    // A user token counts against its own customer's bucket (same limit), so one busy or hostile widget
+    // cannot use up the partner's server-side budget, nor other customers'.
+    const principal = req.principal;
+    const key =
+      principal?.kind === 'user'
+        ? `client:${principal.client.id}:user:${principal.externalUserId}`
+        : client
+          ? `client:${client.id}`
+          : `ip:${req.ip}`;
     const limit = client?.rateLimits[bucket] ?? ctx.rateLimits.defaults[bucket];
     const outcome = await ctx.rateLimits.consume(bucket, key, limit);
     setHeaders(res, outcome);

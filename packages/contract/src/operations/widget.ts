@@ -9,7 +9,7 @@ export const createWidgetSession = defineOperation({
   tag: 'Widget',
   summary: 'Exchange a user token for a widget session (used by the widget frame)',
   description:
-    'Called by the widget frame, not by partners. Sets the `cw_session` cookie (`HttpOnly; Secure; SameSite=None; ' +
+    'Called by the widget frame, not by partners. Sets a `cw_session_<16 hex>` cookie, one per session, (`HttpOnly; Secure; SameSite=None; ' +
     'Partitioned`) that stands in for the user token until it expires, and returns the CSRF token every cookie-authenticated ' +
     'request must echo in `x-widget-csrf`. `403 AUTHORIZATION_ERROR` when `parentOrigin` is not one of the client’s embed origins.',
   auth: { kind: 'bearer', scope: 'read', userToken: 'self', userTokenOnly: true },

@@ -42,6 +42,7 @@ export const createWidgetSession = async (
     throw new ApiError(
       'AUTHORIZATION_ERROR',
       `Pages on ${parentOrigin} may not embed the widget for this client: add the origin to the client's embed origins.`,
+      [{ field: 'parentOrigin', message: "is not one of the client's embed origins" }],
     );
   }
   const sealed = sealWidgetSession(ctx, presentedToken, principal.expiresAt);

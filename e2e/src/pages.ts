@@ -13,6 +13,7 @@ interface CreditWidgetOptions {
   locale?: string;
   readyTimeoutMs?: number;
   onEvent?: (event: HostEvent) => void;
+  onTokenExpired?: () => Promise<string>;
 }
 
 declare global {
@@ -61,22 +62,36 @@ export interface CreateOptions {
   times?: number;
   /** Destroy the first handle before creating again, as StrictMode's effect cleanup does. */
   destroyBetween?: boolean;
+  /**
+   * A function the test exposed on the page (`page.exposeFunction`) that answers `onTokenExpired`, as a
+   * partner's call to its own server would.
+   */
+  tokenFunction?: string;
 }
 
 /** Calls `CreditWidget.create` on the page's container; the host's events land in `window.hostEvents`. */
-export const createWidget = (page: Page, { times = 1, destroyBetween = false, ...options }: CreateOptions) =>
+export const createWidget = (page: Page, { times = 1, destroyBetween = false, tokenFunction, ...options }: CreateOptions) =>
   page.evaluate(
-    ({ opts, times, destroyBetween }) => {
+    ({ opts, times, destroyBetween, tokenFunction }) => {
       window.hostEvents ??= [];
       const events = window.hostEvents;
       const loader = window.CreditWidget;
       if (!loader) throw new Error('embed.js did not define window.CreditWidget');
+      const exposed = tokenFunction
+        ? (window as unknown as Record<string, (() => Promise<string>) | undefined>)[tokenFunction]
+        : undefined;
+      if (tokenFunction && !exposed) throw new Error(`the test exposed no ${tokenFunction} on the page`);
       for (let i = 0; i < times; i += 1) {
-        const handle = loader.create({ container: '#credit-widget', ...opts, onEvent: (event) => events.push(event) });
+        const handle = loader.create({
+          container: '#credit-widget',
+          ...opts,
+          onEvent: (event) => events.push(event),
+          ...(exposed ? { onTokenExpired: () => exposed() } : {}),
+        });
         if (destroyBetween && i < times - 1) handle.destroy();
       }
     },
-    { opts: options, times, destroyBetween },
+    { opts: options, times, destroyBetween, tokenFunction },
   );
 
 /** Every API call the page and its frames made, for the few facts a user cannot see (a second session exchange). */

@@ -29,7 +29,18 @@ export class ScreenAudit {
 
 export interface JourneyPage extends OpenedPage {
   audit: ScreenAudit;
+  /** Every request URL of the context (all pages, popups and frames), in order. */
+  requestUrls: string[];
 }
+
+/**
+ * A user token is a bearer credential: it may travel in a header or a message, never in a URL, where
+ * server logs, referrers and history keep it. The fragment is left out: the browser never sends it, and
+ * the webview protocol hands the token over there (the frame removes it at once).
+ */
+export const USER_TOKEN_IN_URL = /(?<![A-Za-z0-9_])ut_/;
+export const urlsWithUserToken = (urls: string[]): string[] =>
+  urls.filter((url) => USER_TOKEN_IN_URL.test(url.split('#')[0] ?? url));
 
 /**
  * Runs a journey on a fresh browser context. A failure keeps a screenshot of where it stopped and the
@@ -43,8 +54,12 @@ export const runJourney = async (
 ): Promise<void> => {
   const opened = await openPage(browser, device);
   const audit = new ScreenAudit(opened.page, device);
+  const requestUrls: string[] = [];
+  opened.context.on('request', (request) => requestUrls.push(request.url()));
   try {
-    await journey({ ...opened, audit });
+    await journey({ ...opened, audit, requestUrls });
+    const leaked = urlsWithUserToken(requestUrls);
+    if (leaked.length) throw new Error(`A user token appeared in ${leaked.length} request URL(s):\n${leaked.join('\n')}`);
   } catch (error) {
     const shot = await saveScreenshot(opened.page, `${name}-failure`, device).catch(() => 'none');
     const problems = opened.problems.length ? opened.problems.join('\n') : 'none';

@@ -26,6 +26,19 @@ describe('creating the widget twice on one container (React StrictMode)', () => 
     await app?.close();
   });
 
+  it('reports no refused frame when the page removes the container without destroy()', { timeout: 30_000 }, async () => {
+    const userToken = await app.userToken(partner.accessToken, newExternalUserId('removed'));
+    const readyTimeoutMs = 1_000;
+    await runJourney(browser, 'desktop', 'container-removed', async ({ page }) => {
+      await page.goto(partnerPage.url);
+      await createWidget(page, { userToken, readyTimeoutMs });
+      // A single-page app navigating away: the container goes, nobody calls destroy().
+      await page.evaluate(() => document.getElementById('credit-widget')?.remove());
+      await page.waitForTimeout(readyTimeoutMs * 2);
+      expect(await hostEventNames(page)).not.toContain('error');
+    });
+  });
+
   for (const [variant, destroyBetween] of [
     ['create, create', false],
     ['create, destroy, create (effect cleanup)', true],

@@ -12,6 +12,8 @@ const installNativeBridge = (page: Page) =>
     const bridged: { name: string }[] = [];
     window.__bridged = bridged;
     window.ReactNativeWebView = { postMessage: (message: string) => bridged.push(JSON.parse(message)) };
+    // A webview without a handler for new windows: window.open gives nothing back.
+    window.open = () => null;
   });
 
 const bridgedNames = (page: Page) => page.evaluate(() => (window.__bridged ?? []).map((event) => event.name));
@@ -70,6 +72,15 @@ describe('mobile webview mode', () => {
         await audit.check(screen);
       }
       await expect.poll(() => bridgedNames(page)).toContain('view_changed');
+
+      // No window to open: once the click is recorded, the customer gets a link to follow instead.
+      await page.getByRole('tab', { name: /offers/i }).click();
+      await page.getByRole('button', { name: /apply/i }).first().click();
+      const continueLink = page.getByRole('link', { name: /continue to the application/i });
+      await continueLink.waitFor();
+      await expect.poll(() => bridgedNames(page)).toContain('offer_clicked');
+      expect(await continueLink.getAttribute('href')).toMatch(/^https?:\/\//);
+      await audit.check('webview-offer-link');
 
       await page.getByRole('tab', { name: /score/i }).click();
       await page.setViewportSize({ width: 320, height: 700 });

@@ -68,4 +68,27 @@ describe('embedding from an origin that is not allowed', () => {
       expect.soft(audit.failures, audit.report()).toEqual([]);
     });
   });
+
+  it('checks the framing page even when the token comes in the fragment', { timeout: 30_000 }, async () => {
+    const userToken = await app.userToken(otherPartner.accessToken, newExternalUserId('fragment'));
+    await runJourney(browser, 'desktop', 'origin-not-allowed-fragment', async ({ page }) => {
+      const sessionBodies: unknown[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'POST' && new URL(request.url()).pathname === '/widget/session') {
+          sessionBodies.push(request.postDataJSON());
+        }
+      });
+      await page.goto(localhostPage.url);
+      // A page framing the webview URL itself: framed is framed, so the server must see who frames it.
+      const src = `${app.url}/widget?parent=${encodeURIComponent(localhostPage.url)}#userToken=${encodeURIComponent(userToken)}`;
+      await page.evaluate((frameSrc) => {
+        const frame = document.createElement('iframe');
+        frame.title = 'Credit score';
+        frame.src = frameSrc;
+        document.body.append(frame);
+      }, src);
+      await widgetFrame(page).getByRole('heading', { name: 'The credit widget is not available here' }).waitFor();
+      expect(sessionBodies).toEqual([{ parentOrigin: localhostPage.url }]);
+    });
+  });
 });

@@ -1,36 +1,51 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../src/browser.ts';
 import { assertBuilt } from '../src/built-files.ts';
-import { hostEvents, NetworkLog, widgetFrame } from '../src/pages.ts';
+import { createWidget, hostEvents, NetworkLog, partnerPageHtml, widgetFrame } from '../src/pages.ts';
 import { runJourney } from '../src/screen-check.ts';
-import { createPartner, type Partner, type RunningServer, startApi, startDemo, type TestApp } from '../src/servers.ts';
+import { createPartner, type Partner, type RunningServer, servePage, startApi, startDemo, type TestApp } from '../src/servers.ts';
 import { enrolActiveUser, JANE, newExternalUserId } from '../src/users.ts';
 
 const USER_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
+const PAST_EXPIRY_MS = USER_TOKEN_LIFETIME_MS + 60_000;
+
+const SESSION_PATH = /^\/widget\/session$/;
 
 describe('user token expiry while the widget is open', () => {
   let browser: Browser;
   let app: TestApp;
   let partner: Partner;
   let demo: RunningServer;
+  let partnerPage: RunningServer;
 
   beforeAll(async () => {
     assertBuilt();
     [browser, app] = await Promise.all([launchBrowser(), startApi()]);
     partner = await createPartner(app, ['http://localhost:*']);
-    demo = await startDemo(app, partner);
+    [demo, partnerPage] = await Promise.all([startDemo(app, partner), servePage('localhost', () => partnerPageHtml(app.url))]);
   });
 
   afterAll(async () => {
     await browser?.close();
     await demo?.close();
+    await partnerPage?.close();
     await app?.close();
   });
 
+  /** Each test moves the API's clock past the partner's access token too, so each one asks for a fresh one. */
+  const enrolJane = async (prefix: string) => {
+    const externalUserId = newExternalUserId(prefix);
+    const accessToken = await app.token(partner.client);
+    await enrolActiveUser(app, accessToken, externalUserId);
+    return { externalUserId, accessToken };
+  };
+
+  const errorEvents = async (page: Parameters<typeof hostEvents>[0]) =>
+    (await hostEvents(page)).filter((event) => event.name === 'error');
+
   it('gets a fresh token from the host page and carries on without reloading', { timeout: 60_000 }, async () => {
-    const externalUserId = newExternalUserId('expiry');
-    await enrolActiveUser(app, partner.accessToken, externalUserId);
+    const { externalUserId } = await enrolJane('expiry');
     await runJourney(browser, 'desktop', 'token-expiry', async ({ page }) => {
       const network = new NetworkLog(page);
       await page.goto(`${demo.url}/?user=${externalUserId}`);
@@ -40,22 +55,87 @@ describe('user token expiry while the widget is open', () => {
       await page.evaluate(() => {
         window.__marker = 'still the same page';
       });
-      const exchangesBefore = network.matching('POST', /^\/widget\/session$/).length;
+      const exchangesBefore = network.matching('POST', SESSION_PATH).length;
 
-      app.clock.advance(USER_TOKEN_LIFETIME_MS + 60_000);
+      app.clock.advance(PAST_EXPIRY_MS);
       await frame.getByRole('tab', { name: /offers/i }).click();
 
       await frame.getByRole('button', { name: /apply/i }).first().waitFor();
-      await expect
-        .poll(() => network.matching('POST', /^\/token$/).length, { message: 'the host page was asked for a token' })
-        .toBeGreaterThanOrEqual(1);
-      expect(network.matching('POST', /^\/widget\/session$/).length, 'a second session exchange').toBeGreaterThan(
-        exchangesBefore,
-      );
+      expect(network.matching('POST', /^\/token$/).length, 'token requests to the host page').toBe(1);
+      expect(network.matching('POST', SESSION_PATH).length, 'session exchanges').toBe(exchangesBefore + 1);
       expect(await page.evaluate(() => window.__marker)).toBe('still the same page');
       await expect.poll(() => frame.getByText('Your session has ended').count()).toBe(0);
-      const errors = (await hostEvents(page)).filter((event) => event.name === 'error');
-      expect(errors, 'no error event reached the host').toEqual([]);
+      expect(await errorEvents(page), 'no error event reached the host').toEqual([]);
+    });
+  });
+
+  it('asks the host once when queries fail together, even one that fails after the renewal', {
+    timeout: 60_000,
+  }, async () => {
+    const { externalUserId } = await enrolJane('expiry-many');
+    await runJourney(browser, 'desktop', 'token-expiry-many', async ({ page, context }) => {
+      const network = new NetworkLog(page);
+      // The dashboard opens with the score and the unread-alerts badge at once: hold both until the token
+      // has expired, then let the score fail first and the badge only after the session was renewed.
+      const held = new Map<'score' | 'alerts', Route>();
+      let bothHeld: () => void = () => {};
+      const bothAreHeld = new Promise<void>((resolve) => {
+        bothHeld = resolve;
+      });
+      await context.route(
+        (url) => /\/v1\/users\/[^/]+\/(credit-score|alerts)$/.test(url.pathname),
+        async (route) => {
+          const kind = route.request().url().includes('/credit-score') ? 'score' : 'alerts';
+          if (held.has(kind) || route.request().method() !== 'GET') return route.continue();
+          held.set(kind, route);
+          if (held.size === 2) bothHeld();
+        },
+      );
+      await page.goto(`${demo.url}/?user=${externalUserId}`);
+      await bothAreHeld;
+      expect(network.matching('POST', SESSION_PATH).length, 'the first exchange').toBe(1);
+
+      app.clock.advance(PAST_EXPIRY_MS);
+      await held.get('score')?.continue();
+      await expect
+        .poll(() => network.matching('GET', SESSION_PATH).length, { message: 'the renewed session was probed' })
+        .toBe(2);
+      await held.get('alerts')?.continue();
+
+      const frame = widgetFrame(page);
+      await frame.getByText(String(JANE.score)).first().waitFor();
+      await expect
+        .poll(() => network.matching('GET', /\/alerts$/).some((response) => response.ok()), {
+          message: 'the badge query succeeded on its retry',
+        })
+        .toBe(true);
+      expect(network.matching('POST', /^\/token$/).length, 'token requests to the host page').toBe(1);
+      expect(network.matching('POST', SESSION_PATH).length, 'session exchanges').toBe(2);
+      expect(await errorEvents(page), 'no error event reached the host').toEqual([]);
+    });
+  });
+
+  it('starts with a token that expired before the frame could use it', { timeout: 60_000 }, async () => {
+    const { externalUserId, accessToken } = await enrolJane('expired-start');
+    const names = { firstName: JANE.firstName, lastName: JANE.lastName };
+    const staleToken = await app.userToken(accessToken, externalUserId, names);
+    app.clock.advance(PAST_EXPIRY_MS);
+    let tokensIssued = 0;
+    await runJourney(browser, 'desktop', 'token-expired-start', async ({ page }) => {
+      const network = new NetworkLog(page);
+      // The partner's own server minting a fresh token for its signed-in customer.
+      await page.exposeFunction('freshUserToken', async () => {
+        tokensIssued += 1;
+        return app.userToken(await app.token(partner.client), externalUserId, names);
+      });
+      await page.goto(partnerPage.url);
+      await createWidget(page, { userToken: staleToken, tokenFunction: 'freshUserToken' });
+
+      await widgetFrame(page).getByText(String(JANE.score)).first().waitFor();
+      expect(tokensIssued, 'the frame asked the host for a fresh token').toBe(1);
+      const exchanges = network.matching('POST', SESSION_PATH).map((response) => response.status());
+      expect(exchanges, 'the stale token refused, the fresh one accepted').toEqual([401, 201]);
+      expect(await errorEvents(page), 'no error event reached the host').toEqual([]);
     });
   });
 });

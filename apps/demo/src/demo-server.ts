@@ -105,6 +105,7 @@ export const startDemoServer = async (options: DemoServerOptions): Promise<DemoS
     return userId;
   };
 
+  // Demo only: anyone who knows a customer id may drive these (see the comment at the `/token` handler).
   const sandboxActions: Record<string, (user: string) => Promise<unknown>> = {
     '/sandbox/answers': async (user) => ({ answers: await api.sandboxAnswers(await enrolledUserId(user)) }),
     '/sandbox/score-refresh': async (user) => {
@@ -148,6 +149,9 @@ export const startDemoServer = async (options: DemoServerOptions): Promise<DemoS
       }
       return;
     }
+    // `/token` and `/sandbox/*` act for whichever customer `?user=` names. A real partner server binds them to
+    // its own signed-in customer (the session cookie, plus a CSRF token on these POSTs) and never takes the
+    // customer from the request; the demo cannot, because its customers are anonymous throw-away ids.
     const action = url.pathname === '/token' ? null : sandboxActions[url.pathname];
     if (url.pathname === '/token' || action) {
       if (req.method !== 'POST') {

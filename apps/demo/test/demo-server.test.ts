@@ -51,7 +51,7 @@ describe('the Maple Bank demo', () => {
     const html = await res.text();
     expect(html).toContain(`<script src="${app.url}/embed.js"></script>`);
     expect(html).toContain('<script src="/demo.js"></script>');
-    expect(html).toContain('<ol id="event-log" aria-live="polite">');
+    expect(html).toContain('<ol id="event-log" aria-live="polite"');
     expect(html).not.toContain(client.secret);
     const csp = res.headers.get('content-security-policy') ?? '';
     expect(csp).toContain(`script-src 'self' ${app.url}`);

@@ -21,8 +21,13 @@ export const openChannel = (
   widgetOrigin: string,
   frameId: string,
   onMessage: (message: FrameToHostMessage) => void,
+  /** True once the page has removed the frame without destroy() and the widget let go of everything. */
+  releaseIfDetached: () => boolean,
 ): Channel => {
   const listener = (event: MessageEvent) => {
+    // A removed frame's window is gone, so its messages never pass the checks below: any message on the page
+    // is the chance to notice and let go of this listener.
+    if (releaseIfDetached()) return;
     if (event.origin !== widgetOrigin || event.source === null || event.source !== iframe.contentWindow) return;
     const data = event.data as Partial<FrameToHostMessage> | null;
     if (

@@ -41,8 +41,18 @@ export const createWidget = (rawOptions: CreditWidgetOptions, scriptSrc: string 
     container.dispatchEvent(new CustomEvent(WIDGET_DOM_EVENT, { detail: event, bubbles: true }));
   };
 
+  /** A container built off-page and attached later is not "removed": only a frame that was on the page can leave it. */
+  let wasConnected = false;
+  const releaseIfDetached = () => {
+    if (iframe.isConnected) wasConnected = true;
+    else if (wasConnected) handle.destroy();
+    return destroyed;
+  };
+
   const readyTimer = setTimeout(() => {
     if (loaded || destroyed) return;
+    // Removed from the page without destroy() (a framework unmounting the container): not a refusal.
+    if (!iframe.isConnected) return void releaseIfDetached();
     emit({
       name: 'error',
       data: {
@@ -78,7 +88,7 @@ export const createWidget = (rawOptions: CreditWidgetOptions, scriptSrc: string 
         break;
     }
   };
-  const channel = openChannel(iframe, widgetOrigin, frameId, onMessage);
+  const channel = openChannel(iframe, widgetOrigin, frameId, onMessage, releaseIfDetached);
 
   const handle: CreditWidgetHandle = {
     iframe,
@@ -108,5 +118,6 @@ export const createWidget = (rawOptions: CreditWidgetOptions, scriptSrc: string 
   };
   liveWidgets.set(container, handle);
   container.appendChild(iframe);
+  wasConnected = iframe.isConnected;
   return handle;
 };

@@ -1,5 +1,5 @@
 import { refreshSession } from '../session/refresh.ts';
-import { authHeaders } from '../session/session.ts';
+import { authHeaders, currentSession, type WidgetSessionState } from '../session/session.ts';
 import { errorFromResponse, isAbort, networkError, WidgetApiError } from './errors.ts';
 
 export { WidgetApiError } from './errors.ts';
@@ -18,8 +18,13 @@ export interface ApiRequestOptions {
   signal?: AbortSignal;
 }
 
-const send = async (method: HttpMethod, path: string, options: ApiRequestOptions): Promise<Response> => {
-  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
+const send = async (
+  method: HttpMethod,
+  path: string,
+  options: ApiRequestOptions,
+  session: WidgetSessionState | null,
+): Promise<Response> => {
+  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders(session) };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
   try {
@@ -41,12 +46,16 @@ const send = async (method: HttpMethod, path: string, options: ApiRequestOptions
  * renewed through the host once, then the call is repeated; the page never reloads.
  */
 export const apiRequest = async <T>(method: HttpMethod, path: string, options: ApiRequestOptions = {}): Promise<Envelope<T>> => {
-  let response = await send(method, path, options);
+  const sentWith = currentSession();
+  let response = await send(method, path, options, sentWith);
   if (response.status === 401) {
     const error = await errorFromResponse(response);
     if (error.code !== 'AUTHENTICATION_ERROR') throw error;
-    await refreshSession();
-    response = await send(method, path, options);
+    // A call that left before another call's refresh finished fails late: the newer session already
+    // answers for it, and asking the host again would mint a second token and a second session.
+    const newer = currentSession();
+    const session = newer && newer !== sentWith ? newer : await refreshSession();
+    response = await send(method, path, options, session);
   }
   if (!response.ok) throw await errorFromResponse(response);
   if (response.status === 204) return { data: undefined as T };

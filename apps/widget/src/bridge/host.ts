@@ -31,16 +31,6 @@ const postToParent = <K extends keyof FrameToHostPayloads>(type: K, payload: Fra
   window.parent.postMessage(message as FrameToHostMessage, launch.parentOrigin);
 };
 
-/** Webview fallback when framed without a native bridge: only to an origin we can name, never '*'. */
-const webviewParentOrigin = (): string | null => {
-  if (window.parent === window || !document.referrer) return null;
-  try {
-    return new URL(document.referrer).origin;
-  } catch {
-    return null;
-  }
-};
-
 /** Sends to the mobile app through the first bridge that exists. */
 const postToNative = (message: WidgetEvent | { type: 'token_request' }) => {
   const w = bridgeWindow();
@@ -49,8 +39,8 @@ const postToNative = (message: WidgetEvent | { type: 'token_request' }) => {
   } else if (w.webkit?.messageHandlers?.creditWidget) {
     w.webkit.messageHandlers.creditWidget.postMessage(message);
   } else {
-    const origin = webviewParentOrigin();
-    if (origin) window.parent.postMessage(message, origin);
+    // Framed without a native bridge: only to the origin the server allowed to frame us, never '*' or the referrer.
+    if (launch?.parentOrigin && window.parent !== window) window.parent.postMessage(message, launch.parentOrigin);
   }
 };
 

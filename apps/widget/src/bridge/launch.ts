@@ -21,13 +21,23 @@ export interface LaunchSettings {
 
 export interface LaunchContext {
   mode: LaunchMode;
-  /** The embedding page's origin, the only origin the frame talks to; null outside an iframe. */
+  /** The embedding page's origin (the `parent` query), the only origin the frame talks to; null outside an iframe. */
   parentOrigin: string | null;
   frameId: string;
   /** Webview only: the token and settings from the fragment (already removed from the address bar). */
   fragmentToken: string | null;
   fragmentSettings: LaunchSettings;
+  /**
+   * Framed with a token in the fragment but no valid `parent`: the server could not check who frames
+   * us, so the frame refuses rather than start a session nobody vouched for.
+   */
+  originRefused: boolean;
 }
+
+/** Cookie mode: the session no longer needs the fragment's token, so the frame stops holding it. */
+export const forgetLaunchToken = (launch: LaunchContext): void => {
+  launch.fragmentToken = null;
+};
 
 export const isWidgetView = (value: unknown): value is WidgetView =>
   typeof value === 'string' && (WIDGET_VIEWS as readonly string[]).includes(value);
@@ -91,11 +101,14 @@ export const readLaunchContext = (): LaunchContext => {
     if (sanitized) fragmentSettings.theme = sanitized;
   }
   const mode: LaunchMode = fragmentToken ? 'webview' : parentOrigin ? 'embedded' : 'standalone';
+  // A framed page is never a top-level webview: it must name its parent, or the server would see `parentOrigin: null`.
+  const originRefused = framed && fragmentToken !== null && parentOrigin === null;
   return {
     mode,
-    parentOrigin: mode === 'embedded' ? parentOrigin : null,
+    parentOrigin,
     frameId: query.get('frameId') ?? 'default',
-    fragmentToken,
+    fragmentToken: originRefused ? null : fragmentToken,
     fragmentSettings,
+    originRefused,
   };
 };

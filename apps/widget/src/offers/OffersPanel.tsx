@@ -15,26 +15,55 @@ import './offers.css';
 
 const OFFER_TYPES: readonly TOfferType[] = ['credit_card', 'loan', 'mortgage'];
 
+/** Only web pages open: a `javascript:` or `data:` link in an offer must never run in the customer's browser. */
+const isWebUrl = (url: string): boolean => {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'https:' || protocol === 'http:';
+  } catch {
+    return false;
+  }
+};
+
 function OfferCard({ offer, position, userId }: { offer: TOffer; position: number; userId: string }) {
   const t = useMessages(messages);
   const { formatCurrency, formatPercent, formatDate } = useI18n();
   const errorId = useId();
+  const [invalidLink, setInvalidLink] = useState(false);
+  /** Where there is no window to open (a webview returns null), the customer follows a link instead. */
+  const [linkUrl, setLinkUrl] = useState<string | null>(null);
   // The click is recorded first so the partner is credited; only then does the application open.
   const apply = useMutation({
-    mutationFn: () =>
+    mutationFn: (_popup: Window | null) =>
       recordOfferClick(userId, offer.offerId, {
         source: 'widget',
         timestamp: new Date().toISOString(),
         metadata: { page: 'offers', position },
       }),
-    onSuccess: (click) => {
-      window.open(offer.applicationUrl, '_blank', 'noopener,noreferrer');
+    onSuccess: (click, popup) => {
+      if (popup && !popup.closed) popup.location.href = offer.applicationUrl;
+      else setLinkUrl(offer.applicationUrl);
       emitEvent({
         name: 'offer_clicked',
         data: { userId, offerId: offer.offerId, clickId: click.clickId, url: offer.applicationUrl },
       });
     },
+    onError: (_error, popup) => popup?.close(),
   });
+
+  const onApply = () => {
+    setLinkUrl(null);
+    if (!isWebUrl(offer.applicationUrl)) {
+      setInvalidLink(true);
+      return;
+    }
+    // Opened now, inside the click: after the API's round trip a popup blocker no longer counts it as
+    // the customer's gesture. The blank window is cut off from the widget before it goes anywhere.
+    const popup = window.open('', '_blank');
+    if (popup) popup.opener = null;
+    apply.mutate(popup);
+  };
+  const failure = invalidLink ? t.invalidLink : apply.isError ? t.clickFailed : null;
 
   const amount = offer.creditLimit
     ? t.amountRange(formatCurrency(offer.creditLimit.min), formatCurrency(offer.creditLimit.max))
@@ -79,8 +108,8 @@ function OfferCard({ offer, position, userId }: { offer: TOffer; position: numbe
         <Button
           className="cw-offer__apply"
           loading={apply.isPending}
-          onClick={() => apply.mutate()}
-          aria-describedby={apply.isError ? errorId : undefined}
+          onClick={onApply}
+          aria-describedby={failure ? errorId : undefined}
         >
           {t.apply}
           <span className="cw-visually-hidden">
@@ -88,11 +117,18 @@ function OfferCard({ offer, position, userId }: { offer: TOffer; position: numbe
           </span>
           <span aria-hidden="true"> ↗</span>
         </Button>
-        {apply.isError ? (
+        {failure ? (
           <p id={errorId} className="cw-offer__error" role="alert">
             <SeverityIcon severity="warning" />
-            {t.clickFailed}
+            {failure}
           </p>
+        ) : null}
+        {linkUrl ? (
+          <a className="cw-offer__continue" href={linkUrl} target="_blank" rel="noopener noreferrer">
+            {t.continueToApplication}
+            <span className="cw-visually-hidden"> {t.opensNewWindow}</span>
+            <span aria-hidden="true"> ↗</span>
+          </a>
         ) : null}
       </div>
     </Card>

@@ -24,6 +24,8 @@ interface OffersMessages {
   opensNewWindow: string;
   applying: string;
   clickFailed: string;
+  invalidLink: string;
+  continueToApplication: string;
   emptyAll: string;
   emptyType: Record<TOfferType, string>;
   showAll: string;
@@ -55,6 +57,8 @@ export const messages: { en: OffersMessages; es: OffersMessages } = {
     opensNewWindow: '(opens in a new window)',
     applying: 'Opening…',
     clickFailed: 'We could not open this offer. Please try again.',
+    invalidLink: 'This offer cannot be opened here. Please contact your bank.',
+    continueToApplication: 'Continue to the application',
     emptyAll: 'There are no offers for you right now. New offers appear as your credit changes.',
     emptyType: {
       credit_card: 'There are no credit card offers for you right now.',
@@ -89,6 +93,8 @@ export const messages: { en: OffersMessages; es: OffersMessages } = {
     opensNewWindow: '(se abre en una ventana nueva)',
     applying: 'Abriendo…',
     clickFailed: 'No pudimos abrir esta oferta. Inténtelo de nuevo.',
+    invalidLink: 'Esta oferta no se puede abrir aquí. Comuníquese con su banco.',
+    continueToApplication: 'Continuar con la solicitud',
     emptyAll: 'No hay ofertas para usted en este momento. Aparecerán nuevas ofertas a medida que cambie su crédito.',
     emptyType: {
       credit_card: 'No hay ofertas de tarjetas de crédito para usted en este momento.',

@@ -26,11 +26,11 @@ export const setParentOrigin = (origin: string | null): void => {
   parentOrigin = origin;
 };
 
-/** Headers that authenticate a call with whichever mode the session ended up in. */
-export const authHeaders = (): Record<string, string> => {
-  if (!current) return {};
-  if (current.mode === 'bearer' && current.userToken) return { Authorization: `Bearer ${current.userToken}` };
-  return { [WIDGET_CSRF_HEADER]: current.csrfToken };
+/** Headers that authenticate a call with whichever mode `session` (the current one by default) ended up in. */
+export const authHeaders = (session: WidgetSessionState | null = current): Record<string, string> => {
+  if (!session) return {};
+  if (session.mode === 'bearer' && session.userToken) return { Authorization: `Bearer ${session.userToken}` };
+  return { [WIDGET_CSRF_HEADER]: session.csrfToken };
 };
 
 const send = async (input: string, init: RequestInit): Promise<Response> => {
@@ -41,6 +41,9 @@ const send = async (input: string, init: RequestInit): Promise<Response> => {
     throw networkError(error);
   }
 };
+
+const isParentOriginRefusal = (error: WidgetApiError): boolean =>
+  error.status === 403 && (error.details ?? []).some((detail) => detail.field === 'parentOrigin');
 
 interface CreatedSession {
   csrfToken: string;
@@ -62,7 +65,10 @@ export const startSession = async (userToken: string): Promise<WidgetSessionStat
   if (!created.ok) {
     const error = await errorFromResponse(created);
     if (error.code === 'AUTHORIZATION_ERROR') {
-      throw new WidgetApiError(error.status, 'ORIGIN_NOT_ALLOWED', error.message, { requestId: error.requestId });
+      // Only a refusal that names the parent origin is about where the widget is embedded; any other
+      // refusal (a scope, a disabled client) must not tell the customer this website is to blame.
+      const code = isParentOriginRefusal(error) ? 'ORIGIN_NOT_ALLOWED' : 'UNKNOWN';
+      throw new WidgetApiError(error.status, code, error.message, { requestId: error.requestId, details: error.details });
     }
     if (error.code === 'AUTHENTICATION_ERROR') {
       throw new WidgetApiError(error.status, 'INVALID_TOKEN', error.message, { requestId: error.requestId });
@@ -86,7 +92,10 @@ export const startSession = async (userToken: string): Promise<WidgetSessionStat
   return current;
 };
 
-/** After enrolment the session learns its user id from the API's answer rather than a new exchange. */
+/**
+ * After enrolment the session learns its user id from the API's answer rather than a new exchange. In
+ * place: the session's identity tells apiRequest whether a 401 came from an older session.
+ */
 export const rememberUserId = (userId: string): void => {
-  if (current) current = { ...current, userId };
+  if (current) current.userId = userId;
 };

@@ -2,6 +2,7 @@
 export * from './a11y.ts';
 export * from './browser.ts';
 export * from './built-files.ts';
+export * from './demo-bank.ts';
 export * from './pages.ts';
 export * from './screen-check.ts';
 export * from './screenshots.ts';

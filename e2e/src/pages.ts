@@ -1,4 +1,5 @@
 import type { FrameLocator, Page, Response } from 'playwright-core';
+import { JANE } from './users.ts';
 
 /** What a host page records of the widget's public events (the demo's `window.demoEvents`, our pages' `hostEvents`). */
 export interface HostEvent {
@@ -37,6 +38,17 @@ export const hostEventNames = (page: Page): Promise<string[]> =>
 
 export const hostEvents = (page: Page): Promise<HostEvent[]> =>
   page.evaluate(() => [...(window.demoEvents ?? []), ...(window.hostEvents ?? [])]);
+
+/** Fills the widget's enrolment form with Jane's identity and continues, in the frame or in a top-level (webview) page. */
+export const submitJaneEnrolment = async (widget: Page | FrameLocator) => {
+  await widget.getByLabel('Last 4 digits of your Social Security number').fill(JANE.ssn);
+  await widget.getByLabel('Date of birth').fill(JANE.dateOfBirth);
+  await widget.getByLabel('Street address').fill(JANE.address.street);
+  await widget.getByLabel('City', { exact: true }).fill(JANE.address.city);
+  await widget.getByLabel('State', { exact: true }).selectOption(JANE.address.state);
+  await widget.getByLabel('ZIP code').fill(JANE.address.zipCode);
+  await widget.getByRole('button', { name: 'Continue' }).click();
+};
 
 /**
  * A partner page of our own: it loads the loader from the API and nothing else; the test calls

@@ -1,11 +1,9 @@
-import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../src/browser.ts';
-import { assertBuilt } from '../src/built-files.ts';
-import { hostEventNames, hostEvents, NetworkLog, widgetFrame } from '../src/pages.ts';
+import type { FrameLocator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useDemoBank } from '../src/demo-bank.ts';
+import { hostEventNames, hostEvents, NetworkLog, submitJaneEnrolment, widgetFrame } from '../src/pages.ts';
 import { runJourney, type ScreenAudit } from '../src/screen-check.ts';
-import { createPartner, type Partner, type RunningServer, startApi, startDemo, type TestApp } from '../src/servers.ts';
-import { findUserId, JANE, newExternalUserId, sandboxAnswers } from '../src/users.ts';
+import { findUserId, newExternalUserId, sandboxAnswers } from '../src/users.ts';
 
 interface QuestionSet {
   sessionId: string;
@@ -13,30 +11,12 @@ interface QuestionSet {
 }
 
 describe('cross-origin journey on the demo bank', () => {
-  let browser: Browser;
-  let app: TestApp;
-  let partner: Partner;
-  let demo: RunningServer;
-
-  beforeAll(async () => {
-    assertBuilt();
-    [browser, app] = await Promise.all([launchBrowser(), startApi()]);
-    partner = await createPartner(app, ['http://localhost:*']);
-    demo = await startDemo(app, partner);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await demo?.close();
-    await app?.close();
-  });
-
-  const api = (method: string, path: string, body?: unknown) =>
-    app.request(method, path, { token: partner.accessToken, ...(body === undefined ? {} : { body }) });
+  const bank = useDemoBank();
+  const { api } = bank;
 
   /** Answers each question the wizard shows with the sandbox's right answer, step by step. */
   const answerQuestions = async (frame: FrameLocator, set: QuestionSet, userId: string, audit: ScreenAudit) => {
-    const key = await sandboxAnswers(app, partner.accessToken, userId, set.sessionId);
+    const key = await sandboxAnswers(bank.app, bank.partner.accessToken, userId, set.sessionId);
     for (let step = 1; step <= set.questions.length; step += 1) {
       await frame.getByText(`Question ${step} of ${set.questions.length}`).waitFor();
       const shown = await Promise.all(set.questions.map((q) => frame.getByText(q.text, { exact: true }).isVisible()));
@@ -57,21 +37,15 @@ describe('cross-origin journey on the demo bank', () => {
 
   it('enrols, verifies, shows the score, records an offer click, and marks a new alert read', { timeout: 120_000 }, async () => {
     const externalUserId = newExternalUserId('journey');
-    await runJourney(browser, 'desktop', 'cross-origin', async ({ page, context, audit }) => {
+    await runJourney(bank.browser, 'desktop', 'cross-origin', async ({ page, context, audit }) => {
       const network = new NetworkLog(page);
-      await page.goto(`${demo.url}/?user=${externalUserId}`);
+      await page.goto(`${bank.demo.url}/?user=${externalUserId}`);
       const frame = widgetFrame(page);
 
       // Enrolment: the token's user has no credit profile yet.
       await frame.getByRole('heading', { name: 'Set up your credit score' }).waitFor();
       await audit.check('enroll');
-      await frame.getByLabel('Last 4 digits of your Social Security number').fill(JANE.ssn);
-      await frame.getByLabel('Date of birth').fill(JANE.dateOfBirth);
-      await frame.getByLabel('Street address').fill(JANE.address.street);
-      await frame.getByLabel('City', { exact: true }).fill(JANE.address.city);
-      await frame.getByLabel('State', { exact: true }).selectOption(JANE.address.state);
-      await frame.getByLabel('ZIP code').fill(JANE.address.zipCode);
-      await frame.getByRole('button', { name: 'Continue' }).click();
+      await submitJaneEnrolment(frame);
 
       // KBA with the sandbox's answer key for the session the widget opened.
       await frame.getByRole('heading', { name: 'Confirm your identity' }).waitFor();
@@ -82,7 +56,7 @@ describe('cross-origin journey on the demo bank', () => {
       await frame.getByRole('button', { name: 'Start verification' }).click();
       const questionSet = ((await (await questionsLoaded).json()) as { data: QuestionSet }).data;
       await waitForHostEvent(page, 'enrolled');
-      const userId = await findUserId(app, partner.accessToken, externalUserId);
+      const userId = await findUserId(bank.app, bank.partner.accessToken, externalUserId);
       if (!userId) throw new Error('the widget said enrolled but the API lists no such user');
       await answerQuestions(frame, questionSet, userId, audit);
       await waitForHostEvent(page, 'verified');

@@ -1,9 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../src/browser.ts';
-import { assertBuilt } from '../src/built-files.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useDemoBank } from '../src/demo-bank.ts';
+import { submitJaneEnrolment } from '../src/pages.ts';
 import { runJourney } from '../src/screen-check.ts';
-import { createPartner, type Partner, startApi, type TestApp } from '../src/servers.ts';
 import { enrolActiveUser, JANE, newExternalUserId } from '../src/users.ts';
 
 /** A React Native host: the app injects `ReactNativeWebView` before any page script runs. */
@@ -23,34 +22,21 @@ const horizontalOverflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 describe('mobile webview mode', () => {
-  let browser: Browser;
-  let app: TestApp;
-  let partner: Partner;
-
-  beforeAll(async () => {
-    assertBuilt();
-    [browser, app] = await Promise.all([launchBrowser(), startApi()]);
-    // Webviews open the widget top-level: no embedding page, so no embed origin is involved.
-    partner = await createPartner(app, ['https://bank.example']);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  // Webviews open the widget top-level: no embedding page, so no embed origin is involved.
+  const bank = useDemoBank({ embedOrigins: ['https://bank.example'], demo: false });
 
   it('shows the score at 390 px, drops the token from the URL, bridges events, and fits 320 px', {
     timeout: 90_000,
   }, async () => {
     const externalUserId = newExternalUserId('mobile');
-    await enrolActiveUser(app, partner.accessToken, externalUserId);
-    const userToken = await app.userToken(partner.accessToken, externalUserId, {
+    await enrolActiveUser(bank.app, bank.partner.accessToken, externalUserId);
+    const userToken = await bank.app.userToken(bank.partner.accessToken, externalUserId, {
       firstName: JANE.firstName,
       lastName: JANE.lastName,
     });
-    await runJourney(browser, 'mobile', 'webview', async ({ page, audit }) => {
+    await runJourney(bank.browser, 'mobile', 'webview', async ({ page, audit }) => {
       await installNativeBridge(page);
-      await page.goto(`${app.url}/widget#userToken=${encodeURIComponent(userToken)}`);
+      await page.goto(`${bank.app.url}/widget#userToken=${encodeURIComponent(userToken)}`);
 
       await page.getByText(String(JANE.score)).first().waitFor();
       await expect.poll(() => page.getByText(new RegExp(JANE.bureau)).first().isVisible()).toBe(true);
@@ -93,21 +79,15 @@ describe('mobile webview mode', () => {
   });
 
   it('shows the enrolment form and the identity questions at 390 px', { timeout: 60_000 }, async () => {
-    const userToken = await app.userToken(partner.accessToken, newExternalUserId('mobile-new'));
-    await runJourney(browser, 'mobile', 'webview-enroll', async ({ page, audit }) => {
+    const userToken = await bank.app.userToken(bank.partner.accessToken, newExternalUserId('mobile-new'));
+    await runJourney(bank.browser, 'mobile', 'webview-enroll', async ({ page, audit }) => {
       await installNativeBridge(page);
-      await page.goto(`${app.url}/widget#userToken=${encodeURIComponent(userToken)}`);
+      await page.goto(`${bank.app.url}/widget#userToken=${encodeURIComponent(userToken)}`);
       await page.getByRole('heading', { name: 'Set up your credit score' }).waitFor();
       expect(await horizontalOverflow(page), 'sideways scroll on the form').toBeLessThanOrEqual(0);
       await audit.check('webview-enroll');
 
-      await page.getByLabel('Last 4 digits of your Social Security number').fill(JANE.ssn);
-      await page.getByLabel('Date of birth').fill(JANE.dateOfBirth);
-      await page.getByLabel('Street address').fill(JANE.address.street);
-      await page.getByLabel('City', { exact: true }).fill(JANE.address.city);
-      await page.getByLabel('State', { exact: true }).selectOption(JANE.address.state);
-      await page.getByLabel('ZIP code').fill(JANE.address.zipCode);
-      await page.getByRole('button', { name: 'Continue' }).click();
+      await submitJaneEnrolment(page);
       await page.getByRole('heading', { name: 'Confirm your identity' }).waitFor();
       await page.getByRole('button', { name: 'Start verification' }).click();
 

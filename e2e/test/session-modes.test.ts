@@ -1,10 +1,8 @@
-import type { Browser, FrameLocator, Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../src/browser.ts';
-import { assertBuilt } from '../src/built-files.ts';
+import type { FrameLocator, Page, Route } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useDemoBank } from '../src/demo-bank.ts';
 import { hostEventNames, hostEvents, NetworkLog, widgetFrame } from '../src/pages.ts';
 import { runJourney } from '../src/screen-check.ts';
-import { createPartner, type Partner, type RunningServer, startApi, startDemo, type TestApp } from '../src/servers.ts';
 import { enrolActiveUser, JANE, newExternalUserId } from '../src/users.ts';
 
 /** Headers Node's fetch sets itself, or that describe a body it already decoded. */
@@ -29,35 +27,19 @@ const exchangeWithoutCookie = async (route: Route) => {
 };
 
 describe('widget session modes', () => {
-  let browser: Browser;
-  let app: TestApp;
-  let partner: Partner;
-  let demo: RunningServer;
-
-  beforeAll(async () => {
-    assertBuilt();
-    [browser, app] = await Promise.all([launchBrowser(), startApi()]);
-    partner = await createPartner(app, ['http://localhost:*']);
-    demo = await startDemo(app, partner);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await demo?.close();
-    await app?.close();
-  });
+  const bank = useDemoBank();
 
   it('falls back to the bearer token when the browser keeps no session cookie', { timeout: 60_000 }, async () => {
     const externalUserId = newExternalUserId('bearer');
-    await enrolActiveUser(app, partner.accessToken, externalUserId);
-    await runJourney(browser, 'desktop', 'bearer-mode', async ({ page, context }) => {
+    await enrolActiveUser(bank.app, bank.partner.accessToken, externalUserId);
+    await runJourney(bank.browser, 'desktop', 'bearer-mode', async ({ page, context }) => {
       const network = new NetworkLog(page);
       await context.route(
         (url) => url.pathname === '/widget/session',
         (route) => (route.request().method() === 'POST' ? exchangeWithoutCookie(route) : route.continue()),
       );
       const scoreRequest = page.waitForRequest((request) => /\/v1\/users\/[^/]+\/credit-score$/.test(request.url()));
-      await page.goto(`${demo.url}/?user=${externalUserId}`);
+      await page.goto(`${bank.demo.url}/?user=${externalUserId}`);
 
       await widgetFrame(page).getByText(String(JANE.score)).first().waitFor();
       expect(await (await scoreRequest).headerValue('authorization')).toMatch(/^Bearer ut_/);
@@ -65,14 +47,14 @@ describe('widget session modes', () => {
         network.matching('GET', /^\/widget\/session$/).map((r) => r.status()),
         'the cookie probe failed',
       ).toEqual([401]);
-      expect((await context.cookies(app.url)).length, 'cookies the browser kept for the API').toBe(0);
+      expect((await context.cookies(bank.app.url)).length, 'cookies the browser kept for the API').toBe(0);
       expect((await hostEvents(page)).filter((event) => event.name === 'error')).toEqual([]);
     });
   });
 
   /** One customer's tab of the bank's site: the widget shows their score, then their alerts. */
   const openCustomerPage = async (page: Page, externalUserId: string) => {
-    await page.goto(`${demo.url}/?user=${externalUserId}`);
+    await page.goto(`${bank.demo.url}/?user=${externalUserId}`);
     return widgetFrame(page);
   };
 
@@ -84,18 +66,15 @@ describe('widget session modes', () => {
   it('keeps two customers of one bank apart in two tabs of one browser', { timeout: 60_000 }, async () => {
     const [first, second] = [newExternalUserId('tab-a'), newExternalUserId('tab-b')];
     const [, secondUserId] = await Promise.all([
-      enrolActiveUser(app, partner.accessToken, first),
-      enrolActiveUser(app, partner.accessToken, second),
+      enrolActiveUser(bank.app, bank.partner.accessToken, first),
+      enrolActiveUser(bank.app, bank.partner.accessToken, second),
     ]);
     // A drop of more than 10 points also raises a score_change alert: the second customer's own data on two tabs.
     const secondScore = JANE.score - 40;
-    const refresh = await app.request('POST', `/v1/sandbox/users/${secondUserId}/score-refresh`, {
-      token: partner.accessToken,
-      body: { score: secondScore },
-    });
+    const refresh = await bank.api('POST', `/v1/sandbox/users/${secondUserId}/score-refresh`, { score: secondScore });
     expect(refresh.status, JSON.stringify(refresh.body)).toBe(200);
 
-    await runJourney(browser, 'desktop', 'two-customers', async ({ page, context }) => {
+    await runJourney(bank.browser, 'desktop', 'two-customers', async ({ page, context }) => {
       const secondPage = await context.newPage();
       const logs = [new NetworkLog(page), new NetworkLog(secondPage)];
       const firstFrame = await openCustomerPage(page, first);

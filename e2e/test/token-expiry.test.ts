@@ -1,10 +1,8 @@
-import type { Browser, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../src/browser.ts';
-import { assertBuilt } from '../src/built-files.ts';
-import { createWidget, hostEvents, NetworkLog, partnerPageHtml, widgetFrame } from '../src/pages.ts';
+import type { Route } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useDemoBank } from '../src/demo-bank.ts';
+import { createWidget, hostEvents, NetworkLog, widgetFrame } from '../src/pages.ts';
 import { runJourney } from '../src/screen-check.ts';
-import { createPartner, type Partner, type RunningServer, servePage, startApi, startDemo, type TestApp } from '../src/servers.ts';
 import { enrolActiveUser, JANE, newExternalUserId } from '../src/users.ts';
 
 const USER_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
@@ -13,31 +11,13 @@ const PAST_EXPIRY_MS = USER_TOKEN_LIFETIME_MS + 60_000;
 const SESSION_PATH = /^\/widget\/session$/;
 
 describe('user token expiry while the widget is open', () => {
-  let browser: Browser;
-  let app: TestApp;
-  let partner: Partner;
-  let demo: RunningServer;
-  let partnerPage: RunningServer;
-
-  beforeAll(async () => {
-    assertBuilt();
-    [browser, app] = await Promise.all([launchBrowser(), startApi()]);
-    partner = await createPartner(app, ['http://localhost:*']);
-    [demo, partnerPage] = await Promise.all([startDemo(app, partner), servePage('localhost', () => partnerPageHtml(app.url))]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await demo?.close();
-    await partnerPage?.close();
-    await app?.close();
-  });
+  const bank = useDemoBank({ partnerPage: true });
 
   /** Each test moves the API's clock past the partner's access token too, so each one asks for a fresh one. */
   const enrolJane = async (prefix: string) => {
     const externalUserId = newExternalUserId(prefix);
-    const accessToken = await app.token(partner.client);
-    await enrolActiveUser(app, accessToken, externalUserId);
+    const accessToken = await bank.app.token(bank.partner.client);
+    await enrolActiveUser(bank.app, accessToken, externalUserId);
     return { externalUserId, accessToken };
   };
 
@@ -46,9 +26,9 @@ describe('user token expiry while the widget is open', () => {
 
   it('gets a fresh token from the host page and carries on without reloading', { timeout: 60_000 }, async () => {
     const { externalUserId } = await enrolJane('expiry');
-    await runJourney(browser, 'desktop', 'token-expiry', async ({ page }) => {
+    await runJourney(bank.browser, 'desktop', 'token-expiry', async ({ page }) => {
       const network = new NetworkLog(page);
-      await page.goto(`${demo.url}/?user=${externalUserId}`);
+      await page.goto(`${bank.demo.url}/?user=${externalUserId}`);
       const frame = widgetFrame(page);
       await frame.getByText(String(JANE.score)).first().waitFor();
       // Survives only if the page is never reloaded.
@@ -57,7 +37,7 @@ describe('user token expiry while the widget is open', () => {
       });
       const exchangesBefore = network.matching('POST', SESSION_PATH).length;
 
-      app.clock.advance(PAST_EXPIRY_MS);
+      bank.app.clock.advance(PAST_EXPIRY_MS);
       await frame.getByRole('tab', { name: /offers/i }).click();
 
       await frame.getByRole('button', { name: /apply/i }).first().waitFor();
@@ -73,7 +53,7 @@ describe('user token expiry while the widget is open', () => {
     timeout: 60_000,
   }, async () => {
     const { externalUserId } = await enrolJane('expiry-many');
-    await runJourney(browser, 'desktop', 'token-expiry-many', async ({ page, context }) => {
+    await runJourney(bank.browser, 'desktop', 'token-expiry-many', async ({ page, context }) => {
       const network = new NetworkLog(page);
       // The dashboard opens with the score and the unread-alerts badge at once: hold both until the token
       // has expired, then let the score fail first and the badge only after the session was renewed.
@@ -91,11 +71,11 @@ describe('user token expiry while the widget is open', () => {
           if (held.size === 2) bothHeld();
         },
       );
-      await page.goto(`${demo.url}/?user=${externalUserId}`);
+      await page.goto(`${bank.demo.url}/?user=${externalUserId}`);
       await bothAreHeld;
       expect(network.matching('POST', SESSION_PATH).length, 'the first exchange').toBe(1);
 
-      app.clock.advance(PAST_EXPIRY_MS);
+      bank.app.clock.advance(PAST_EXPIRY_MS);
       await held.get('score')?.continue();
       await expect
         .poll(() => network.matching('GET', SESSION_PATH).length, { message: 'the renewed session was probed' })
@@ -118,17 +98,17 @@ describe('user token expiry while the widget is open', () => {
   it('starts with a token that expired before the frame could use it', { timeout: 60_000 }, async () => {
     const { externalUserId, accessToken } = await enrolJane('expired-start');
     const names = { firstName: JANE.firstName, lastName: JANE.lastName };
-    const staleToken = await app.userToken(accessToken, externalUserId, names);
-    app.clock.advance(PAST_EXPIRY_MS);
+    const staleToken = await bank.app.userToken(accessToken, externalUserId, names);
+    bank.app.clock.advance(PAST_EXPIRY_MS);
     let tokensIssued = 0;
-    await runJourney(browser, 'desktop', 'token-expired-start', async ({ page }) => {
+    await runJourney(bank.browser, 'desktop', 'token-expired-start', async ({ page }) => {
       const network = new NetworkLog(page);
       // The partner's own server minting a fresh token for its signed-in customer.
       await page.exposeFunction('freshUserToken', async () => {
         tokensIssued += 1;
-        return app.userToken(await app.token(partner.client), externalUserId, names);
+        return bank.app.userToken(await bank.app.token(bank.partner.client), externalUserId, names);
       });
-      await page.goto(partnerPage.url);
+      await page.goto(bank.partnerPage.url);
       await createWidget(page, { userToken: staleToken, tokenFunction: 'freshUserToken' });
 
       await widgetFrame(page).getByText(String(JANE.score)).first().waitFor();

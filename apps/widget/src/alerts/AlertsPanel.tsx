@@ -80,18 +80,18 @@ function AlertItem({ alert, userId }: { alert: TAlert; userId: string }) {
             <SeverityIcon severity={alert.severity} />
             {t.severity[alert.severity]}
           </Badge>
-          {unread ? <Badge tone="brand">{t.newBadge}</Badge> : <span className="cw-alert__read">{t.read}</span>}
+          {unread ? <Badge tone="brand">{t.newBadge}</Badge> : <span className="cw-muted cw-small">{t.read}</span>}
         </div>
         <h3 id={titleId} className="cw-alert__title">
           {alert.title}
         </h3>
         <p className="cw-alert__message">{alert.message}</p>
         <AlertFacts alert={alert} />
-        <p className="cw-alert__time">
+        <p className="cw-muted cw-small">
           <time dateTime={alert.createdAt}>{t.received(formatDateTime(alert.createdAt))}</time>
         </p>
         {unread ? (
-          <div className="cw-alert__actions">
+          <div className="cw-card-actions">
             <Button
               variant="secondary"
               loading={markRead.isPending}
@@ -102,7 +102,7 @@ function AlertItem({ alert, userId }: { alert: TAlert; userId: string }) {
               <span className="cw-visually-hidden">{t.markReadFor(alert.title)}</span>
             </Button>
             {markRead.isError ? (
-              <p id={errorId} className="cw-alert__error" role="alert">
+              <p id={errorId} className="cw-inline-error" role="alert">
                 <SeverityIcon severity="warning" />
                 {t.markFailed}
               </p>
@@ -142,7 +142,7 @@ export function AlertsPanel({ userId }: { userId: string }) {
     body = <PanelError error={alerts.error} onRetry={() => alerts.refetch()} />;
   } else if (alerts.data.length === 0) {
     body = (
-      <div className="cw-alerts__empty">
+      <div className="cw-empty-state cw-alerts__empty">
         <h3>{t.emptyTitle}</h3>
         <p>{t.emptyBody}</p>
       </div>
@@ -152,7 +152,7 @@ export function AlertsPanel({ userId }: { userId: string }) {
     body = (
       <>
         <p className="cw-alerts__count">{unread > 0 ? t.unreadCount(unread) : t.allRead}</p>
-        <ul className="cw-alerts__list">
+        <ul className="cw-card-list">
           {newestFirst.map((alert) => (
             <AlertItem key={alert.alertId} alert={alert} userId={userId} />
           ))}
@@ -162,7 +162,7 @@ export function AlertsPanel({ userId }: { userId: string }) {
   }
 
   return (
-    <section className="cw-alerts" aria-labelledby={headingId}>
+    <section className="cw-panel" aria-labelledby={headingId}>
       <h2 id={headingId}>{t.heading}</h2>
       {body}
     </section>

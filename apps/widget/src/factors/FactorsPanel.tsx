@@ -132,13 +132,13 @@ export function FactorsPanel({ userId }: { userId: string }) {
 
   const factors = [...score.data.factors].sort((a, b) => IMPACT_ORDER[a.impact] - IMPACT_ORDER[b.impact]);
   return (
-    <section className="cw-factors" aria-labelledby={headingId}>
+    <section className="cw-panel" aria-labelledby={headingId}>
       <h2 id={headingId}>{t.heading}</h2>
-      <p className="cw-factors__intro">{t.intro}</p>
+      <p className="cw-muted">{t.intro}</p>
       {factors.length === 0 ? (
-        <p className="cw-factors__empty">{t.empty}</p>
+        <p className="cw-muted">{t.empty}</p>
       ) : (
-        <ul className="cw-factors__list">
+        <ul className="cw-card-list">
           {factors.map((factor) => (
             <Factor key={factor.code} factor={factor} />
           ))}

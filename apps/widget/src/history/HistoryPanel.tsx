@@ -66,7 +66,7 @@ export function HistoryPanel({ userId }: { userId: string }) {
       delta === 0 ? t.noChange : delta > 0 ? t.changeUp(delta, formatNumber(delta)) : t.changeDown(-delta, formatNumber(-delta));
     const showTable = asTable || chartFailed;
     body = (
-      <figure className="cw-history__figure" aria-busy={history.isPlaceholderData || undefined}>
+      <figure className="cw-history__figure cw-stale-while-busy" aria-busy={history.isPlaceholderData || undefined}>
         <figcaption className="cw-history__summary">
           {t.summary(
             formatNumber(first.score),
@@ -104,7 +104,7 @@ export function HistoryPanel({ userId }: { userId: string }) {
   }
 
   return (
-    <section className="cw-history" aria-labelledby={headingId}>
+    <section className="cw-panel" aria-labelledby={headingId}>
       <h2 id={headingId}>{t.heading}</h2>
       <div className="cw-history__controls">
         <fieldset className="cw-segmented">
@@ -113,7 +113,7 @@ export function HistoryPanel({ userId }: { userId: string }) {
             <button
               key={range}
               type="button"
-              className="cw-segmented__option"
+              className="cw-toggle-button cw-segmented__option"
               aria-pressed={range === months}
               onClick={() => setMonths(range)}
             >

@@ -1,6 +1,6 @@
 import type { TOffer, TOfferType } from '@credit/contract';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { type Ref, useEffect, useId, useRef, useState } from 'react';
 import { SeverityIcon } from '../alerts/SeverityIcon.tsx';
 import { offersQuery, recordOfferClick } from '../api/offers.ts';
 import { emitEvent } from '../bridge/events.ts';
@@ -14,6 +14,8 @@ import { messages } from './messages.ts';
 import './offers.css';
 
 const OFFER_TYPES: readonly TOfferType[] = ['credit_card', 'loan', 'mortgage'];
+/** A phone shows this many offers at first, and this many more on each "Show more". */
+const OFFERS_PER_STEP = 5;
 
 /** Only web pages open: a `javascript:` or `data:` link in an offer must never run in the customer's browser. */
 const isWebUrl = (url: string): boolean => {
@@ -25,7 +27,17 @@ const isWebUrl = (url: string): boolean => {
   }
 };
 
-function OfferCard({ offer, position, userId }: { offer: TOffer; position: number; userId: string }) {
+function OfferCard({
+  offer,
+  position,
+  userId,
+  headingRef,
+}: {
+  offer: TOffer;
+  position: number;
+  userId: string;
+  headingRef?: Ref<HTMLHeadingElement>;
+}) {
   const t = useMessages(messages);
   const { formatCurrency, formatPercent, formatDate } = useI18n();
   const errorId = useId();
@@ -83,6 +95,7 @@ function OfferCard({ offer, position, userId }: { offer: TOffer; position: numbe
       titleLevel={3}
       className="cw-offer"
       title={offer.name}
+      titleRef={headingRef}
       aside={
         offer.preQualified ? (
           <Badge tone="success">
@@ -103,8 +116,8 @@ function OfferCard({ offer, position, userId }: { offer: TOffer; position: numbe
           </div>
         ))}
       </dl>
-      <p className="cw-offer__ends">{t.endsOn(formatDate(offer.expiresAt))}</p>
-      <div className="cw-offer__actions">
+      <p className="cw-muted cw-small">{t.endsOn(formatDate(offer.expiresAt))}</p>
+      <div className="cw-card-actions">
         <Button
           className="cw-offer__apply"
           loading={apply.isPending}
@@ -118,7 +131,7 @@ function OfferCard({ offer, position, userId }: { offer: TOffer; position: numbe
           <span aria-hidden="true"> ↗</span>
         </Button>
         {failure ? (
-          <p id={errorId} className="cw-offer__error" role="alert">
+          <p id={errorId} className="cw-inline-error" role="alert">
             <SeverityIcon severity="warning" />
             {failure}
           </p>
@@ -141,6 +154,24 @@ export function OffersPanel({ userId }: { userId: string }) {
   const headingId = useId();
   const [type, setType] = useState<TOfferType | undefined>(undefined);
   const offers = useQuery({ ...offersQuery(userId, type), placeholderData: keepPreviousData });
+  const [shownCount, setShownCount] = useState(OFFERS_PER_STEP);
+  /** Index of the first offer the last "Show more" revealed: its heading takes focus, so the reader lands there. */
+  const [firstRevealed, setFirstRevealed] = useState<number | null>(null);
+  const firstRevealedHeading = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    if (firstRevealed !== null) firstRevealedHeading.current?.focus();
+  }, [firstRevealed]);
+
+  const chooseType = (option: TOfferType | undefined) => {
+    setType(option);
+    setShownCount(OFFERS_PER_STEP);
+    setFirstRevealed(null);
+  };
+  const showMore = () => {
+    setFirstRevealed(shownCount);
+    setShownCount(shownCount + OFFERS_PER_STEP);
+  };
 
   let body: React.ReactNode;
   if (offers.isPending) {
@@ -155,43 +186,56 @@ export function OffersPanel({ userId }: { userId: string }) {
     body = <PanelError error={offers.error} onRetry={() => offers.refetch()} />;
   } else if (offers.data.length === 0 && !offers.isPlaceholderData) {
     body = (
-      <div className="cw-offers__empty">
+      <div className="cw-empty-state cw-offers__empty">
         <p>{type ? t.emptyType[type] : t.emptyAll}</p>
         {type ? (
-          <Button variant="secondary" onClick={() => setType(undefined)}>
+          <Button variant="secondary" onClick={() => chooseType(undefined)}>
             {t.showAll}
           </Button>
         ) : null}
       </div>
     );
   } else {
+    const total = offers.data.length;
+    const shown = offers.data.slice(0, shownCount);
     body = (
       <>
-        <p className="cw-offers__count" aria-live="polite">
-          {offers.isPlaceholderData ? t.loading : t.count(offers.data.length)}
+        <p className="cw-muted" aria-live="polite">
+          {offers.isPlaceholderData ? t.loading : t.showing(shown.length, total)}
         </p>
-        <ul className="cw-offers__list" aria-busy={offers.isPlaceholderData || undefined}>
-          {offers.data.map((offer, index) => (
-            <OfferCard key={offer.offerId} offer={offer} position={index} userId={userId} />
+        <ul className="cw-card-list cw-stale-while-busy" aria-busy={offers.isPlaceholderData || undefined}>
+          {shown.map((offer, index) => (
+            <OfferCard
+              key={offer.offerId}
+              offer={offer}
+              position={index}
+              userId={userId}
+              headingRef={index === firstRevealed ? firstRevealedHeading : undefined}
+            />
           ))}
         </ul>
+        {shown.length < total ? (
+          <Button variant="secondary" className="cw-offers__more" onClick={showMore}>
+            {t.showMore}
+          </Button>
+        ) : null}
       </>
     );
   }
 
   return (
-    <section className="cw-offers" aria-labelledby={headingId}>
+    <section className="cw-panel" aria-labelledby={headingId}>
       <h2 id={headingId}>{t.heading}</h2>
-      <p className="cw-offers__intro">{t.intro}</p>
+      <p className="cw-muted">{t.intro}</p>
       <fieldset className="cw-offers__filter">
         <legend className="cw-visually-hidden">{t.filterLabel}</legend>
         {[undefined, ...OFFER_TYPES].map((option) => (
           <button
             key={option ?? 'all'}
             type="button"
-            className="cw-chip"
+            className="cw-toggle-button cw-chip"
             aria-pressed={option === type}
-            onClick={() => setType(option)}
+            onClick={() => chooseType(option)}
           >
             {option ? t.types[option] : t.all}
           </button>

@@ -29,7 +29,9 @@ interface OffersMessages {
   emptyAll: string;
   emptyType: Record<TOfferType, string>;
   showAll: string;
-  count: (n: number) => string;
+  /** The count line over the list: how many of the offers are on screen so far. */
+  showing: (shown: number, total: number) => string;
+  showMore: string;
 }
 
 export const messages: { en: OffersMessages; es: OffersMessages } = {
@@ -66,7 +68,9 @@ export const messages: { en: OffersMessages; es: OffersMessages } = {
       mortgage: 'There are no mortgage offers for you right now.',
     },
     showAll: 'Show all offers',
-    count: (n) => (n === 1 ? '1 offer' : `${n} offers`),
+    showing: (shown, total) =>
+      total === 1 ? '1 offer' : shown < total ? `Showing ${shown} of ${total} offers` : `Showing all ${total} offers`,
+    showMore: 'Show more offers',
   },
   es: {
     heading: 'Ofertas para usted',
@@ -102,6 +106,8 @@ export const messages: { en: OffersMessages; es: OffersMessages } = {
       mortgage: 'No hay ofertas de hipotecas para usted en este momento.',
     },
     showAll: 'Ver todas las ofertas',
-    count: (n) => (n === 1 ? '1 oferta' : `${n} ofertas`),
+    showing: (shown, total) =>
+      total === 1 ? '1 oferta' : shown < total ? `Mostrando ${shown} de ${total} ofertas` : `Mostrando las ${total} ofertas`,
+    showMore: 'Mostrar más ofertas',
   },
 };

@@ -1,4 +1,4 @@
-import { type ReactNode, useId } from 'react';
+import { type ReactNode, type Ref, useId } from 'react';
 
 export interface CardProps {
   /** A heading shown at the top; a "section" card is then a region labelled by it. */
@@ -9,10 +9,12 @@ export interface CardProps {
   aside?: ReactNode;
   className?: string;
   id?: string;
+  /** Given, the heading can take focus (tabIndex -1), to move the reader to this card. */
+  titleRef?: Ref<HTMLHeadingElement>;
   children?: ReactNode;
 }
 
-export function Card({ title, titleLevel = 2, as: Tag = 'div', aside, className, id, children }: CardProps) {
+export function Card({ title, titleLevel = 2, as: Tag = 'div', aside, className, id, titleRef, children }: CardProps) {
   const headingId = useId();
   const Heading = titleLevel === 2 ? 'h2' : 'h3';
   return (
@@ -20,7 +22,7 @@ export function Card({ title, titleLevel = 2, as: Tag = 'div', aside, className,
       {title || aside ? (
         <div className="cw-card__header">
           {title ? (
-            <Heading className="cw-card__title" id={headingId}>
+            <Heading className="cw-card__title" id={headingId} ref={titleRef} tabIndex={titleRef ? -1 : undefined}>
               {title}
             </Heading>
           ) : null}

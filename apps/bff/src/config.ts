@@ -22,7 +22,10 @@ export const ZConfig = z.object({
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  PUBLIC_URL: optionalText,
+  // Written into the OpenAPI document's `servers` and the sandbox's Apply links (see lib/public-url.ts).
+  PUBLIC_URL: optionalText.refine((value) => value === undefined || /^https?:\/\/[^/?#\s]+(?:\/[^?#\s]*)?$/.test(value), {
+    message: 'must be an absolute http(s) URL such as https://api.bank.example',
+  }),
   DATA_DIR: z.string().default(path.resolve(process.env.INIT_CWD ?? process.cwd(), '.data')),
   DATABASE_URL: optionalText,
   REDIS_URL: optionalText,
@@ -52,7 +55,9 @@ export const ZConfig = z.object({
   WEBHOOK_CA_FILE: optionalText,
   WEBHOOK_POLL_INTERVAL_MS: positiveInt(250),
   WEBHOOK_TIMEOUT_MS: positiveInt(30_000),
-  WEBHOOK_CONCURRENCY: positiveInt(16),
+  WEBHOOK_CONCURRENCY: positiveInt(128),
+  /** Keep-alive connections the worker opens to one receiver origin, and so its deliveries in flight there at once. */
+  WEBHOOK_CONNECTIONS_PER_ORIGIN: positiveInt(32),
   SMTP_URL: optionalText,
   DEMO_PORT: z
     .union([z.literal('off'), z.coerce.number().int().min(0).max(65535)])

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
 import ipaddr from 'ipaddr.js';
+import { Agent } from 'undici';
 import type { Config } from '../../config.ts';
 import { resolveAllowed } from './assert-webhook-url.ts';
 
@@ -18,21 +18,41 @@ export interface AttemptOutcome {
 
 export const USER_AGENT = 'CreditPlatform-Webhooks/1.0 (+https://credit.example/docs#webhooks)';
 
+/** How much of an answer's body we read before dropping the connection: receivers owe us a status, not a body. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
 /**
- * Posts exact bytes over HTTPS. Trusts the system CAs plus WEBHOOK_CA_FILE, and re-checks every resolved
- * address at connect time (the lookup hook), so a host that passed the creation check cannot later
- * rebind to a private address.
+ * Posts exact bytes over HTTPS through one keep-alive pool per receiver origin (undici), at most
+ * WEBHOOK_CONNECTIONS_PER_ORIGIN connections each, so a busy receiver costs one TLS handshake per
+ * connection rather than one per delivery. Trusts the system CAs plus WEBHOOK_CA_FILE, and re-checks every
+ * resolved address when a connection is opened (the lookup hook), so a host that passed the creation check
+ * cannot later rebind to a private address; a reused connection stays on the address that was checked.
  */
 export class Deliverer {
-  readonly #agent: https.Agent;
+  readonly #agent: Agent;
   readonly #timeoutMs: number;
   readonly #env: Config['APP_ENV'];
 
   constructor(config: Config) {
     const extra = config.WEBHOOK_CA_FILE ? [readFileSync(config.WEBHOOK_CA_FILE, 'utf8')] : [];
-    this.#agent = new https.Agent({ keepAlive: true, maxSockets: 64, ca: [...tls.rootCertificates, ...extra] });
     this.#timeoutMs = config.WEBHOOK_TIMEOUT_MS;
     this.#env = config.APP_ENV;
+    this.#agent = new Agent({
+      connections: config.WEBHOOK_CONNECTIONS_PER_ORIGIN,
+      // Idle connections close before typical server keep-alive limits (5 s in Node), so we rarely reuse one the
+      // receiver is closing.
+      keepAliveTimeout: 4_000,
+      keepAliveMaxTimeout: 4_000,
+      // The whole attempt has one deadline (below); these only stop undici's own defaults from cutting it shorter.
+      headersTimeout: this.#timeoutMs,
+      bodyTimeout: this.#timeoutMs,
+      // One secure context for every connection: building one from ~150 root certificates costs milliseconds.
+      connect: {
+        secureContext: tls.createSecureContext({ ca: [...tls.rootCertificates, ...extra] }),
+        lookup: this.#lookup,
+        timeout: this.#timeoutMs,
+      },
+    });
   }
 
   readonly #lookup: LookupFunction = (hostname, options, callback) => {
@@ -56,38 +76,30 @@ export class Deliverer {
     } catch (error) {
       return { ok: false, statusCode: 0, responseTimeMs: elapsed(), error: (error as Error).message };
     }
-    return new Promise((resolve) => {
-      let settled = false;
-      const finish = (outcome: AttemptOutcome) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(outcome);
-      };
-      const req = https.request(
-        target,
-        {
-          method: 'POST',
-          agent: this.#agent,
-          lookup: this.#lookup,
-          headers: { ...headers, 'content-length': Buffer.byteLength(body) },
-        },
-        (res) => {
-          const statusCode = res.statusCode ?? 0;
-          res.resume();
-          res.once('end', () => finish({ ok: statusCode >= 200 && statusCode < 300, statusCode, responseTimeMs: elapsed() }));
-          res.once('error', (error) => finish({ ok: false, statusCode, responseTimeMs: elapsed(), error: error.message }));
-        },
-      );
-      const timer = setTimeout(() => {
-        req.destroy(new Error(`no complete answer within ${this.#timeoutMs} ms`));
-      }, this.#timeoutMs);
-      req.once('error', (error) => finish({ ok: false, statusCode: 0, responseTimeMs: elapsed(), error: error.message }));
-      req.end(body);
-    });
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(new Error(`no complete answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+    try {
+      const res = await this.#agent.request({
+        origin: target.origin,
+        path: `${target.pathname}${target.search}`,
+        method: 'POST',
+        headers,
+        body,
+        signal: abort.signal,
+      });
+      // Reading the answer to its end is what lets the connection carry the next delivery.
+      await res.body.dump({ limit: MAX_ANSWER_BYTES, signal: abort.signal });
+      const ok = res.statusCode >= 200 && res.statusCode < 300;
+      return { ok, statusCode: res.statusCode, responseTimeMs: elapsed() };
+    } catch (error) {
+      const reason = abort.signal.aborted ? abort.signal.reason : error;
+      return { ok: false, statusCode: 0, responseTimeMs: elapsed(), error: (reason as Error)?.message ?? 'could not send' };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
-  close(): void {
-    this.#agent.destroy();
+  close(): Promise<void> {
+    return this.#agent.close().catch(() => {});
   }
 }

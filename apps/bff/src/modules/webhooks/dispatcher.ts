@@ -1,84 +1,109 @@
 import type { AppContext } from '../../context.ts';
 import { OUTBOX_CHANNEL } from '../outbox/repo.ts';
 import { Deliverer } from './deliver.ts';
-import { type EventToSend, sendSigned } from './envelope.ts';
-import { insertAttempt } from './log-repo.ts';
+import { sendSigned } from './envelope.ts';
 import { createFailureNotifier, type FailureNotifier } from './notify-failure.ts';
-import {
-  type ClaimedDelivery,
-  claimDueDeliveries,
-  claimNotice,
-  fanOutBatch,
-  finishNotice,
-  loadEvents,
-  markWebhookFailed,
-  recordWebhookFailure,
-  recordWebhookSuccess,
-  releaseNotice,
-  settleDelivery,
-} from './queue-repo.ts';
-import { findWebhooksByIds, type WebhookRow } from './repo.ts';
+import { claimDeliveryJobs, claimNotice, type DeliveryJob, fanOutBatch, finishNotice, releaseNotice } from './queue-repo.ts';
+import { signingSecrets } from './secrets.ts';
+import { createSettler } from './settler.ts';
 
 const FAN_OUT_BATCH = 200;
 const NOTICES_PER_TICK = 5;
 
 export interface Dispatcher {
-  /** One pass: fan out, claim and start due attempts, send pending notices. Resolves when the attempts it started end. */
+  /** One pass: fan out, claim and start due attempts, send pending notices. Resolves when the attempts it started end and are recorded. */
   runOnce(): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** A claimed delivery waiting for (or holding) one of its receiver's connections. */
+interface Leased {
+  job: DeliveryJob;
+  leaseToken: string;
+  leaseUntil: number;
+  secrets: string[] | Error;
+}
+
+/** The deliveries this worker holds for one receiver origin: at most WEBHOOK_CONNECTIONS_PER_ORIGIN sending. */
+interface Lane {
+  sending: number;
+  waiting: Leased[];
+  /** Subscriptions seen on this origin, left out of claims while the lane is full. */
+  webhooks: Set<string>;
+}
+
+const originOf = (url: string): string => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+};
 
 /**
  * The delivery worker. All state lives in the database (delivery rows with `next_attempt_at` and a lease),
  * so timers here only decide when to look: a crash loses nothing, and any number of workers may share one
  * PostgreSQL. The retry schedule is read against `ctx.clock`, so tests move time instead of sleeping.
+ *
+ * Throughput comes from batches: one statement claims many due deliveries together with their events and
+ * subscriptions; deliveries go out over keep-alive connections, up to WEBHOOK_CONNECTIONS_PER_ORIGIN at once per
+ * receiver and WEBHOOK_CONCURRENCY in all; the outcomes that end together are settled in one transaction. The
+ * worker claims ahead (up to twice what it may send) so a receiver's connections never wait for the next claim,
+ * and a receiver with its share claimed is left out of claims, so one slow receiver cannot take every slot.
  */
 export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {}): Dispatcher => {
   const { config, logger } = ctx;
   const deliverer = new Deliverer(config);
   const notifier: FailureNotifier = createFailureNotifier(ctx);
+  const settler = createSettler(ctx);
   const schedule = config.WEBHOOK_RETRY_SCHEDULE;
   // An attempt ends by its timeout; the margin covers recording it. A dead worker's claims return after this.
   const leaseMs = config.WEBHOOK_TIMEOUT_MS + 10_000;
-  const inFlight = new Set<Promise<void>>();
+  // A delivery that waited for a connection starts only if its lease still covers a whole attempt and recording
+  // it; otherwise another worker could take it over mid-attempt. It is given back instead.
+  const startBudgetMs = config.WEBHOOK_TIMEOUT_MS + 5_000;
+  const perOrigin = config.WEBHOOK_CONNECTIONS_PER_ORIGIN;
+  const maxSending = config.WEBHOOK_CONCURRENCY;
+  // Claimed ahead of sending, per receiver and in all: enough to keep connections busy through a claim's round trip.
+  const maxHeld = 2 * maxSending;
+  const maxHeldPerOrigin = 2 * perOrigin;
+  const lanes = new Map<string, Lane>();
+  const sending = new Set<Promise<void>>();
+  /** Claimed and not yet sent: waiting in a lane or on the wire. */
+  let held = 0;
+  /** The last claim filled its batch or left receivers out, so more is probably due: finished attempts ask for more. */
+  let backlog = false;
+  /** The last claim found nothing beyond the receivers it left out: only a lane running low makes claiming worthwhile. */
+  let starved = false;
   let ticking: Promise<void> | undefined;
   let refillQueued = false;
   let notifyQueued = false;
   let stopped = false;
 
-  const attempt = async (
-    claim: ClaimedDelivery,
-    leaseToken: string,
-    webhook: WebhookRow | undefined,
-    event: EventToSend | undefined,
-  ) => {
-    if (!webhook || !event) {
-      await settleDelivery(ctx.db, claim.id, leaseToken, { state: 'failed', nextAttemptAt: null });
-      return;
-    }
+  const attempt = async (leased: Leased) => {
+    const { job, leaseToken } = leased;
+    const { webhook, event } = job;
+    if (!event) return;
     // Anything that stops us from sending (an unreadable secret, say) is a failed attempt like any other,
     // so the delivery follows the schedule to `failed` instead of retrying at every lease expiry.
-    const outcome = await sendSigned(ctx, deliverer, webhook, event).catch((error: unknown) => ({
-      ok: false,
-      statusCode: 0,
-      responseTimeMs: 0,
-      error: error instanceof Error ? error.message : 'could not send',
-    }));
+    const outcome =
+      leased.secrets instanceof Error
+        ? { ok: false, statusCode: 0, responseTimeMs: 0, error: leased.secrets.message }
+        : await sendSigned(ctx, deliverer, webhook, event, leased.secrets).catch((error: unknown) => ({
+            ok: false,
+            statusCode: 0,
+            responseTimeMs: 0,
+            error: error instanceof Error ? error.message : 'could not send',
+          }));
     const at = ctx.clock.now();
-    const number = claim.attempts + 1;
-    const final = !outcome.ok && claim.attempts >= schedule.length;
-    const delay = schedule[claim.attempts] ?? 0;
-    await ctx.db.transaction(async (tx) => {
-      const next = outcome.ok
-        ? { state: 'succeeded' as const, nextAttemptAt: null }
-        : final
-          ? { state: 'failed' as const, nextAttemptAt: null }
-          : { state: 'pending' as const, nextAttemptAt: new Date(at.getTime() + delay) };
-      // A worker that lost its lease (it stalled past the expiry) leaves the outcome to the one that took over.
-      if (!(await settleDelivery(tx, claim.id, leaseToken, next))) return;
-      await insertAttempt(tx, {
-        deliveryId: claim.id,
-        webhookId: webhook.id,
+    const number = job.attempts + 1;
+    const final = !outcome.ok && job.attempts >= schedule.length;
+    const delay = schedule[job.attempts] ?? 0;
+    settler.settle({
+      deliveryId: job.id,
+      leaseToken,
+      webhookId: webhook.id,
+      attempt: {
         eventId: event.id,
         eventType: event.type,
         attempt: number,
@@ -86,50 +111,110 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
         statusCode: outcome.statusCode,
         responseTimeMs: outcome.responseTimeMs,
         deliveredAt: at,
-      });
-      if (outcome.ok) {
-        if (webhook.failure_count !== 0) await recordWebhookSuccess(tx, webhook.id);
-      } else await recordWebhookFailure(tx, webhook.id);
-      if (final && (await markWebhookFailed(tx, webhook.id, at))) {
-        logger.warn({ webhookId: webhook.id, deliveryId: claim.id }, 'webhook failed after its last retry');
-      }
+      },
+      next: outcome.ok
+        ? { state: 'succeeded', nextAttemptAt: null }
+        : final
+          ? { state: 'failed', nextAttemptAt: null }
+          : { state: 'pending', nextAttemptAt: new Date(at.getTime() + delay) },
+      final,
+      failureCountSeen: webhook.failure_count,
     });
     if (!outcome.ok) {
-      const fields = { webhookId: webhook.id, deliveryId: claim.id, attempt: number, statusCode: outcome.statusCode };
+      const fields = { webhookId: webhook.id, deliveryId: job.id, attempt: number, statusCode: outcome.statusCode };
       logger.warn({ ...fields, reason: outcome.error }, 'webhook delivery attempt failed');
     }
   };
 
-  const startAttempts = async () => {
-    const free = config.WEBHOOK_CONCURRENCY - inFlight.size;
-    if (free <= 0) return;
-    const now = ctx.clock.now();
-    const leaseToken = ctx.ids.id('lease');
-    const claims = await claimDueDeliveries(ctx.db, now, new Date(now.getTime() + leaseMs), leaseToken, free);
-    if (claims.length === 0) return;
-    const events = await loadEvents(
-      ctx.db,
-      claims.map((c) => c.event_id),
-    );
-    const webhooks = await findWebhooksByIds(ctx.db, [...new Set(claims.map((c) => c.webhook_id))]);
-    for (const claim of claims) {
-      const task: Promise<void> = attempt(claim, leaseToken, webhooks.get(claim.webhook_id), events.get(claim.event_id))
+  const scheduleRefill = (lane: Lane) => {
+    if (stopped || options.poll === false || refillQueued || !backlog) return;
+    // Refill when half the claimed-ahead room is free (one claim then carries many deliveries while the rest send),
+    // or when a receiver's queue ran out and its connections are about to idle.
+    const laneLow = lane.sending + lane.waiting.length <= perOrigin;
+    if (!laneLow && (starved || held > maxHeld / 2)) return;
+    refillQueued = true;
+    setImmediate(() => {
+      refillQueued = false;
+      void tick(CLAIM);
+    });
+  };
+
+  /** Starts what a lane's free connections allow; gives back what waited too long to start safely. */
+  const pump = (origin: string, lane: Lane) => {
+    while (lane.waiting.length > 0 && (stopped || (lane.sending < perOrigin && sending.size < maxSending))) {
+      const leased = lane.waiting.shift() as Leased;
+      if (stopped || ctx.clock.now().getTime() > leased.leaseUntil - startBudgetMs) {
+        held--;
+        settler.release({ deliveryId: leased.job.id, leaseToken: leased.leaseToken });
+        continue;
+      }
+      lane.sending++;
+      const task: Promise<void> = attempt(leased)
         .catch((error: unknown) =>
-          logger.warn({ err: error, deliveryId: claim.id }, 'webhook attempt crashed; lease will expire'),
+          logger.warn({ err: error, deliveryId: leased.job.id }, 'webhook attempt crashed; lease will expire'),
         )
         .finally(() => {
-          inFlight.delete(task);
-          // A finished attempt frees a slot: refill soon rather than at the next poll, coalescing the
-          // completions of one burst into one claim.
-          if (!stopped && options.poll !== false && !refillQueued) {
-            refillQueued = true;
-            setTimeout(() => {
-              refillQueued = false;
-              void tick(CLAIM);
-            }, 2);
-          }
+          sending.delete(task);
+          lane.sending--;
+          held--;
+          pump(origin, lane);
+          // A slot freed in the global limit may be what another receiver's lane waits for.
+          if (lanes.size > 1) for (const [other, otherLane] of lanes) if (otherLane !== lane) pump(other, otherLane);
+          scheduleRefill(lane);
         });
-      inFlight.add(task);
+      sending.add(task);
+    }
+    if (lane.sending === 0 && lane.waiting.length === 0) lanes.delete(origin);
+  };
+
+  const startAttempts = async () => {
+    const full = [...lanes.values()].filter((lane) => lane.sending + lane.waiting.length >= maxHeldPerOrigin);
+    const limit = maxHeld - held;
+    if (limit <= 0) return;
+    const now = ctx.clock.now();
+    const leaseToken = ctx.ids.id('lease');
+    const leaseUntil = now.getTime() + leaseMs;
+    const skipWebhooks = full.flatMap((lane) => [...lane.webhooks]);
+    const jobs = await claimDeliveryJobs(ctx.db, { now, leaseUntil: new Date(leaseUntil), leaseToken, limit, skipWebhooks });
+    backlog = jobs.length === limit || skipWebhooks.length > 0;
+    starved = jobs.length === 0 && skipWebhooks.length > 0;
+    // Each subscription's secrets are opened once per claim, not once per delivery.
+    const secrets = new Map<string, string[] | Error>();
+    const touched = new Set<string>();
+    for (const job of jobs) {
+      if (!job.event) {
+        // The event is gone: nothing can ever be sent, so the delivery ends without an attempt.
+        settler.settle({
+          deliveryId: job.id,
+          leaseToken,
+          webhookId: job.webhook_id,
+          next: { state: 'failed', nextAttemptAt: null },
+          final: false,
+          failureCountSeen: job.webhook.failure_count,
+        });
+        continue;
+      }
+      if (!secrets.has(job.webhook_id)) {
+        try {
+          secrets.set(job.webhook_id, signingSecrets(ctx, job.webhook, now));
+        } catch (error) {
+          secrets.set(job.webhook_id, error instanceof Error ? error : new Error('unreadable secret'));
+        }
+      }
+      const origin = originOf(job.webhook.url);
+      let lane = lanes.get(origin);
+      if (!lane) {
+        lane = { sending: 0, waiting: [], webhooks: new Set() };
+        lanes.set(origin, lane);
+      }
+      lane.webhooks.add(job.webhook_id);
+      lane.waiting.push({ job, leaseToken, leaseUntil, secrets: secrets.get(job.webhook_id) as string[] | Error });
+      held++;
+      touched.add(origin);
+    }
+    for (const origin of touched) {
+      const lane = lanes.get(origin);
+      if (lane) pump(origin, lane);
     }
   };
 
@@ -185,6 +270,12 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
     return ticking;
   };
 
+  /** Every attempt started has ended and every outcome is written. */
+  const settled = async () => {
+    while (sending.size > 0) await Promise.all([...sending]);
+    await settler.idle();
+  };
+
   const timer = options.poll === false ? undefined : setInterval(() => void tick(), config.WEBHOOK_POLL_INTERVAL_MS);
   timer?.unref();
   if (timer) void tick();
@@ -210,15 +301,17 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
   return {
     async runOnce() {
       await tick();
-      await Promise.all([...inFlight]);
+      await settled();
     },
     async stop() {
       stopped = true;
       if (timer) clearInterval(timer);
       await (await unlisten)?.();
       await ticking;
-      await Promise.all([...inFlight]);
-      deliverer.close();
+      // Deliveries still waiting for a connection are given back; those on the wire finish and are recorded.
+      for (const [origin, lane] of lanes) pump(origin, lane);
+      await settled();
+      await deliverer.close();
       notifier.close();
     },
   };

@@ -2,6 +2,8 @@ import type { TEventType } from '@credit/contract';
 import type { Queryable } from '../../db/db.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { EventToSend } from './envelope.ts';
+import type { AttemptRecord } from './log-repo.ts';
+import type { WebhookRow } from './repo.ts';
 
 /**
  * Copies committed outbox events into per-subscription delivery rows, in one transaction with the
@@ -9,38 +11,37 @@ import type { EventToSend } from './envelope.ts';
  * a crash before commit leaves the events unmarked for the next worker.
  */
 export const fanOutBatch = async (tx: Queryable, ids: IdGenerator, now: Date, limit: number): Promise<number> => {
-  const { rows: events } = await tx.query<{ seq: string; id: string; client_id: string; type: TEventType }>(
-    `select seq, id, client_id, type from outbox_events where dispatched_at is null
-     order by seq limit $1 for update skip locked`,
+  // One read takes the events and names their matching subscriptions; a null hook is an event nobody wants.
+  const { rows } = await tx.query<{ seq: string; id: string; client_id: string; type: TEventType; hook_id: string | null }>(
+    `with ev as (
+       select seq, id, client_id, type from outbox_events where dispatched_at is null
+       order by seq limit $1 for update skip locked)
+     select ev.seq, ev.id, ev.client_id, ev.type, w.id as hook_id
+     from ev left join webhooks w on w.client_id = ev.client_id and w.status = 'active' and ev.type = any(w.events)`,
     [limit],
   );
-  if (events.length === 0) return 0;
-  const clientIds = [...new Set(events.map((e) => e.client_id))];
-  const { rows: hooks } = await tx.query<{ id: string; client_id: string; events: TEventType[] }>(
-    `select id, client_id, events from webhooks where client_id = any($1::text[]) and status = 'active'`,
-    [clientIds],
-  );
-  const pairs = events.flatMap((event) =>
-    hooks.filter((h) => h.client_id === event.client_id && h.events.includes(event.type)).map((h) => ({ event, hook: h })),
-  );
-  if (pairs.length > 0) {
-    await tx.query(
-      `insert into webhook_deliveries (id, webhook_id, client_id, event_id, event_type, state, next_attempt_at, created_at)
+  if (rows.length === 0) return 0;
+  const seqs = [...new Set(rows.map((r) => r.seq))];
+  const pairs = rows.filter((r) => r.hook_id !== null);
+  // The copies and the marker in one statement: both happen, or neither.
+  await tx.query(
+    `with copied as (
+       insert into webhook_deliveries (id, webhook_id, client_id, event_id, event_type, state, next_attempt_at, created_at)
        select d.id, d.webhook_id, d.client_id, d.event_id, d.event_type, 'pending', $6, $6
        from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) as d(id, webhook_id, client_id, event_id, event_type)
-       on conflict (webhook_id, event_id) do nothing`,
-      [
-        pairs.map(() => ids.id('del')),
-        pairs.map((p) => p.hook.id),
-        pairs.map((p) => p.event.client_id),
-        pairs.map((p) => p.event.id),
-        pairs.map((p) => p.event.type),
-        now,
-      ],
-    );
-  }
-  await tx.query('update outbox_events set dispatched_at = $2 where seq = any($1::bigint[])', [events.map((e) => e.seq), now]);
-  return events.length;
+       on conflict (webhook_id, event_id) do nothing)
+     update outbox_events set dispatched_at = $6 where seq = any($7::bigint[])`,
+    [
+      pairs.map(() => ids.id('del')),
+      pairs.map((p) => p.hook_id),
+      pairs.map((p) => p.client_id),
+      pairs.map((p) => p.id),
+      pairs.map((p) => p.type),
+      now,
+      seqs,
+    ],
+  );
+  return seqs.length;
 };
 
 export interface ClaimedDelivery {
@@ -74,6 +75,177 @@ export const claimDueDeliveries = async (
     [now, leaseUntil, leaseToken, limit],
   );
   return rows;
+};
+
+/** A leased delivery with everything needed to send it: its event and its subscription, read in the same statement. */
+export interface DeliveryJob extends ClaimedDelivery {
+  event: EventToSend | undefined;
+  webhook: WebhookRow;
+}
+
+/**
+ * The dispatcher's claim: leases up to `limit` due deliveries and answers them joined with their events and
+ * subscriptions, one round trip for the whole batch. `skipWebhooks` leaves out subscriptions whose receiver
+ * already has all the deliveries in flight this worker allows it, so their backlog does not crowd out others.
+ */
+export const claimDeliveryJobs = async (
+  db: Queryable,
+  claim: { now: Date; leaseUntil: Date; leaseToken: string; limit: number; skipWebhooks: string[] },
+): Promise<DeliveryJob[]> => {
+  const { rows } = await db.query<
+    ClaimedDelivery & {
+      event_type: TEventType | null;
+      event_data: Record<string, unknown> | null;
+      event_created_at: Date | null;
+    } & Omit<WebhookRow, 'id'>
+  >(
+    `with claimed as (
+       update webhook_deliveries set lease_token = $3, lease_until = $2
+       where id in (
+         select d.id from webhook_deliveries d join webhooks w on w.id = d.webhook_id
+         where d.state = 'pending' and d.next_attempt_at <= $1 and w.status = 'active'
+           and (d.lease_until is null or d.lease_until < $1)
+           and d.webhook_id <> all($5::text[])
+         order by d.next_attempt_at limit $4
+         for update of d skip locked)
+       returning id, webhook_id, event_id, attempts, next_attempt_at)
+     select c.id, c.webhook_id, c.event_id, c.attempts,
+       e.type as event_type, e.data as event_data, e.created_at as event_created_at,
+       w.client_id, w.url, w.events, w.status, w.secret_enc, w.previous_secret_enc, w.previous_secret_expires_at,
+       w.failure_count, w.created_at, w.updated_at
+     from claimed c join webhooks w on w.id = c.webhook_id left join outbox_events e on e.id = c.event_id
+     order by c.next_attempt_at, c.id`,
+    [claim.now, claim.leaseUntil, claim.leaseToken, claim.limit, claim.skipWebhooks],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    webhook_id: r.webhook_id,
+    event_id: r.event_id,
+    attempts: r.attempts,
+    event:
+      r.event_type && r.event_created_at
+        ? { id: r.event_id, type: r.event_type, data: r.event_data ?? {}, createdAt: new Date(r.event_created_at) }
+        : undefined,
+    webhook: {
+      id: r.webhook_id,
+      client_id: r.client_id,
+      url: r.url,
+      events: r.events,
+      status: r.status,
+      secret_enc: r.secret_enc,
+      previous_secret_enc: r.previous_secret_enc,
+      previous_secret_expires_at: r.previous_secret_expires_at,
+      failure_count: r.failure_count,
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+    },
+  }));
+};
+
+/** The end of one attempt, as the dispatcher hands it to `settleAttempts`. */
+export interface AttemptSettlement {
+  deliveryId: string;
+  leaseToken: string;
+  webhookId: string;
+  /** undefined: nothing was sent (the event is gone), so no attempt is logged. */
+  attempt?: Omit<AttemptRecord, 'deliveryId' | 'webhookId'>;
+  next: { state: 'succeeded' | 'failed' | 'pending'; nextAttemptAt: Date | null };
+  /** This failure was the last retry: the subscription turns `failed`. */
+  final: boolean;
+  /** The subscription's failure count when claimed: a success only touches the row when it was not 0. */
+  failureCountSeen: number;
+}
+
+/**
+ * Settles many attempts in one transaction of one to four statements, whatever their number: the deliveries
+ * this worker still holds the lease of are updated and their attempts logged in one statement (a worker that
+ * lost a lease leaves that outcome to the one that took over); then the subscriptions' failure counts, in
+ * settlement order (a success resets the count, each later failure adds one); then the subscriptions whose last
+ * retry failed turn `failed`. Answers the ids settled and the subscriptions this call turned `failed`.
+ */
+export const settleAttempts = async (
+  tx: Queryable,
+  settlements: AttemptSettlement[],
+): Promise<{ settled: Set<string>; failedWebhooks: string[] }> => {
+  if (settlements.length === 0) return { settled: new Set(), failedWebhooks: [] };
+  const logged = settlements.filter((s) => s.attempt);
+  const { rows } = await tx.query<{ id: string }>(
+    `with settled as (
+       update webhook_deliveries d set state = v.state, next_attempt_at = v.next_at, attempts = d.attempts + 1,
+         lease_token = null, lease_until = null
+       from unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) as v(id, token, state, next_at)
+       where d.id = v.id and d.lease_token = v.token
+       returning d.id),
+     logged as (
+       insert into webhook_attempts (delivery_id, webhook_id, event_id, event_type, attempt, status, status_code,
+         response_time_ms, delivered_at)
+       select a.delivery_id, a.webhook_id, a.event_id, a.event_type, a.attempt, a.status, a.status_code, a.response_time_ms,
+         a.delivered_at
+       from unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::int[], $12::int[],
+         $13::timestamptz[]) with ordinality as a(delivery_id, webhook_id, event_id, event_type, attempt, status,
+         status_code, response_time_ms, delivered_at, n)
+       where a.delivery_id in (select id from settled)
+       order by a.n)
+     select id from settled`,
+    [
+      settlements.map((s) => s.deliveryId),
+      settlements.map((s) => s.leaseToken),
+      settlements.map((s) => s.next.state),
+      settlements.map((s) => s.next.nextAttemptAt),
+      logged.map((s) => s.deliveryId),
+      logged.map((s) => s.webhookId),
+      logged.map((s) => s.attempt?.eventId),
+      logged.map((s) => s.attempt?.eventType),
+      logged.map((s) => s.attempt?.attempt),
+      logged.map((s) => s.attempt?.status),
+      logged.map((s) => s.attempt?.statusCode),
+      logged.map((s) => s.attempt?.responseTimeMs),
+      logged.map((s) => s.attempt?.deliveredAt),
+    ],
+  );
+  const settled = new Set(rows.map((r) => r.id));
+  // Per subscription, in settlement order: reset to zero at a success, plus one per failure.
+  const counts = new Map<string, { reset: boolean; add: number }>();
+  for (const s of logged) {
+    if (!settled.has(s.deliveryId)) continue;
+    const count = counts.get(s.webhookId) ?? { reset: false, add: 0 };
+    if (s.attempt?.status === 'success') counts.set(s.webhookId, { reset: true, add: 0 });
+    else counts.set(s.webhookId, { reset: count.reset, add: count.add + 1 });
+  }
+  const hadFailures = new Set(logged.filter((s) => s.failureCountSeen !== 0).map((s) => s.webhookId));
+  const ids = [...counts.keys()].filter((id) => counts.get(id)?.add || hadFailures.has(id)).sort();
+  if (ids.length > 0) {
+    // Rows locked in one order, so two workers settling overlapping subscriptions cannot deadlock each other.
+    await tx.query('select id from webhooks where id = any($1::text[]) order by id for update', [ids]);
+    await tx.query(
+      `update webhooks w set failure_count = case when v.reset then v.add else w.failure_count + v.add end
+       from unnest($1::text[], $2::bool[], $3::int[]) as v(id, reset, add)
+       where w.id = v.id and (v.add > 0 or w.failure_count <> 0)`,
+      [ids, ids.map((id) => counts.get(id)?.reset), ids.map((id) => counts.get(id)?.add)],
+    );
+  }
+  const finals = [...new Set(settlements.filter((s) => s.final && settled.has(s.deliveryId)).map((s) => s.webhookId))];
+  let failedWebhooks: string[] = [];
+  if (finals.length > 0) {
+    const at = settlements.find((s) => s.final)?.attempt?.deliveredAt ?? new Date();
+    const { rows: flipped } = await tx.query<{ id: string }>(
+      `update webhooks set status = 'failed', notice_pending = true, updated_at = $2
+       where id = any($1::text[]) and status = 'active' returning id`,
+      [finals, at],
+    );
+    failedWebhooks = flipped.map((r) => r.id);
+  }
+  return { settled, failedWebhooks };
+};
+
+/** Gives back leases of deliveries this worker claimed but will not send (it is stopping, or they waited too long). */
+export const releaseDeliveries = async (db: Queryable, leases: { deliveryId: string; leaseToken: string }[]) => {
+  if (leases.length === 0) return;
+  await db.query(
+    `update webhook_deliveries d set lease_token = null, lease_until = null
+     from unnest($1::text[], $2::text[]) as v(id, token) where d.id = v.id and d.lease_token = v.token`,
+    [leases.map((l) => l.deliveryId), leases.map((l) => l.leaseToken)],
+  );
 };
 
 export const loadEvents = async (db: Queryable, eventIds: string[]): Promise<Map<string, EventToSend>> => {

@@ -3,7 +3,9 @@ import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { AppContext } from './context.ts';
 import { ApiError } from './http/api-error.ts';
+import { classifyBodyError } from './http/body-errors.ts';
 import { errorResponse, toApiError } from './http/error-response.ts';
+import { malformedPathError } from './http/malformed-path.ts';
 import { resolvePrincipal } from './http/principal.ts';
 import { countUnlimitedFailure, rateLimit } from './http/rate-limit.ts';
 import { requestId } from './http/request-id.ts';
@@ -15,6 +17,7 @@ import { creditRoutes } from './modules/credit/routes.ts';
 import { docsRoutes } from './modules/docs/routes.ts';
 import { offerRoutes } from './modules/offers/routes.ts';
 import { sandboxRoutes } from './modules/sandbox/routes.ts';
+import { sandboxLandingRoutes } from './modules/sandbox-landing/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { verificationRoutes } from './modules/verification/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
@@ -34,15 +37,39 @@ const deferBodyErrors =
   (parser: RequestHandler): RequestHandler =>
   (req, res, next) =>
     parser(req, res, (error?: unknown) => {
-      if (error) req.bodyError = error as Express.Request['bodyError'];
+      if (error) req.bodyError = classifyBodyError(error, req) as Express.Request['bodyError'];
       next();
     });
+
+/**
+ * API answers are private and current: never stored by a cache, no ETag and never a 304. Express answers 304
+ * to `If-None-Match: *` even without an ETag (`req.fresh`), so an API request is never fresh.
+ * Static assets are served before this and set their own caching.
+ */
+const noStore: RequestHandler = (req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  Object.defineProperty(req, 'fresh', { value: false, configurable: true });
+  next();
+};
+
+/**
+ * An API path with a trailing slash (`/v1/users/`) is not the resource without it: Express's routers would
+ * match it anyway, so `GET /v1/users/{userId}` with an empty id answered the list. Like any unknown route,
+ * it is a 404 before authentication.
+ */
+const strictApiPaths: RequestHandler = (req, _res, next) => {
+  if (/^\/(v1|oauth)(\/.*)?\/$/.test(req.path)) {
+    throw new ApiError('NOT_FOUND', `No route ${req.method} ${req.path}. See /docs for the API reference.`);
+  }
+  next();
+};
 
 export const createApp = (ctx: AppContext): Express => {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(ctx.config.TRUST_PROXY));
   app.set('query parser', 'simple');
+  app.set('etag', false);
 
   app.use(requestId);
   app.use(
@@ -69,10 +96,12 @@ export const createApp = (ctx: AppContext): Express => {
     }),
   );
   app.use(widgetStaticRoutes());
+  app.use(noStore);
   app.use(deferBodyErrors(express.json({ limit: BODY_LIMIT, strict: true })));
   app.use(deferBodyErrors(express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 50 })));
   app.use(resolvePrincipal(ctx));
   app.use(rateLimit(ctx));
+  app.use(strictApiPaths);
 
   app.use(docsRoutes(ctx));
   app.use(authRoutes(ctx));
@@ -82,6 +111,7 @@ export const createApp = (ctx: AppContext): Express => {
   app.use(alertRoutes(ctx));
   app.use(verificationRoutes(ctx));
   app.use(sandboxRoutes(ctx));
+  app.use(sandboxLandingRoutes(ctx));
   app.use(webhookRoutes(ctx));
   app.use(widgetRoutes(ctx));
 
@@ -91,7 +121,8 @@ export const createApp = (ctx: AppContext): Express => {
   const handleError: ErrorRequestHandler = async (error, req, res, next) => {
     if (res.headersSent) return next(error);
     await countUnlimitedFailure(ctx, req, res);
-    send(res, errorResponse(toApiError(error, req.log ?? ctx.logger), req.requestId ?? 'req_unknown', ctx.clock));
+    const apiError = malformedPathError(error, req.path) ?? toApiError(error, req.log ?? ctx.logger);
+    send(res, errorResponse(apiError, req.requestId ?? 'req_unknown', ctx.clock));
   };
   app.use(handleError);
   return app;

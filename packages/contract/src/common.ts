@@ -1,10 +1,15 @@
+import { safePatternWithPrefix } from './strings.ts';
 import { z } from './zod.ts';
 
-/** An id with a fixed prefix, e.g. `usr_…`. */
+/**
+ * An id with a fixed prefix, e.g. `usr_…`. Only the prefix is a rule: an id with the right prefix that
+ * matches nothing is a `404 NOT_FOUND` whatever its characters or length (Stripe's answer), so the message
+ * never states a rule the value already meets. The pattern also carries the string policy (no control characters).
+ */
 export const prefixedId = (prefix: string, example: string) =>
   z
     .string()
-    .regex(new RegExp(`^${prefix}_[A-Za-z0-9]{8,64}$`), `must be an id starting with ${prefix}_`)
+    .regex(new RegExp(safePatternWithPrefix(`${prefix}_`)), `must start with ${prefix}_`)
     .meta({ example });
 
 export const ZUserId = prefixedId('usr', 'usr_8fQ2kZ1mW4xL9pR3');
@@ -59,15 +64,31 @@ export const ZPageQuery = z.object({
     .meta({ description: 'Opaque cursor from the previous page’s `pagination.nextCursor`.' }),
 });
 
+/**
+ * Dates we accept in requests: what PostgreSQL and every client can hold, years 1900–9999. Anchored and
+ * with the string policy, so the documented pattern is complete; the format check runs (and aborts) first.
+ */
+const YEAR_RANGE = new RegExp(safePatternWithPrefix(String.raw`(?:19|[2-9]\d)\d{2}-`));
+const YEAR_RANGE_MESSAGE = 'must be a date in the years 1900–9999';
+
+/** An instant a caller sends (ISO 8601, any offset), years 1900–9999. */
+export const instantInput = () =>
+  z.iso
+    .datetime({ offset: true, abort: true, error: 'must be an ISO 8601 date-time such as 2026-01-15T10:30:00Z' })
+    .regex(YEAR_RANGE, YEAR_RANGE_MESSAGE)
+    .meta({ format: 'date-time' });
+
+/** A calendar date a caller sends (YYYY-MM-DD), years 1900–9999. */
+export const dateInput = (error = 'must be a real date in YYYY-MM-DD form') =>
+  z.iso.date({ error, abort: true }).regex(YEAR_RANGE, YEAR_RANGE_MESSAGE).meta({ format: 'date' });
+
 export const ZCreatedWindowQuery = z.object({
-  createdAfter: z.iso
-    .datetime({ offset: true })
+  createdAfter: instantInput()
     .optional()
-    .meta({ description: 'Only items created at or after this instant (ISO 8601).' }),
-  createdBefore: z.iso
-    .datetime({ offset: true })
+    .meta({ description: 'Only items created at or after this instant (ISO 8601, years 1900–9999).' }),
+  createdBefore: instantInput()
     .optional()
-    .meta({ description: 'Only items created strictly before this instant (ISO 8601).' }),
+    .meta({ description: 'Only items created strictly before this instant (ISO 8601, years 1900–9999).' }),
 });
 
 /**

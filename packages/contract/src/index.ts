@@ -13,4 +13,5 @@ export * from './resources/users.ts';
 export * from './resources/verification.ts';
 export * from './resources/webhooks.ts';
 export * from './resources/widget.ts';
+export * from './strings.ts';
 export * from './widget-protocol.ts';

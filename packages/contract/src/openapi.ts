@@ -1,7 +1,8 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { envelope, listEnvelope, ZMeta } from './common.ts';
 import { ERROR_CODES, type ErrorCode, OAUTH_ERRORS, ZErrorBody, ZOAuthError } from './errors.ts';
-import { COMMON_ERRORS, type Operation } from './operation.ts';
+import { applyStringPolicyPatterns } from './openapi-string-policy.ts';
+import { documentedErrors, type Operation } from './operation.ts';
 import { ALL_OPERATIONS } from './operations/index.ts';
 import { EVENT_DATA_SCHEMAS, EVENT_DESCRIPTIONS, EVENT_ENVELOPE_SCHEMAS } from './resources/events.ts';
 import type { TEventType } from './resources/webhooks.ts';
@@ -25,13 +26,17 @@ const successBody = (op: Operation) => {
   return meta ? z.object({ data, meta: ZMeta.extend(meta.shape) }) : envelope(data);
 };
 
+/** RFC 6750 §3: every 401 of a bearer route names the scheme to use. */
+const wwwAuthenticateHeader = {
+  'WWW-Authenticate': {
+    description: '`Bearer`, with `error="invalid_token"` when the token sent was malformed, unknown, revoked or expired.',
+    schema: { type: 'string' as const },
+  },
+};
+
 const errorResponses = (op: Operation) => {
   const byStatus = new Map<number, ErrorCode[]>();
-  const codes: ErrorCode[] =
-    op.auth.kind === 'client-credentials'
-      ? ['RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE']
-      : [...COMMON_ERRORS, ...op.errors];
-  for (const code of new Set(codes)) {
+  for (const code of documentedErrors(op)) {
     const status = ERROR_CODES[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
@@ -39,7 +44,12 @@ const errorResponses = (op: Operation) => {
   for (const [status, list] of byStatus) {
     responses[status] = {
       description: list.map((code) => `\`${code}\`: ${ERROR_CODES[code].when}`).join('\n\n'),
-      headers: status === 429 ? { ...rateLimitHeaders, 'Retry-After': { schema: { type: 'integer' } } } : rateLimitHeaders,
+      headers:
+        status === 429
+          ? { ...rateLimitHeaders, 'Retry-After': { schema: { type: 'integer' } } }
+          : status === 401
+            ? { ...rateLimitHeaders, ...wwwAuthenticateHeader }
+            : rateLimitHeaders,
       content: { 'application/json': { schema: ZErrorBody } },
     };
   }
@@ -175,6 +185,17 @@ User tokens (\`ut_…\`) from \`POST /v1/auth/user-token\` open only the routes 
 \`Idempotent-Replayed: true\`; reusing a key for a different request, or while the first is running, is \`409 IDEMPOTENCY_CONFLICT\`.
 
 **Lists.** \`limit\` 1–100 (default 25), opaque \`cursor\`, \`createdAfter\`/\`createdBefore\`, \`sort\` such as \`-createdAt,lastName\`.
+Cursors are signed: pass \`nextCursor\` back unchanged, with the same filters; any other value is \`400 VALIDATION_ERROR\` on \`cursor\`.
+
+**Input rules.** Every string in a path, query or body refuses C0 control characters (U+0000–U+001F; free-text fields
+allow tab and line breaks) and unpaired UTF-16 surrogates: \`400 VALIDATION_ERROR\` naming the field (the \`pattern\` of
+each request string says so). Dates are ISO 8601 in the years 1900–9999. Path segments must be valid percent-encoding.
+An id with the right prefix that matches nothing is \`404 NOT_FOUND\`; only a wrong prefix is a \`400\`.
+Bodies may be sent with \`Content-Encoding: gzip\`, \`deflate\` or \`br\`; a body that does not decode, or another
+encoding, is \`400 VALIDATION_ERROR\` on \`Content-Encoding\`.
+
+**Caching.** Responses are private and carry \`Cache-Control: no-store\`; there are no \`ETag\`s and never a \`304\`.
+Every \`401\` carries \`WWW-Authenticate: Bearer\` (with \`error="invalid_token"\` when the token sent was refused).
 
 **Webhooks.** Deliveries are signed: \`X-Service-Signature: t=<unix>,v1=<hex>\`, the HMAC-SHA256 of \`<t>.<body>\`
 keyed with the subscription secret. The event bodies are listed under *Webhooks* in this document.
@@ -194,11 +215,13 @@ export const buildOpenApiDocument = (serverUrl = '/') => {
   });
   for (const op of ALL_OPERATIONS) registerOperation(registry, op);
   for (const type of Object.keys(EVENT_DATA_SCHEMAS) as TEventType[]) registerEventWebhook(registry, type);
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: { title: 'Credit Score, Enrollment and Offers API', version: '1.2.0', description: API_DESCRIPTION },
     servers: [{ url: serverUrl }],
   });
+  applyStringPolicyPatterns(document);
+  return document;
 };
 
 export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

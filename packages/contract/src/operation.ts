@@ -50,7 +50,10 @@ export interface Operation {
     bodyType?: 'application/json' | 'application/x-www-form-urlencoded';
   };
   success: OperationSuccess;
-  /** Error codes this operation can answer beyond the ones every operation can. */
+  /**
+   * Error codes this operation can answer beyond the ones every operation can and the ones its own flags
+   * imply (see `documentedErrors`).
+   */
   errors: ErrorCode[];
   /** A POST that honours `Idempotency-Key`. */
   idempotent?: boolean;
@@ -70,3 +73,18 @@ export const COMMON_ERRORS: ErrorCode[] = [
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
 ];
+
+/**
+ * Every error code an operation can answer: the common ones, the ones its flags imply, and its own list.
+ * The OpenAPI document lists exactly these, and the server warns when it answers anything else, so a
+ * flag (idempotency, a path parameter, sandbox-only) can never be added without its documented error.
+ */
+export const documentedErrors = (op: Operation): ErrorCode[] => {
+  const codes: ErrorCode[] =
+    op.auth.kind === 'client-credentials' ? ['RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'] : [...COMMON_ERRORS];
+  if (op.idempotent) codes.push('IDEMPOTENCY_CONFLICT');
+  // An id in the path may match nothing visible to the caller; a sandbox helper is 404 on production.
+  if (op.request.params || op.sandboxOnly) codes.push('NOT_FOUND');
+  codes.push(...op.errors);
+  return [...new Set(codes)];
+};

@@ -80,6 +80,11 @@ export interface HostToFramePayloads {
   set_view: { view: WidgetView };
   /** The host could not get a fresh token; the frame shows its expired-session screen. */
   token_unavailable: Record<string, never>;
+  /**
+   * Something changed outside the frame (the partner's server refreshed the score, an alert arrived):
+   * the frame refetches everything it shows. Sent by the handle's `refresh()`.
+   */
+  refresh: Record<string, never>;
 }
 
 type Envelope<P, K extends keyof P> = {

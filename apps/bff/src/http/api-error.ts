@@ -14,6 +14,8 @@ export class ApiError extends Error {
     readonly details?: ErrorDetail[],
     /** Extra fields of `error` such as `retryAfter` or `unlocksAt`. */
     readonly extra?: Record<string, unknown>,
+    /** Response headers the error travels with (`WWW-Authenticate`). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = 'ApiError';

@@ -48,10 +48,10 @@ export const errorResponse = (error: ApiError, requestId: string, clock: Clock):
   };
   if (error.details?.length) body.error.details = error.details;
   if (error.extra) Object.assign(body.error, error.extra);
+  const headers: Record<string, string> = { ...error.headers };
   const retryAfter = error.extra?.retryAfter;
-  return {
-    status: error.status,
-    body,
-    headers: typeof retryAfter === 'number' ? { 'Retry-After': String(retryAfter) } : undefined,
-  };
+  if (typeof retryAfter === 'number') headers['Retry-After'] = String(retryAfter);
+  // Every 401 of the API names its scheme (RFC 6750 §3), whoever raised it.
+  if (error.status === 401) headers['WWW-Authenticate'] ??= 'Bearer';
+  return { status: error.status, body, headers: Object.keys(headers).length ? headers : undefined };
 };

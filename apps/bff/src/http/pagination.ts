@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/db.ts';
 import { validationError } from './api-error.ts';
+import { type CursorCodec, invalidCursor } from './cursor.ts';
 import type { Pagination } from './envelope.ts';
 
 export interface SortableColumn {
@@ -25,33 +26,38 @@ export const parseSort = (sort: string, columns: Record<string, SortableColumn>)
   return [...unique, { field: 'id', column: 'id', type: 'text', descending: false }];
 };
 
-interface CursorPayload {
+/** A keyset cursor: the sort it was made for and the row's value of each sort term. */
+interface KeysetCursor {
   s: string;
   v: (string | null)[];
 }
 
-export const encodeCursor = (sort: string, values: (string | null)[]): string =>
-  Buffer.from(JSON.stringify({ s: sort, v: values } satisfies CursorPayload)).toString('base64url');
+/** `list` names the list and what shapes its order; the sort joins it, so a cursor only opens the same list and sort. */
+const keysetList = (list: string, sort: string) => `${list}|${sort}`;
 
-/** Each value must fit its column, so an edited cursor is a 400 rather than a database error. */
+export const encodeKeysetCursor = (cursors: CursorCodec, list: string, sort: string, values: (string | null)[]): string =>
+  cursors.encode(keysetList(list, sort), { s: sort, v: values } satisfies KeysetCursor);
+
+/** Signed, so the values are ours; still checked against the terms, so a codec bug is a 400 rather than a database error. */
 const fitsColumn = (value: unknown, term: SortTerm): value is string | null => {
   if (value === null) return term.field !== 'id';
   if (typeof value !== 'string' || value.length > 1000) return false;
   return term.type !== 'timestamp' || !Number.isNaN(Date.parse(value));
 };
 
-/** A cursor is only valid for the sort it was made with. */
-export const decodeCursor = (cursor: string, sort: string, terms: SortTerm[]): (string | null)[] => {
-  try {
-    const payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as CursorPayload;
-    const values: unknown[] = Array.isArray(payload?.v) ? payload.v : [];
-    if (payload.s === sort && values.length === terms.length && values.every((v, i) => fitsColumn(v, terms[i] as SortTerm))) {
-      return values as (string | null)[];
-    }
-  } catch {
-    // fall through to the validation error
+export const decodeKeysetCursor = (
+  cursors: CursorCodec,
+  list: string,
+  cursor: string,
+  sort: string,
+  terms: SortTerm[],
+): (string | null)[] => {
+  const payload = cursors.decode(keysetList(list, sort), cursor) as Partial<KeysetCursor> | null;
+  const values: unknown[] = Array.isArray(payload?.v) ? payload.v : [];
+  if (payload?.s !== sort || values.length !== terms.length || !values.every((v, i) => fitsColumn(v, terms[i] as SortTerm))) {
+    throw invalidCursor();
   }
-  throw validationError([{ field: 'cursor', message: 'is not a cursor from this list with this sort order' }]);
+  return values as (string | null)[];
 };
 
 /**
@@ -79,16 +85,12 @@ export const pageOf = <Row>(
   rows: Row[],
   limit: number,
   total: number,
-  sort: string,
-  cursorValues: (row: Row) => (string | null)[],
+  nextCursor: (last: Row) => string,
 ): { items: Row[]; pagination: Pagination } => {
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   const hasMore = rows.length > limit;
-  return {
-    items,
-    pagination: { hasMore, nextCursor: hasMore && last ? encodeCursor(sort, cursorValues(last)) : null, total },
-  };
+  return { items, pagination: { hasMore, nextCursor: hasMore && last ? nextCursor(last) : null, total } };
 };
 
 /** A `where` clause built from optional filters, numbering its parameters as it grows. */
@@ -122,6 +124,9 @@ export class Filters {
 }
 
 export interface KeysetList<Row> {
+  cursors: CursorCodec;
+  /** What a cursor of this list is bound to: the table and whose rows (`alerts:usr_…`); the sort is added. */
+  list: string;
   table: string;
   columns: string;
   filters: Filters;
@@ -140,7 +145,7 @@ export const keysetPage = async <Row>(
   const terms = parseSort(query.sort, list.sortColumns);
   const params = [...filters.params];
   const cursorFilter = query.cursor
-    ? ` and ${afterCursorCondition(terms, decodeCursor(query.cursor, query.sort, terms), params)}`
+    ? ` and ${afterCursorCondition(terms, decodeKeysetCursor(list.cursors, list.list, query.cursor, query.sort, terms), params)}`
     : '';
   params.push(query.limit + 1);
   const { rows } = await db.query<Row>(
@@ -152,8 +157,13 @@ export const keysetPage = async <Row>(
     `select count(*)::int as total from ${list.table} where ${filters.sql}`,
     filters.params,
   );
-  return pageOf(rows, query.limit, Number(count.rows[0]?.total ?? 0), query.sort, (row) =>
-    terms.map((t) => list.cursorValue(row, t.field)),
+  return pageOf(rows, query.limit, Number(count.rows[0]?.total ?? 0), (row) =>
+    encodeKeysetCursor(
+      list.cursors,
+      list.list,
+      query.sort,
+      terms.map((t) => list.cursorValue(row, t.field)),
+    ),
   );
 };
 

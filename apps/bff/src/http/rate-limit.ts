@@ -1,4 +1,4 @@
-import { ALL_OPERATIONS, type RateLimitBucket } from '@credit/contract';
+import { ALL_OPERATIONS, type RateLimitBucket, stringPolicyProblem } from '@credit/contract';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -80,8 +80,16 @@ const BUCKET_MATCHERS = ALL_OPERATIONS.map((op) => ({
 export const bucketFor = (method: string, path: string): RateLimitBucket =>
   BUCKET_MATCHERS.find((m) => m.method === method && m.pattern.test(path))?.bucket ?? 'userOps';
 
-/** The client id a token request claims, from Basic auth or the form body. */
+/**
+ * The client id a token request claims, from Basic auth or the form body. One that breaks the string policy
+ * (a NUL) names no client and is never looked up: counted by address, and the token endpoint answers invalid_client.
+ */
 const claimedClientId = (authorization: string | undefined, body: unknown): string | undefined => {
+  const claimed = presentedClientId(authorization, body);
+  return claimed && !stringPolicyProblem(claimed) ? claimed : undefined;
+};
+
+const presentedClientId = (authorization: string | undefined, body: unknown): string | undefined => {
   if (authorization && /^basic /i.test(authorization)) {
     const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
     const id = decoded.split(':')[0];

@@ -1,4 +1,4 @@
-import type { Operation } from '@credit/contract';
+import { documentedErrors, type Operation, withStringPolicy } from '@credit/contract';
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
@@ -7,6 +7,7 @@ import { type Pagination, responseMeta } from './envelope.ts';
 import { errorResponse, type PreparedResponse, toApiError } from './error-response.ts';
 import { fingerprintRequest, MAX_KEY_LENGTH, withIdempotency } from './idempotency.ts';
 import { assertIpAllowed } from './ip-allowlist.ts';
+import { malformedQueryDetails } from './malformed-query.ts';
 import { hasScope, type Principal } from './principal.ts';
 import { zodIssuesToDetails } from './zod-details.ts';
 
@@ -38,9 +39,21 @@ export interface RouteOptions {
   bodySchema?: (principal: Principal) => z.ZodType;
 }
 
+// Every part of every request is parsed through the contract's string policy (no control characters, no
+// unpaired surrogates), so each field, present or future, inherits it. One wrapper per schema, built once.
+const withPolicy = new WeakMap<z.ZodType, z.ZodType>();
+const policed = (schema: z.ZodType): z.ZodType => {
+  let wrapped = withPolicy.get(schema);
+  if (!wrapped) {
+    wrapped = withStringPolicy(schema);
+    withPolicy.set(schema, wrapped);
+  }
+  return wrapped;
+};
+const NO_INPUT = z.strictObject({});
+
 const parsePart = (schema: z.ZodType | undefined, input: unknown, where: string): unknown => {
-  const effective = schema ?? z.strictObject({});
-  const result = effective.safeParse(input ?? {});
+  const result = policed(schema ?? NO_INPUT).safeParse(input ?? {});
   if (!result.success) {
     throw validationError(zodIssuesToDetails(result.error.issues, where === 'body' ? undefined : where));
   }
@@ -52,7 +65,14 @@ const authorize = (op: Operation, req: Request, ctx: AppContext): Principal => {
   if (op.auth.kind !== 'bearer') throw new Error(`${op.operationId} is not a bearer route`);
   const principal = req.principal;
   if (!principal) {
-    throw new ApiError('AUTHENTICATION_ERROR', req.authFailure ?? 'Send an access token: Authorization: Bearer <token>.');
+    // RFC 6750 §3: name the scheme; `invalid_token` only when a token (or widget session) was presented.
+    throw new ApiError(
+      'AUTHENTICATION_ERROR',
+      req.authFailure ?? 'Send an access token: Authorization: Bearer <token>.',
+      undefined,
+      undefined,
+      { 'WWW-Authenticate': req.authFailure ? 'Bearer error="invalid_token"' : 'Bearer' },
+    );
   }
   // The allowlist names the partner's servers; user tokens are used from customers' browsers and phones.
   if (ctx.config.APP_ENV === 'production' && principal.kind === 'access') assertIpAllowed(principal.client.ipAllowlist, req.ip);
@@ -99,6 +119,7 @@ export const bindRoute = <O extends Operation>(
   options: RouteOptions = {},
 ) => {
   const expressPath = op.path.replace(/\{([^}]+)\}/g, ':$1');
+  const documented = new Set(documentedErrors(op));
   router[op.method](expressPath, async (req: Request, res: Response) => {
     if (op.sandboxOnly && ctx.config.APP_ENV === 'production') throw new ApiError('NOT_FOUND', 'No such route.');
     const principal = authorize(op, req, ctx);
@@ -111,6 +132,8 @@ export const bindRoute = <O extends Operation>(
     if (op.request.body && hasBody(req) && !req.is('application/json')) {
       throw validationError([{ field: 'body', message: 'Content-Type must be application/json' }]);
     }
+    const badQuery = malformedQueryDetails(req.originalUrl);
+    if (badQuery.length) throw validationError(badQuery);
     const params = parsePart(op.request.params, req.params, 'path');
     const query = parsePart(op.request.query, req.query, 'query');
     const bodySchema = options.bodySchema?.(principal) ?? op.request.body;
@@ -131,7 +154,14 @@ export const bindRoute = <O extends Operation>(
         });
         return prepareSuccess(op, result, req, ctx);
       } catch (error) {
-        return errorResponse(toApiError(error, req.log ?? ctx.logger), req.requestId, ctx.clock);
+        const apiError = toApiError(error, req.log ?? ctx.logger);
+        if (!documented.has(apiError.code)) {
+          (req.log ?? ctx.logger).error(
+            { code: apiError.code, operationId: op.operationId },
+            'error code not documented for this operation',
+          );
+        }
+        return errorResponse(apiError, req.requestId, ctx.clock);
       }
     };
     const key = op.idempotent ? req.get('idempotency-key') : undefined;

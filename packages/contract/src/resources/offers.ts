@@ -1,4 +1,4 @@
-import { ZClickId, ZOfferId, ZPageQuery, ZTimestamp, ZUserId } from '../common.ts';
+import { instantInput, ZClickId, ZOfferId, ZPageQuery, ZTimestamp, ZUserId } from '../common.ts';
 import { z } from '../zod.ts';
 
 export const OFFER_TYPES = ['credit_card', 'loan', 'mortgage'] as const;
@@ -58,8 +58,7 @@ export type TOffer = z.infer<typeof ZOffer>;
 export const ZOfferClickInput = z
   .strictObject({
     source: z.string().max(100).optional().meta({ description: 'Where the click came from.', example: 'dashboard' }),
-    timestamp: z.iso
-      .datetime({ offset: true })
+    timestamp: instantInput()
       .optional()
       .meta({ description: 'When the user clicked (ISO 8601); defaults to when the request arrives.' }),
     metadata: z

@@ -1,4 +1,4 @@
-import { sortQuery, ZCreatedWindowQuery, ZDate, ZPageQuery, ZTimestamp, ZUserId } from '../common.ts';
+import { dateInput, sortQuery, ZCreatedWindowQuery, ZDate, ZPageQuery, ZTimestamp, ZUserId } from '../common.ts';
 import { ZErrorCode, ZErrorDetail } from '../errors.ts';
 import { z } from '../zod.ts';
 
@@ -80,9 +80,10 @@ export const ZSsnLast4 = z
     description: 'Last 4 digits of the SSN only. Sandbox: `0000` freezes the file, `9999` fails verification.',
     example: '1234',
   });
-export const ZDateOfBirth = z.iso
-  .date('must be a real date in YYYY-MM-DD form')
-  .meta({ description: 'YYYY-MM-DD; the person must be 18–120 years old.', example: '1985-04-12' });
+export const ZDateOfBirth = dateInput().meta({
+  description: 'YYYY-MM-DD; the person must be 18–120 years old.',
+  example: '1985-04-12',
+});
 export const ZPhone = z
   .string()
   .regex(/^\+?[0-9][0-9 ().-]{6,19}$/, 'must be a phone number such as +1 555 010 0100')

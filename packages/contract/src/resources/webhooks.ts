@@ -25,13 +25,36 @@ export const ZWebhookStatus = z.enum(WEBHOOK_STATUSES, `must be one of ${WEBHOOK
     'failure count.',
 });
 
+const MAX_URL_LENGTH = 2048;
+
+/** Parses with the WHATWG URL parser (what delivery uses); the stored and returned value is its normalised `href`. */
+const webhookHref = (value: string): { href: string } | { problem: string } => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { problem: 'must be a valid URL' };
+  }
+  if (url.protocol !== 'https:') return { problem: 'must be an https:// URL' };
+  if (url.username || url.password) return { problem: 'must not contain a user name or password' };
+  if (url.href.length > MAX_URL_LENGTH) return { problem: `must be at most ${MAX_URL_LENGTH} characters once normalised` };
+  return { href: url.href };
+};
+
 export const ZWebhookUrl = z
-  .url({ error: 'must be a valid URL', abort: true })
-  .max(2048, 'must be at most 2048 characters')
-  .refine((url) => /^https:\/\//i.test(url), 'must be an https:// URL')
+  .string()
+  .max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`)
+  .check((ctx) => {
+    const result = webhookHref(ctx.value);
+    if ('problem' in result) ctx.issues.push({ code: 'custom', input: ctx.value, message: result.problem });
+  })
+  .transform((value) => (webhookHref(value) as { href: string }).href)
   .meta({
-    description: 'HTTPS only. Production refuses hosts that resolve to loopback, private, link-local or metadata addresses.',
+    description:
+      'HTTPS only, parsed as a WHATWG URL and stored as its normalised form (`https://Host/fé` → `https://host/f%C3%A9`), ' +
+      'which is what responses return. Production refuses hosts that resolve to loopback, private, link-local or metadata addresses.',
     example: 'https://hooks.example-bank.com/credit',
+    format: 'uri',
   });
 
 export const ZWebhookEvents = z

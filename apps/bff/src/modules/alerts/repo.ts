@@ -1,5 +1,6 @@
 import type { TAlert, TAlertType, TListAlertsQuery } from '@credit/contract';
 import type { Queryable } from '../../db/db.ts';
+import type { CursorCodec } from '../../http/cursor.ts';
 import type { Pagination } from '../../http/envelope.ts';
 import { createdAtCursorValue, Filters, keysetPage } from '../../http/pagination.ts';
 
@@ -77,12 +78,15 @@ export const listUserAlerts = (
   clientId: string,
   userId: string,
   query: TListAlertsQuery,
+  cursors: CursorCodec,
 ): Promise<{ items: AlertRow[]; pagination: Pagination }> => {
   const filters = new Filters().add((p) => `client_id = ${p}`, clientId).add((p) => `user_id = ${p}`, userId);
   if (query.status !== 'all') filters.add((p) => `status = ${p}`, query.status);
   if (query.type) filters.add((p) => `type = ${p}`, query.type);
   filters.createdWindow(query);
   return keysetPage<AlertRow>(db, {
+    cursors,
+    list: `alerts:${userId}`,
     table: 'alerts',
     columns: COLUMNS,
     filters,

@@ -3,6 +3,7 @@ import type { CreditFile } from '../../bureau/provider.ts';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { notFound } from '../../http/api-error.ts';
+import { cursorsOf } from '../../http/cursor.ts';
 import type { Caller } from '../../http/route.ts';
 import { pullCreditFile, pullIdentityFile, requireActiveUser } from '../credit/access.ts';
 import { getCurrentScore } from '../credit/service.ts';
@@ -61,7 +62,7 @@ export const createAlert = async (ctx: AppContext, user: UserRow, draft: AlertDr
  */
 export const listAlerts = async (ctx: AppContext, caller: Caller, userId: string, query: TListAlertsQuery) => {
   const user = await requireActiveUser(ctx, caller, userId);
-  const page = await listUserAlerts(ctx.db, caller.clientId, user.id, query);
+  const page = await listUserAlerts(ctx.db, caller.clientId, user.id, query, cursorsOf(ctx));
   return { items: page.items.map(toAlert), pagination: page.pagination };
 };
 

@@ -1,11 +1,11 @@
-import { createUserToken, OAUTH_ERRORS } from '@credit/contract';
+import { createUserToken, OAUTH_ERRORS, stringPolicyProblem } from '@credit/contract';
 import { type Request, type Response, Router } from 'express';
 import type { AppContext } from '../../context.ts';
 import { bindRoute } from '../../http/route.ts';
 import { type ClientCredentials, issueAccessToken, issueUserToken, OAuthError } from './service.ts';
 
 /** client_secret_basic (RFC 6749 §2.3.1: form-urlencoded id and secret) or client_secret_post. */
-const readCredentials = (req: Request): ClientCredentials => {
+const readPresentedCredentials = (req: Request): ClientCredentials => {
   const body = (req.body ?? {}) as Record<string, unknown>;
   const header = req.get('authorization');
   const inBody = typeof body.client_id === 'string' || typeof body.client_secret === 'string';
@@ -29,6 +29,19 @@ const readCredentials = (req: Request): ClientCredentials => {
   }
   return { clientId: body.client_id, clientSecret: body.client_secret };
 };
+
+/**
+ * Credentials with control characters or unpaired surrogates (a NUL in `client_id`) name no client: RFC 6749
+ * `invalid_client`, never a lookup the database would refuse.
+ */
+const checkedCredentials = (credentials: ClientCredentials): ClientCredentials => {
+  if (stringPolicyProblem(credentials.clientId) || stringPolicyProblem(credentials.clientSecret)) {
+    throw new OAuthError('invalid_client', 'Client authentication failed.');
+  }
+  return credentials;
+};
+
+const readCredentials = (req: Request): ClientCredentials => checkedCredentials(readPresentedCredentials(req));
 
 const sendOAuthError = (res: Response, error: OAuthError) => {
   if (error.code === 'invalid_client') res.setHeader('WWW-Authenticate', 'Basic realm="oauth", charset="UTF-8"');

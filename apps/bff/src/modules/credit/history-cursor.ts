@@ -1,15 +1,13 @@
-import { validationError } from '../../http/api-error.ts';
+import { type CursorCodec, invalidCursor } from '../../http/cursor.ts';
 
-/** Opaque history cursor: the position (row sequence) and the `months` window it was made for. */
-export const encodeHistoryCursor = (seq: string, months: number): string =>
-  Buffer.from(JSON.stringify({ q: seq, m: months })).toString('base64url');
+/** A history cursor: the position (row sequence), valid only for the user and `months` window it was made for. */
+const listName = (userId: string, months: number) => `score-history:${userId}:${months}`;
 
-export const decodeHistoryCursor = (cursor: string, months: number): string => {
-  try {
-    const payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { q?: unknown; m?: unknown };
-    if (typeof payload.q === 'string' && /^\d{1,18}$/.test(payload.q) && payload.m === months) return payload.q;
-  } catch {
-    // fall through to the validation error
-  }
-  throw validationError([{ field: 'cursor', message: 'is not a cursor from this history with these months' }]);
+export const encodeHistoryCursor = (cursors: CursorCodec, userId: string, months: number, seq: string): string =>
+  cursors.encode(listName(userId, months), { q: seq });
+
+export const decodeHistoryCursor = (cursors: CursorCodec, userId: string, months: number, cursor: string): string => {
+  const payload = cursors.decode(listName(userId, months), cursor) as { q?: unknown } | null;
+  if (typeof payload?.q !== 'string' || !/^\d{1,18}$/.test(payload.q)) throw invalidCursor();
+  return payload.q;
 };

@@ -15,6 +15,7 @@ import { nextSandboxScore } from '../../bureau/sandbox/next-score.ts';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { ApiError } from '../../http/api-error.ts';
+import { cursorsOf } from '../../http/cursor.ts';
 import type { Pagination } from '../../http/envelope.ts';
 import type { Caller } from '../../http/route.ts';
 import { recordEvent } from '../outbox/repo.ts';
@@ -131,7 +132,7 @@ export const listScoreHistory = async (
   const user = await requireActiveUser(ctx, caller, userId);
   const file = await pullCreditFile(ctx, user);
   await getCurrentScore(ctx, user, file);
-  const beforeSeq = query.cursor ? decodeHistoryCursor(query.cursor, query.months) : undefined;
+  const beforeSeq = query.cursor ? decodeHistoryCursor(cursorsOf(ctx), user.id, query.months, query.cursor) : undefined;
   const since = monthsBefore(ctx.clock.now(), query.months);
   const { rows, total } = await listScoresSince(ctx.db, user.id, since, query.limit + 1, beforeSeq);
   const items = rows.slice(0, query.limit);
@@ -139,7 +140,11 @@ export const listScoreHistory = async (
   const last = items.at(-1);
   return {
     items: items.map((r) => ({ score: r.score, date: r.scoreDate })),
-    pagination: { hasMore, nextCursor: hasMore && last ? encodeHistoryCursor(last.seq, query.months) : null, total },
+    pagination: {
+      hasMore,
+      nextCursor: hasMore && last ? encodeHistoryCursor(cursorsOf(ctx), user.id, query.months, last.seq) : null,
+      total,
+    },
   };
 };
 

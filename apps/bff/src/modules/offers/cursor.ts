@@ -1,12 +1,10 @@
-import { timingSafeEqual } from 'node:crypto';
-import { validationError } from '../../http/api-error.ts';
-import type { TokenHasher } from '../../security/token-hasher.ts';
+import { type CursorCodec, invalidCursor } from '../../http/cursor.ts';
 
 /**
  * The catalogue lives in memory and is small, so a page cursor is an offset into the filtered,
- * ordered list. The cursor carries the list it belongs to (the catalogue or one user's offers) and its
- * filters, and is signed with the token-signing key: an edited cursor, or one reused with other
- * filters or for another user, is a 400 on `cursor` instead of a silently wrong page.
+ * ordered list. The shared cursor codec signs it for the list (the catalogue or one user's offers) and its
+ * filters: an edited cursor, or one reused with other filters or for another user, is a 400 on `cursor`
+ * instead of a silently wrong page.
  */
 export interface OfferListKey {
   /** `catalogue`, or the user id whose ranked list this is. */
@@ -15,38 +13,15 @@ export interface OfferListKey {
   status: string;
 }
 
-interface CursorPayload extends OfferListKey {
-  offset: number;
-}
+const listName = (key: OfferListKey) => `offers:${JSON.stringify([key.list, key.type, key.status])}`;
 
-const SIGNATURE_CHARS = 32;
-const sign = (tokens: TokenHasher, body: string) => tokens.hash(`offers-cursor:${body}`).slice(0, SIGNATURE_CHARS);
-
-export const encodeOfferCursor = (tokens: TokenHasher, key: OfferListKey, offset: number): string => {
-  const body = Buffer.from(JSON.stringify({ ...key, offset } satisfies CursorPayload)).toString('base64url');
-  return `${body}.${sign(tokens, body)}`;
-};
-
-const invalidCursor = () => validationError([{ field: 'cursor', message: 'is not a cursor from this list with these filters' }]);
+export const encodeOfferCursor = (cursors: CursorCodec, key: OfferListKey, offset: number): string =>
+  cursors.encode(listName(key), { offset });
 
 /** The offset a cursor points at; 400 unless it was issued for exactly this list and these filters. */
-export const decodeOfferCursor = (tokens: TokenHasher, cursor: string, key: OfferListKey): number => {
-  const [body, signature, ...rest] = cursor.split('.');
-  if (!body || !signature || rest.length > 0) throw invalidCursor();
-  // Any key still accepted for tokens also verifies cursors, so a key rotation does not break paging.
-  const given = Buffer.from(signature);
-  const valid = tokens.candidates(`offers-cursor:${body}`).some((digest) => {
-    const expected = Buffer.from(digest.slice(0, SIGNATURE_CHARS));
-    return expected.length === given.length && timingSafeEqual(expected, given);
-  });
-  if (!valid) throw invalidCursor();
-  let payload: Partial<CursorPayload>;
-  try {
-    payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Partial<CursorPayload>;
-  } catch {
-    throw invalidCursor();
-  }
-  const sameList = payload.list === key.list && payload.type === key.type && payload.status === key.status;
-  if (!sameList || !Number.isInteger(payload.offset) || (payload.offset as number) < 1) throw invalidCursor();
-  return payload.offset as number;
+export const decodeOfferCursor = (cursors: CursorCodec, cursor: string, key: OfferListKey): number => {
+  const payload = cursors.decode(listName(key), cursor) as { offset?: unknown } | null;
+  const offset = payload?.offset;
+  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 1) throw invalidCursor();
+  return offset;
 };

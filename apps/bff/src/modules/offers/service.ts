@@ -8,6 +8,7 @@ import type {
 } from '@credit/contract';
 import type { AppContext } from '../../context.ts';
 import { notFound, validationError } from '../../http/api-error.ts';
+import { cursorsOf } from '../../http/cursor.ts';
 import type { Pagination } from '../../http/envelope.ts';
 import type { Caller } from '../../http/route.ts';
 import { pullCreditFile, requireActiveUser } from '../credit/access.ts';
@@ -40,19 +41,19 @@ const pageOfOffers = (
   offers: TOffer[],
 ): { items: TOffer[]; pagination: Pagination } => {
   const key: OfferListKey = { list, type: query.type ?? null, status: query.status };
-  const offset = query.cursor ? decodeOfferCursor(ctx.tokens, query.cursor, key) : 0;
+  const offset = query.cursor ? decodeOfferCursor(cursorsOf(ctx), query.cursor, key) : 0;
   const items = offers.slice(offset, offset + query.limit);
   const next = offset + items.length;
   const hasMore = next < offers.length;
   return {
     items,
-    pagination: { hasMore, nextCursor: hasMore ? encodeOfferCursor(ctx.tokens, key, next) : null, total: offers.length },
+    pagination: { hasMore, nextCursor: hasMore ? encodeOfferCursor(cursorsOf(ctx), key, next) : null, total: offers.length },
   };
 };
 
 /** The catalogue, not tied to a user: nobody is pre-qualified, display order. */
 export const listCatalogue = async (ctx: AppContext, query: TListOffersCatalogQuery) => {
-  const offers = matchingOffers(ctx.clock.now(), query).map((offer) => toOffer(offer, false));
+  const offers = matchingOffers(ctx.clock.now(), query).map((offer) => toOffer(offer, false, ctx.config));
   return pageOfOffers(ctx, 'catalogue', query, offers);
 };
 
@@ -66,7 +67,7 @@ export const listUserOffers = async (ctx: AppContext, caller: Caller, userId: st
     ctx,
     user.id,
     query,
-    ranked.map((r) => toOffer(r.offer, r.preQualified)),
+    ranked.map((r) => toOffer(r.offer, r.preQualified, ctx.config)),
   );
 };
 

@@ -1,5 +1,6 @@
 import type { TListUsersQuery, TUser } from '@credit/contract';
 import type { Queryable } from '../../db/db.ts';
+import type { CursorCodec } from '../../http/cursor.ts';
 import type { Pagination } from '../../http/envelope.ts';
 import { Filters, keysetPage, type SortableColumn } from '../../http/pagination.ts';
 
@@ -133,6 +134,7 @@ export const listLiveUsers = (
   clientId: string,
   query: TListUsersQuery,
   now: Date,
+  cursors: CursorCodec,
 ): Promise<{ items: UserRow[]; pagination: Pagination }> => {
   const filters = new Filters().add((p) => `client_id = ${p}`, clientId).always('deleted_at is null');
   // Filter on the status reads show: a lock that has run out reads as pending_verification.
@@ -147,7 +149,16 @@ export const listLiveUsers = (
     const key = (USER_SORT_COLUMNS[field]?.column ?? field) as keyof UserRow;
     return row[key] === null ? null : String(row[key]);
   };
-  return keysetPage(db, { table: 'users', columns: COLUMNS, filters, sortColumns: USER_SORT_COLUMNS, query, cursorValue });
+  return keysetPage(db, {
+    cursors,
+    list: `users:${clientId}`,
+    table: 'users',
+    columns: COLUMNS,
+    filters,
+    sortColumns: USER_SORT_COLUMNS,
+    query,
+    cursorValue,
+  });
 };
 
 /**

@@ -12,6 +12,7 @@ import type { CreditSubject } from '../../bureau/provider.ts';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/db.ts';
 import { ApiError, notFound, validationError } from '../../http/api-error.ts';
+import { cursorsOf } from '../../http/cursor.ts';
 import type { Caller } from '../../http/route.ts';
 import { zodIssuesToDetails } from '../../http/zod-details.ts';
 import { eraseCreditData } from '../credit/erase-credit-data.ts';
@@ -156,7 +157,7 @@ export const getMe = async (ctx: AppContext, caller: Caller): Promise<TUser> => 
 
 export const listUsers = async (ctx: AppContext, caller: Caller, query: TListUsersQuery) => {
   const now = ctx.clock.now();
-  const page = await listLiveUsers(ctx.db, caller.clientId, query, now);
+  const page = await listLiveUsers(ctx.db, caller.clientId, query, now, cursorsOf(ctx));
   return { items: page.items.map((row) => toUser(row, now)), pagination: page.pagination };
 };
 

@@ -1,8 +1,8 @@
 import type { TDeliveryLogEntry, TEventType, TListDeliveriesQuery } from '@credit/contract';
 import type { Queryable } from '../../db/db.ts';
-import { validationError } from '../../http/api-error.ts';
+import { type CursorCodec, invalidCursor } from '../../http/cursor.ts';
 import type { Pagination } from '../../http/envelope.ts';
-import { afterCursorCondition, decodeCursor, pageOf, type SortTerm } from '../../http/pagination.ts';
+import { afterCursorCondition, decodeKeysetCursor, encodeKeysetCursor, pageOf, type SortTerm } from '../../http/pagination.ts';
 
 interface AttemptRow {
   seq: string;
@@ -59,7 +59,10 @@ export const listAttempts = async (
   db: Queryable,
   webhookId: string,
   query: TListDeliveriesQuery,
+  cursors: CursorCodec,
 ): Promise<{ items: TDeliveryLogEntry[]; pagination: Pagination }> => {
+  // A cursor opens only the logs of the subscription it was issued for.
+  const list = `webhook_attempts:${webhookId}`;
   const params: unknown[] = [webhookId];
   const filters = ['webhook_id = $1'];
   if (query.status) {
@@ -70,9 +73,8 @@ export const listAttempts = async (
   const countParams = [...params];
   let cursorFilter = '';
   if (query.cursor) {
-    const values = decodeCursor(query.cursor, LOG_ORDER, TERMS);
-    if (!/^\d{1,18}$/.test(values[1] ?? ''))
-      throw validationError([{ field: 'cursor', message: 'is not a cursor from this list' }]);
+    const values = decodeKeysetCursor(cursors, list, query.cursor, LOG_ORDER, TERMS);
+    if (!/^\d{1,18}$/.test(values[1] ?? '')) throw invalidCursor();
     cursorFilter = ` and ${afterCursorCondition(TERMS, values, params).replace(/seq ([<>=]) (\$\d+)/g, 'seq $1 $2::bigint')}`;
   }
   params.push(query.limit + 1);
@@ -85,10 +87,9 @@ export const listAttempts = async (
     `select count(*)::int as total from webhook_attempts where ${where}`,
     countParams,
   );
-  const page = pageOf(rows, query.limit, Number(count.rows[0]?.total ?? 0), LOG_ORDER, (row) => [
-    new Date(row.delivered_at).toISOString(),
-    row.seq,
-  ]);
+  const page = pageOf(rows, query.limit, Number(count.rows[0]?.total ?? 0), (row) =>
+    encodeKeysetCursor(cursors, list, LOG_ORDER, [new Date(row.delivered_at).toISOString(), row.seq]),
+  );
   return {
     items: page.items.map((row) =>
       toLogEntry({

@@ -1,5 +1,6 @@
 import type { TEventType, TListWebhooksQuery, TWebhook } from '@credit/contract';
 import type { Queryable } from '../../db/db.ts';
+import type { CursorCodec } from '../../http/cursor.ts';
 import type { Pagination } from '../../http/envelope.ts';
 import { createdAtCursorValue, Filters, keysetPage } from '../../http/pagination.ts';
 
@@ -109,11 +110,14 @@ export const listClientWebhooks = (
   db: Queryable,
   clientId: string,
   query: TListWebhooksQuery,
+  cursors: CursorCodec,
 ): Promise<{ items: WebhookRow[]; pagination: Pagination }> => {
   const filters = new Filters().add((p) => `client_id = ${p}`, clientId);
   if (query.status) filters.add((p) => `status = ${p}`, query.status);
   filters.createdWindow(query);
   return keysetPage<WebhookRow>(db, {
+    cursors,
+    list: `webhooks:${clientId}`,
     table: 'webhooks',
     columns: COLUMNS,
     filters,

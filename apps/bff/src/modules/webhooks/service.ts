@@ -9,6 +9,7 @@ import type {
 } from '@credit/contract';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/api-error.ts';
+import { cursorsOf } from '../../http/cursor.ts';
 import type { Caller } from '../../http/route.ts';
 import { assertWebhookUrl } from './assert-webhook-url.ts';
 import { Deliverer } from './deliver.ts';
@@ -51,7 +52,7 @@ export const getWebhook = async (ctx: AppContext, caller: Caller, webhookId: str
   toWebhook(await requireWebhook(ctx, caller, webhookId));
 
 export const listWebhooks = async (ctx: AppContext, caller: Caller, query: TListWebhooksQuery) => {
-  const page = await listClientWebhooks(ctx.db, caller.clientId, query);
+  const page = await listClientWebhooks(ctx.db, caller.clientId, query, cursorsOf(ctx));
   return { items: page.items.map(toWebhook), pagination: page.pagination };
 };
 
@@ -137,5 +138,5 @@ export const testWebhook = async (
 
 export const listDeliveries = async (ctx: AppContext, caller: Caller, webhookId: string, query: TListDeliveriesQuery) => {
   await requireWebhook(ctx, caller, webhookId);
-  return listAttempts(ctx.db, webhookId, query);
+  return listAttempts(ctx.db, webhookId, query, cursorsOf(ctx));
 };

@@ -2,7 +2,7 @@ import type { WidgetLocale } from '@credit/contract/widget-protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { WidgetApiError } from './api/errors.ts';
-import { meQuery } from './api/me.ts';
+import { meKey, meQuery } from './api/me.ts';
 import { LoadingScreen, Shell } from './app/Shell.tsx';
 import { dashboardView, reportScreen, setInitialView } from './bridge/events.ts';
 import type { LaunchContext, LaunchSettings } from './bridge/launch.ts';
@@ -12,7 +12,7 @@ import { ErrorScreen, widgetErrorCode } from './errors/index.ts';
 import { detectLocale, I18nProvider } from './i18n/index.ts';
 import { boot } from './session/boot.ts';
 import { clearExpired, onSessionExpired } from './session/refresh.ts';
-import { rememberUserId } from './session/session.ts';
+import { currentSession, rememberUserId } from './session/session.ts';
 import { applyTheme } from './theme/apply-theme.ts';
 import { VerifyFlow } from './verify/VerifyFlow.tsx';
 
@@ -78,14 +78,18 @@ export function App({ launch }: { launch: LaunchContext }) {
 /** Decides the screen from the user's enrolment status, and moves on after each step. */
 function UserFlow() {
   const queryClient = useQueryClient();
-  const me = useQuery(meQuery());
-  const notEnrolled = me.isError && widgetErrorCode(me.error) === 'USER_NOT_ENROLLED';
-  const screen = me.data
-    ? me.data.status === 'active'
-      ? 'dashboard'
-      : 'verify'
-    : notEnrolled
-      ? 'enroll'
+  // The session exchange already said whether the token's user has enrolled. Asking `GET /v1/me` first would
+  // answer 403 USER_NOT_ENROLLED, which the browser logs as an error although it is every new customer's start.
+  const [enrolled, setEnrolled] = useState(() => Boolean(currentSession()?.userId));
+  const me = useQuery({ ...meQuery(), enabled: enrolled });
+  // Still possible: the user was deleted while the session lived.
+  const notEnrolled = !enrolled || (me.isError && widgetErrorCode(me.error) === 'USER_NOT_ENROLLED');
+  const screen = notEnrolled
+    ? 'enroll'
+    : me.data
+      ? me.data.status === 'active'
+        ? 'dashboard'
+        : 'verify'
       : me.isError
         ? 'error'
         : 'loading';
@@ -95,7 +99,7 @@ function UserFlow() {
     else if (screen === 'dashboard') reportScreen(dashboardView());
   }, [screen]);
 
-  const refreshMe = () => queryClient.invalidateQueries({ queryKey: meQuery().queryKey });
+  const refreshMe = () => queryClient.invalidateQueries({ queryKey: meKey });
 
   if (screen === 'loading') return <LoadingScreen />;
   if (screen === 'enroll') {
@@ -103,6 +107,7 @@ function UserFlow() {
       <EnrollForm
         onEnrolled={async (userId) => {
           if (userId) rememberUserId(userId);
+          setEnrolled(true);
           await refreshMe();
         }}
       />

@@ -1,8 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
-import { WidgetApiError } from './api/errors.ts';
+import { createQueryClient } from './api/query-client.ts';
 import { readLaunchContext } from './bridge/launch.ts';
 import { observeContentHeight } from './bridge/resize.ts';
 import { connect } from './session/boot.ts';
@@ -16,18 +16,7 @@ const launch = readLaunchContext();
 setParentOrigin(launch.parentOrigin);
 void connect(launch);
 
-/** A 4xx will answer the same the second time; only network failures and 5xx are worth another try. */
-const shouldRetry = (failureCount: number, error: unknown) => {
-  if (error instanceof WidgetApiError && error.status >= 400 && error.status < 500) return false;
-  return failureCount < 2;
-};
-
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: { retry: shouldRetry, refetchOnWindowFocus: false, staleTime: 60_000 },
-    mutations: { retry: false },
-  },
-});
+const queryClient = createQueryClient();
 
 const rootElement = document.getElementById('root');
 if (rootElement) {

@@ -5,7 +5,10 @@ import { createWidget, widgetIn } from './widget.ts';
 
 export const DECLARATIVE_SELECTOR = '[data-credit-widget]';
 
-/** `<div data-credit-widget data-user-token data-token-url data-view data-locale data-brand-color data-color-scheme data-radius data-font-family>`. */
+/**
+ * `<div data-credit-widget data-user-token data-token-url data-view data-locale data-initial-height data-brand-color
+ * data-color-scheme data-radius data-font-family>`.
+ */
 export const optionsFromElement = (element: HTMLElement): CreditWidgetOptions => {
   const data = element.dataset;
   const theme: WidgetTheme = {};
@@ -20,6 +23,7 @@ export const optionsFromElement = (element: HTMLElement): CreditWidgetOptions =>
     locale: (data.locale || undefined) as WidgetLocale | undefined,
     theme: Object.keys(theme).length ? theme : undefined,
     onTokenExpired: data.tokenUrl ? fetchTokenFrom(data.tokenUrl) : undefined,
+    initialHeight: data.initialHeight ? Number(data.initialHeight) : undefined,
   };
 };
 

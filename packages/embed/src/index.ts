@@ -4,7 +4,7 @@
  */
 import { scan } from './declarative.ts';
 import type { CreditWidgetApi } from './types.ts';
-import { createWidget } from './widget.ts';
+import { createWidget, widgetIn } from './widget.ts';
 
 export type * from './types.ts';
 
@@ -20,6 +20,10 @@ const install = () => {
     version: VERSION,
     create: (options) => createWidget(options, scriptSrc),
     scan: (root = document) => scan(root, scriptSrc),
+    get: (container) => {
+      const element = typeof container === 'string' ? document.querySelector(container) : container;
+      return element instanceof HTMLElement ? widgetIn(element) : undefined;
+    },
   };
   window.CreditWidget = api;
   if (document.readyState === 'loading') {

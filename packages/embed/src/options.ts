@@ -87,6 +87,10 @@ export const resolveOptions = (options: CreditWidgetOptions, scriptSrc: string |
   checkFunction('onTokenExpired', options.onTokenExpired);
   const readyTimeoutMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   if (!(typeof readyTimeoutMs === 'number' && readyTimeoutMs > 0)) fail('readyTimeoutMs must be a positive number');
+  const { initialHeight } = options;
+  if (initialHeight !== undefined && !(typeof initialHeight === 'number' && initialHeight >= 0 && initialHeight <= 20_000)) {
+    fail('initialHeight must be a number of px between 0 and 20000');
+  }
   return {
     ...options,
     ...resolveBaseUrl(options.baseUrl, scriptSrc),

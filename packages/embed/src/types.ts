@@ -30,6 +30,13 @@ export interface CreditWidgetOptions {
   baseUrl?: string;
   /** How long to wait for the frame to start before an `error` event `FRAME_REFUSED`. Default 15000. */
   readyTimeoutMs?: number;
+  /**
+   * Height in CSS px to reserve (as the container's `min-height` and the frame's height) until the widget shows
+   * its first screen and sizes itself. Default by `view`: score 800, factors 1900, history 680, offers 2000,
+   * alerts 480. Set it to what your layout shows first so the page does not shift; CSS `min-height` on the
+   * container that is at least as tall is kept as it is.
+   */
+  initialHeight?: number;
 }
 
 export interface CreditWidgetHandle {
@@ -37,6 +44,13 @@ export interface CreditWidgetHandle {
   open(view?: WidgetView): void;
   /** Switches the dashboard to `view`. */
   setView(view: WidgetView): void;
+  /**
+   * Makes the widget fetch everything it shows again (score, history, offers, alerts, the customer's status),
+   * without a reload. Call it after your server changed something the widget shows, e.g. a score refresh or
+   * a new alert. The widget also refetches by itself when the page becomes visible again, and checks for
+   * new alerts every minute while visible.
+   */
+  refresh(): void;
   /** Removes the frame and stops listening. Safe to call twice; the handle does nothing afterwards. */
   destroy(): void;
   readonly iframe: HTMLIFrameElement;
@@ -45,8 +59,13 @@ export interface CreditWidgetHandle {
 export interface CreditWidgetApi {
   /** Creates the widget in `options.container`, first destroying any widget already in it. */
   create(options: CreditWidgetOptions): CreditWidgetHandle;
-  /** Starts every `[data-credit-widget]` element under `root` (default `document`) that has no widget yet. */
+  /**
+   * Starts every `[data-credit-widget]` element under `root` (default `document`) that has no widget yet, and
+   * returns their handles. `get` finds the handle of a widget the loader started by itself.
+   */
   scan(root?: ParentNode): CreditWidgetHandle[];
+  /** The live widget in `container` (an element or a selector), e.g. to `refresh()` a declarative one. */
+  get(container: HTMLElement | string): CreditWidgetHandle | undefined;
   readonly version: string;
 }
 

@@ -1,5 +1,14 @@
 import type { FrameToHostMessage, WidgetEvent, WidgetView } from '@credit/contract/widget-protocol';
-import { applyHeight, createFrame, frameUrl, newFrameId, scrollAndFocus } from './frame.ts';
+import {
+  applyHeight,
+  createFrame,
+  DEFAULT_INITIAL_HEIGHT_PX,
+  frameUrl,
+  newFrameId,
+  reserveSpace,
+  scrollAndFocus,
+  validHeight,
+} from './frame.ts';
 import { openChannel } from './messaging.ts';
 import { checkView, resolveOptions } from './options.ts';
 import { tokenRefresher } from './token-refresh.ts';
@@ -28,7 +37,19 @@ export const createWidget = (rawOptions: CreditWidgetOptions, scriptSrc: string 
   liveWidgets.get(container)?.destroy();
 
   const frameId = newFrameId();
-  const iframe = createFrame(frameUrl(options.baseUrl, frameId), frameId, options.locale);
+  const initialHeight = options.initialHeight ?? DEFAULT_INITIAL_HEIGHT_PX[options.view ?? 'score'];
+  const iframe = createFrame(frameUrl(options.baseUrl, frameId), frameId, options.locale, initialHeight);
+  // Until the first real screen (or an error screen), the frame's loading skeleton must not shrink the page:
+  // the partner's content below would jump up and then down again. Afterwards the frame's own height rules.
+  const releaseSpace = reserveSpace(container, initialHeight);
+  let settled = false;
+  let reportedHeight: number | null = null;
+  const settle = () => {
+    if (settled) return;
+    settled = true;
+    releaseSpace();
+    if (reportedHeight !== null) applyHeight(iframe, reportedHeight);
+  };
   const refreshToken = tokenRefresher(options.onTokenExpired);
   let userToken = options.userToken;
   let view = options.view;
@@ -36,6 +57,7 @@ export const createWidget = (rawOptions: CreditWidgetOptions, scriptSrc: string 
   let destroyed = false;
 
   const emit = (event: WidgetEvent) => {
+    if (event.name === 'ready' || event.name === 'error') settle();
     callSafely(() => options.onEvent?.(event));
     if (event.name === 'exit') callSafely(options.onExit);
     container.dispatchEvent(new CustomEvent(WIDGET_DOM_EVENT, { detail: event, bubbles: true }));
@@ -69,9 +91,13 @@ export const createWidget = (rawOptions: CreditWidgetOptions, scriptSrc: string 
         loaded = true;
         channel.send('init', { userToken, view, theme: options.theme, locale: options.locale });
         break;
-      case 'resize':
-        applyHeight(iframe, message.payload?.height);
+      case 'resize': {
+        const height = validHeight(message.payload?.height);
+        if (height === null) break;
+        reportedHeight = height;
+        applyHeight(iframe, settled ? height : Math.max(height, initialHeight));
         break;
+      }
       case 'event':
         if (isWidgetEvent(message.payload)) emit(message.payload);
         break;
@@ -107,12 +133,17 @@ export const createWidget = (rawOptions: CreditWidgetOptions, scriptSrc: string 
       if (next) handle.setView(next);
       scrollAndFocus(iframe);
     },
+    refresh() {
+      // A frame still loading fetches everything fresh anyway.
+      if (!destroyed && loaded) channel.send('refresh', {});
+    },
     destroy() {
       if (destroyed) return;
       destroyed = true;
       clearTimeout(readyTimer);
       channel.close();
       iframe.remove();
+      releaseSpace();
       if (liveWidgets.get(container) === handle) liveWidgets.delete(container);
     },
   };

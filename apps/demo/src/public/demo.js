@@ -90,7 +90,8 @@
     sandboxStatus.replaceChildren('Right answers (same questions as in the widget, in any order):', list);
   };
 
-  const sandboxAction = (buttonId, path) => {
+  /** `changesWidget`: the action changes what the widget shows, so the page asks it to fetch again (`refresh()`). */
+  const sandboxAction = (buttonId, path, changesWidget = false) => {
     const button = document.getElementById(buttonId);
     button.addEventListener('click', async () => {
       button.disabled = true;
@@ -101,6 +102,7 @@
         if (!response.ok) sandboxStatus.textContent = body.error;
         else if (body.answers) showAnswers(body.answers);
         else sandboxStatus.textContent = body.message;
+        if (response.ok && changesWidget) window.demoWidget?.refresh();
       } catch {
         sandboxStatus.textContent = 'The bank’s server did not answer.';
       } finally {
@@ -109,8 +111,8 @@
     });
   };
   sandboxAction('sandbox-answers', '/sandbox/answers');
-  sandboxAction('sandbox-refresh', '/sandbox/score-refresh');
-  sandboxAction('sandbox-alert', '/sandbox/alert');
+  sandboxAction('sandbox-refresh', '/sandbox/score-refresh', true);
+  sandboxAction('sandbox-alert', '/sandbox/alert', true);
 
   if (window.CreditWidget) createWidget();
   else logNote('embed.js did not load: is the Credit API running?');

@@ -23,10 +23,13 @@ const numberField = (data: Record<string, unknown>, key: string) =>
 const stringField = (data: Record<string, unknown>, key: string) =>
   typeof data[key] === 'string' ? (data[key] as string) : null;
 
+/** Calendar dates the API writes into a message as `2026-09-26`. */
+const ISO_DATE = /\b\d{4}-\d{2}-\d{2}\b/g;
+
 /** The figures a known alert type carries, in a line; other types' data is free-form and not shown. */
 function AlertFacts({ alert }: { alert: TAlert }) {
   const t = useMessages(messages);
-  const { formatNumber, formatDate } = useI18n();
+  const { formatNumber, formatDate, locale } = useI18n();
   if (alert.type === 'score_change') {
     const previous = numberField(alert.data, 'previousScore');
     const next = numberField(alert.data, 'newScore');
@@ -38,7 +41,8 @@ function AlertFacts({ alert }: { alert: TAlert }) {
   if (alert.type === 'new_inquiry') {
     const source = stringField(alert.data, 'inquirySource');
     const date = stringField(alert.data, 'inquiryDate');
-    if (!source || !date) return null;
+    // The English message already names the source and the date; another language gets them in its own words.
+    if (!source || !date || (locale === 'en' && alert.message.includes(date))) return null;
     return <p className="cw-alert__facts">{t.inquiry(source, formatDate(date))}</p>;
   }
   return null;
@@ -46,7 +50,7 @@ function AlertFacts({ alert }: { alert: TAlert }) {
 
 function AlertItem({ alert, userId }: { alert: TAlert; userId: string }) {
   const t = useMessages(messages);
-  const { formatDateTime } = useI18n();
+  const { formatDateTime, formatDate } = useI18n();
   const queryClient = useQueryClient();
   const titleId = useId();
   const errorId = useId();
@@ -85,7 +89,9 @@ function AlertItem({ alert, userId }: { alert: TAlert; userId: string }) {
         <h3 id={titleId} className="cw-alert__title">
           {alert.title}
         </h3>
-        <p className="cw-alert__message">{alert.message}</p>
+        <p className="cw-alert__message">
+          {alert.message.replace(ISO_DATE, (date) => (Number.isNaN(Date.parse(date)) ? date : formatDate(date)))}
+        </p>
         <AlertFacts alert={alert} />
         <p className="cw-muted cw-small">
           <time dateTime={alert.createdAt}>{t.received(formatDateTime(alert.createdAt))}</time>

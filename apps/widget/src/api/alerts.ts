@@ -7,13 +7,17 @@ const alertsPath = (userId: string) => `/v1/users/${encodeURIComponent(userId)}/
 /** Everything under this key is refetched after an alert changes (the list and the tab's unread badge). */
 export const alertsKey = (userId: string) => ['alerts', userId] as const;
 
-/** The inbox, newest first. Always refetched when shown: the bureau may have sent an alert since. */
+/** How often an open widget looks for new alerts; react-query pauses it while the page is hidden. */
+export const ALERTS_POLL_MS = 60_000;
+
+/** The inbox, newest first. Always refetched when shown, and polled while shown: the bureau may send an alert any time. */
 export const alertsQuery = (userId: string) =>
   queryOptions({
     queryKey: [...alertsKey(userId), 'list'] as const,
     queryFn: async ({ signal }) =>
       (await apiRequest<TAlert[]>('GET', `${alertsPath(userId)}?status=all&sort=-createdAt&limit=100`, { signal })).data,
     staleTime: 0,
+    refetchInterval: ALERTS_POLL_MS,
   });
 
 /** How many alerts are unread, from the list total (one item fetched). */
@@ -25,7 +29,7 @@ export const unreadAlertCountQuery = (userId: string) =>
       return page.pagination?.total ?? page.data.length;
     },
     staleTime: 0,
-    refetchInterval: 60_000,
+    refetchInterval: ALERTS_POLL_MS,
   });
 
 export const markAlertRead = async (userId: string, alertId: string): Promise<TAlert> =>

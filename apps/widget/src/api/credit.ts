@@ -4,10 +4,13 @@ import { apiRequest } from './client.ts';
 
 const userPath = (userId: string) => `/v1/users/${encodeURIComponent(userId)}`;
 
+/** The score, its factors and its history: everything a score refresh or a verification changes. */
+export const creditKey = (userId: string) => ['credit-score', userId] as const;
+
 /** The current score with its factors and trend; the dashboard header reads it too, so both share one request. */
 export const creditScoreQuery = (userId: string) =>
   queryOptions({
-    queryKey: ['credit-score', userId] as const,
+    queryKey: creditKey(userId),
     queryFn: async ({ signal }) => (await apiRequest<TCreditScore>('GET', `${userPath(userId)}/credit-score`, { signal })).data,
   });
 
@@ -17,7 +20,7 @@ export type HistoryRange = (typeof HISTORY_RANGES)[number];
 /** Monthly scores over the last `months` months, most recent first (as the API sends them). */
 export const scoreHistoryQuery = (userId: string, months: HistoryRange) =>
   queryOptions({
-    queryKey: ['credit-score', userId, 'history', months] as const,
+    queryKey: [...creditKey(userId), 'history', months] as const,
     queryFn: async ({ signal }) =>
       (
         await apiRequest<TScoreHistoryEntry[]>('GET', `${userPath(userId)}/credit-score/history?months=${months}&limit=100`, {

@@ -4,10 +4,13 @@ import { apiRequest, newIdempotencyKey } from './client.ts';
 
 const offersPath = (userId: string) => `/v1/users/${encodeURIComponent(userId)}/offers`;
 
+/** Every offers list of the user (one per type filter). */
+export const offersKey = (userId: string) => ['offers', userId] as const;
+
 /** Active offers, best match first; `type` undefined lists every type. */
 export const offersQuery = (userId: string, type: TOfferType | undefined) =>
   queryOptions({
-    queryKey: ['offers', userId, type ?? 'all'] as const,
+    queryKey: [...offersKey(userId), type ?? 'all'] as const,
     queryFn: async ({ signal }) => {
       const query = new URLSearchParams({ limit: '50' });
       if (type) query.set('type', type);

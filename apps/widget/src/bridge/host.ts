@@ -12,7 +12,12 @@ import { isWidgetView, type LaunchContext, type LaunchSettings, sanitizeTheme } 
 interface NativeBridges {
   ReactNativeWebView?: { postMessage(message: string): void };
   webkit?: { messageHandlers?: { creditWidget?: { postMessage(message: unknown): void } } };
-  creditWidget?: { setUserToken(token: string): void; setView(view: string): void; tokenUnavailable(): void };
+  creditWidget?: {
+    setUserToken(token: string): void;
+    setView(view: string): void;
+    tokenUnavailable(): void;
+    refresh(): void;
+  };
 }
 type BridgeWindow = Window & NativeBridges;
 
@@ -22,6 +27,11 @@ type TokenListener = (token: string | null) => void;
 let launch: LaunchContext | null = null;
 const tokenListeners = new Set<TokenListener>();
 const viewListeners = new Set<(view: WidgetView) => void>();
+const refreshListeners = new Set<() => void>();
+
+const notifyRefresh = () => {
+  for (const listener of refreshListeners) listener();
+};
 
 const bridgeWindow = () => window as BridgeWindow;
 
@@ -74,6 +84,7 @@ export const connectToHost = (context: LaunchContext): Promise<{ userToken: stri
         if (isWidgetView(view)) for (const listener of viewListeners) listener(view);
       },
       tokenUnavailable: () => deliverToken(null),
+      refresh: notifyRefresh,
     };
     return Promise.resolve({ userToken: context.fragmentToken, settings: context.fragmentSettings });
   }
@@ -106,6 +117,9 @@ export const connectToHost = (context: LaunchContext): Promise<{ userToken: stri
           return;
         case 'set_view':
           if (isWidgetView(message.payload.view)) for (const listener of viewListeners) listener(message.payload.view);
+          return;
+        case 'refresh':
+          notifyRefresh();
           return;
       }
     });
@@ -145,4 +159,10 @@ export const requestFreshToken = (): Promise<string | null> => {
 export const onHostView = (listener: (view: WidgetView) => void): (() => void) => {
   viewListeners.add(listener);
   return () => viewListeners.delete(listener);
+};
+
+/** The host asked for fresh data (`refresh` message, or `creditWidget.refresh()` in a webview). */
+export const onHostRefresh = (listener: () => void): (() => void) => {
+  refreshListeners.add(listener);
+  return () => refreshListeners.delete(listener);
 };

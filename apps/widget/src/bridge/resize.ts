@@ -5,7 +5,8 @@ export const observeContentHeight = (root: HTMLElement): (() => void) => {
   let lastHeight = -1;
   const report = () => {
     const height = Math.ceil(root.getBoundingClientRect().height);
-    if (height === lastHeight) return;
+    // Before the first render the root is empty: a zero would collapse the frame the loader sized for us.
+    if (height === lastHeight || height === 0) return;
     lastHeight = height;
     sendResize(height);
   };

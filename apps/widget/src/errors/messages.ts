@@ -85,7 +85,8 @@ export const messages: { en: ErrorMessages; es: ErrorMessages } = {
     RATE_LIMITED: { title: 'Demasiadas solicitudes', body: 'Espere un momento y vuelva a intentarlo.' },
     tryAgain: 'Reintentar',
     close: 'Cerrar',
-    unlocksAt: (when) => `Podrá intentarlo de nuevo después del ${when}.`,
+    // es-US times end in "p.m.": no second full stop after them.
+    unlocksAt: (when) => `Podrá intentarlo de nuevo después del ${when.replace(/\.$/, '')}.`,
     reference: (requestId) => `Referencia: ${requestId}`,
   },
 };

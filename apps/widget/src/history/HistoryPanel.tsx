@@ -106,27 +106,30 @@ export function HistoryPanel({ userId }: { userId: string }) {
   return (
     <section className="cw-panel" aria-labelledby={headingId}>
       <h2 id={headingId}>{t.heading}</h2>
-      <div className="cw-history__controls">
-        <fieldset className="cw-segmented">
-          <legend className="cw-visually-hidden">{t.rangeLabel}</legend>
-          {HISTORY_RANGES.map((range) => (
-            <button
-              key={range}
-              type="button"
-              className="cw-toggle-button cw-segmented__option"
-              aria-pressed={range === months}
-              onClick={() => setMonths(range)}
-            >
-              {t.range(range)}
-            </button>
-          ))}
-        </fieldset>
-        {chartFailed ? null : (
-          <Button variant="secondary" onClick={() => setAsTable((v) => !v)}>
-            {asTable ? t.showChart : t.showTable}
-          </Button>
-        )}
-      </div>
+      {/* A frozen file (or any failure) has no history to choose a range of: the error screen stands alone. */}
+      {history.isError ? null : (
+        <div className="cw-history__controls">
+          <fieldset className="cw-segmented">
+            <legend className="cw-visually-hidden">{t.rangeLabel}</legend>
+            {HISTORY_RANGES.map((range) => (
+              <button
+                key={range}
+                type="button"
+                className="cw-toggle-button cw-segmented__option"
+                aria-pressed={range === months}
+                onClick={() => setMonths(range)}
+              >
+                {t.range(range)}
+              </button>
+            ))}
+          </fieldset>
+          {chartFailed ? null : (
+            <Button variant="secondary" onClick={() => setAsTable((v) => !v)}>
+              {asTable ? t.showChart : t.showTable}
+            </Button>
+          )}
+        </div>
+      )}
       {body}
     </section>
   );

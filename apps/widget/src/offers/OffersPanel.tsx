@@ -10,6 +10,7 @@ import { Badge } from '../ui/Badge.tsx';
 import { Button } from '../ui/Button.tsx';
 import { Card } from '../ui/Card.tsx';
 import { LoadingRegion, Skeleton } from '../ui/Skeleton.tsx';
+import { descriptionEs, requirementEs } from './copy-es.ts';
 import { messages } from './messages.ts';
 import './offers.css';
 
@@ -17,14 +18,24 @@ const OFFER_TYPES: readonly TOfferType[] = ['credit_card', 'loan', 'mortgage'];
 /** A phone shows this many offers at first, and this many more on each "Show more". */
 const OFFERS_PER_STEP = 5;
 
-/** Only web pages open: a `javascript:` or `data:` link in an offer must never run in the customer's browser. */
-const isWebUrl = (url: string): boolean => {
+/**
+ * Whatever address the API gives is opened as it is; a relative one (a sandbox landing page the API serves)
+ * resolves against the frame's own origin, the API's. Only web pages open: a `javascript:` or `data:` link in
+ * an offer must never run in the customer's browser.
+ */
+const webUrl = (url: string): string | null => {
   try {
-    const { protocol } = new URL(url);
-    return protocol === 'https:' || protocol === 'http:';
+    const resolved = new URL(url, window.location.href);
+    return resolved.protocol === 'https:' || resolved.protocol === 'http:' ? resolved.href : null;
   } catch {
-    return false;
+    return null;
   }
+};
+
+/** Decimals of a percentage as shown (at most two). */
+const decimalsOf = (value: number): number => {
+  const [, fraction = ''] = String(Math.round(value * 100) / 100).split('.');
+  return fraction.length;
 };
 
 function OfferCard({
@@ -39,7 +50,8 @@ function OfferCard({
   headingRef?: Ref<HTMLHeadingElement>;
 }) {
   const t = useMessages(messages);
-  const { formatCurrency, formatPercent, formatDate } = useI18n();
+  const { formatCurrency, formatPercent, formatDate, locale } = useI18n();
+  const applicationUrl = webUrl(offer.applicationUrl);
   const errorId = useId();
   const [invalidLink, setInvalidLink] = useState(false);
   /** Where there is no window to open (a webview returns null), the customer follows a link instead. */
@@ -53,19 +65,17 @@ function OfferCard({
         metadata: { page: 'offers', position },
       }),
     onSuccess: (click, popup) => {
-      if (popup && !popup.closed) popup.location.href = offer.applicationUrl;
-      else setLinkUrl(offer.applicationUrl);
-      emitEvent({
-        name: 'offer_clicked',
-        data: { userId, offerId: offer.offerId, clickId: click.clickId, url: offer.applicationUrl },
-      });
+      const url = applicationUrl as string;
+      if (popup && !popup.closed) popup.location.href = url;
+      else setLinkUrl(url);
+      emitEvent({ name: 'offer_clicked', data: { userId, offerId: offer.offerId, clickId: click.clickId, url } });
     },
     onError: (_error, popup) => popup?.close(),
   });
 
   const onApply = () => {
     setLinkUrl(null);
-    if (!isWebUrl(offer.applicationUrl)) {
+    if (!applicationUrl) {
       setInvalidLink(true);
       return;
     }
@@ -80,13 +90,17 @@ function OfferCard({
   const amount = offer.creditLimit
     ? t.amountRange(formatCurrency(offer.creditLimit.min), formatCurrency(offer.creditLimit.max))
     : t.notStated;
+  // Both ends with the same decimals ("6.00%–6.88%", not "6%–6.88%"), so they read as one kind of number.
+  const aprDigits = Math.max(decimalsOf(offer.apr.min), decimalsOf(offer.apr.max));
+  const apr = (value: number) => formatPercent(value, { minimumFractionDigits: aprDigits, maximumFractionDigits: aprDigits });
   const rows: [string, string][] = [
-    [t.apr, t.aprRange(formatPercent(offer.apr.min), formatPercent(offer.apr.max), offer.apr.type)],
+    [t.apr, t.aprRange(apr(offer.apr.min), apr(offer.apr.max), offer.apr.type)],
     [offer.type === 'credit_card' ? t.creditLimit : t.loanAmount, amount],
     [t.annualFee, offer.annualFee === 0 ? t.noAnnualFee : formatCurrency(offer.annualFee)],
   ];
   if (offer.signupBonus) {
-    rows.push([t.bonus, t.bonusValue(formatCurrency(offer.signupBonus.amount), offer.signupBonus.requirement)]);
+    const requirement = (locale === 'es' && requirementEs(offer)) || offer.signupBonus.requirement;
+    rows.push([t.bonus, t.bonusValue(formatCurrency(offer.signupBonus.amount), requirement)]);
   }
 
   return (
@@ -107,7 +121,7 @@ function OfferCard({
       <p className="cw-offer__provider">
         {offer.provider} · {t.types[offer.type]}
       </p>
-      <p className="cw-offer__description">{offer.description}</p>
+      <p className="cw-offer__description">{locale === 'es' ? descriptionEs(offer) : offer.description}</p>
       <dl className="cw-offer__terms">
         {rows.map(([term, value]) => (
           <div key={term} className="cw-offer__term">
@@ -226,21 +240,26 @@ export function OffersPanel({ userId }: { userId: string }) {
   return (
     <section className="cw-panel" aria-labelledby={headingId}>
       <h2 id={headingId}>{t.heading}</h2>
-      <p className="cw-muted">{t.intro}</p>
-      <fieldset className="cw-offers__filter">
-        <legend className="cw-visually-hidden">{t.filterLabel}</legend>
-        {[undefined, ...OFFER_TYPES].map((option) => (
-          <button
-            key={option ?? 'all'}
-            type="button"
-            className="cw-toggle-button cw-chip"
-            aria-pressed={option === type}
-            onClick={() => chooseType(option)}
-          >
-            {option ? t.types[option] : t.all}
-          </button>
-        ))}
-      </fieldset>
+      {/* A frozen file (or any failure) has no offers to filter: the error screen stands alone. */}
+      {offers.isError ? null : (
+        <>
+          <p className="cw-muted">{t.intro}</p>
+          <fieldset className="cw-offers__filter">
+            <legend className="cw-visually-hidden">{t.filterLabel}</legend>
+            {[undefined, ...OFFER_TYPES].map((option) => (
+              <button
+                key={option ?? 'all'}
+                type="button"
+                className="cw-toggle-button cw-chip"
+                aria-pressed={option === type}
+                onClick={() => chooseType(option)}
+              >
+                {option ? t.types[option] : t.all}
+              </button>
+            ))}
+          </fieldset>
+        </>
+      )}
       {body}
     </section>
   );

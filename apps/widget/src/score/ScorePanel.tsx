@@ -3,10 +3,12 @@ import { useId } from 'react';
 import { creditScoreQuery } from '../api/credit.ts';
 import { PanelError } from '../dashboard/PanelError.tsx';
 import { useI18n, useMessages } from '../i18n/index.ts';
-import { LoadingRegion, Skeleton } from '../ui/Skeleton.tsx';
-import { bandOf, RATING_BANDS } from './bands.ts';
+import { LoadingRegion } from '../ui/Skeleton.tsx';
+import { bandOf } from './bands.ts';
 import { messages } from './messages.ts';
+import { RatingBands } from './RatingBands.tsx';
 import { ScoreDial } from './ScoreDial.tsx';
+import { ScoreSkeleton } from './ScoreSkeleton.tsx';
 import './score.css';
 
 const TREND_ICONS = { up: '▲', down: '▼', stable: '▶' } as const;
@@ -21,9 +23,7 @@ export function ScorePanel({ userId }: { userId: string }) {
   if (score.isPending) {
     return (
       <LoadingRegion label={t.loading}>
-        <Skeleton width="40%" height={24} />
-        <Skeleton shape="circle" width={200} className="cw-score__skeleton-dial" />
-        <Skeleton lines={2} />
+        <ScoreSkeleton />
       </LoadingRegion>
     );
   }
@@ -72,24 +72,7 @@ export function ScorePanel({ userId }: { userId: string }) {
         </p>
       </div>
       <p className="cw-score__meaning">{t.ratingMeaning[rating]}</p>
-      <div className="cw-bands">
-        <h3 className="cw-bands__heading">{t.bandsHeading}</h3>
-        <ul className="cw-bands__list">
-          {RATING_BANDS.map((b) => (
-            <li key={b.rating} className={`cw-bands__item ${b.rating === rating ? 'cw-bands__item--current' : ''}`}>
-              <span aria-hidden="true" className={`cw-bands__swatch cw-rating--${b.rating}`} />
-              <span className="cw-bands__name">{t.ratings[b.rating]}</span>
-              <span className="cw-bands__range">{t.range(formatNumber(b.min), formatNumber(b.max))}</span>
-              {b.rating === rating ? (
-                <span className="cw-bands__you">
-                  <span aria-hidden="true">◀ </span>
-                  {t.yourBand}
-                </span>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      </div>
+      <RatingBands current={rating} />
     </section>
   );
 }

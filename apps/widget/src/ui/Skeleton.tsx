@@ -37,9 +37,9 @@ export function Skeleton({ width = '100%', height = 16, lines, shape = 'rect', c
 }
 
 /** A busy region that says "Loading…" to screen readers while its skeletons show. */
-export function LoadingRegion({ label, children }: { label: string; children: React.ReactNode }) {
+export function LoadingRegion({ label, children, className }: { label: string; children: React.ReactNode; className?: string }) {
   return (
-    <div role="status" aria-busy="true" className="cw-loading">
+    <div role="status" aria-busy="true" className={`cw-loading ${className ?? ''}`}>
       <span className="cw-visually-hidden">{label}</span>
       {children}
     </div>

@@ -9,6 +9,7 @@ import { ErrorScreen } from '../errors/ErrorScreen.tsx';
 import { useMessages } from '../i18n/index.ts';
 import { Button } from '../ui/Button.tsx';
 import { ScreenHeader } from '../ui/ScreenHeader.tsx';
+import { LoadingRegion, Skeleton } from '../ui/Skeleton.tsx';
 import { Countdown } from './Countdown.tsx';
 import { messages } from './messages.ts';
 import { QuestionStep } from './QuestionStep.tsx';
@@ -134,6 +135,16 @@ export function VerifyFlow({ userId, initiallyLocked, onVerified }: VerifyFlowPr
           </Button>
         </div>
       </div>
+    );
+  }
+
+  // A locked customer must not be offered "Start verification" while the API is asked when the lock ends.
+  if (!started && initiallyLocked && !outcome) {
+    return (
+      <LoadingRegion label={t.checkingLock}>
+        <Skeleton width="60%" height={28} />
+        <Skeleton lines={3} />
+      </LoadingRegion>
     );
   }
 

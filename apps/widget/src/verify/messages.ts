@@ -22,6 +22,8 @@ interface VerifyMessages {
   expiredBody: string;
   startAgain: string;
   lockedMessage: string;
+  /** Read out while a locked customer's unlock time loads. */
+  checkingLock: string;
 }
 
 export const messages: { en: VerifyMessages; es: VerifyMessages } = {
@@ -49,6 +51,7 @@ export const messages: { en: VerifyMessages; es: VerifyMessages } = {
     expiredBody: 'The questions expired before your answers were sent. Start again with new questions.',
     startAgain: 'Start again',
     lockedMessage: 'Too many unsuccessful verification attempts.',
+    checkingLock: 'Checking when you can try again…',
   },
   es: {
     title: 'Confirme su identidad',
@@ -74,5 +77,6 @@ export const messages: { en: VerifyMessages; es: VerifyMessages } = {
     expiredBody: 'Las preguntas caducaron antes de enviar sus respuestas. Empiece de nuevo con otras preguntas.',
     startAgain: 'Empezar de nuevo',
     lockedMessage: 'Demasiados intentos de verificación fallidos.',
+    checkingLock: 'Comprobando cuándo puede intentarlo de nuevo…',
   },
 };

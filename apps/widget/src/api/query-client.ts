@@ -1,0 +1,36 @@
+import { focusManager, QueryClient } from '@tanstack/react-query';
+import { onHostRefresh } from '../bridge/host.ts';
+import { WidgetApiError } from './errors.ts';
+
+/** A 4xx will answer the same the second time; only network failures and 5xx are worth another try. */
+const shouldRetry = (failureCount: number, error: unknown) => {
+  if (error instanceof WidgetApiError && error.status >= 400 && error.status < 500) return false;
+  return failureCount < 2;
+};
+
+/**
+ * The frame's one query cache. Screens stay current three ways: a query older than its `staleTime` is
+ * fetched again when the frame becomes visible or takes focus; mutations invalidate the resources they
+ * change (see each `api/` file's key); and the host's `refresh()` invalidates everything.
+ */
+export const createQueryClient = (): QueryClient => {
+  const queryClient = new QueryClient({
+    defaultOptions: {
+      queries: { retry: shouldRetry, refetchOnWindowFocus: true, staleTime: 60_000 },
+      mutations: { retry: false },
+    },
+  });
+  // react-query listens to visibilitychange only; inside an iframe, the frame taking focus (the customer
+  // clicking into it, or the host's `open()`) is the other sign that someone is looking again.
+  focusManager.setEventListener((onFocus) => {
+    const listener = () => onFocus();
+    window.addEventListener('visibilitychange', listener);
+    window.addEventListener('focus', listener);
+    return () => {
+      window.removeEventListener('visibilitychange', listener);
+      window.removeEventListener('focus', listener);
+    };
+  });
+  onHostRefresh(() => void queryClient.invalidateQueries());
+  return queryClient;
+};

@@ -1,4 +1,4 @@
-import type { FrameLocator, Page, Response } from 'playwright-core';
+import type { Frame, FrameLocator, Page, Response } from 'playwright-core';
 import { JANE } from './users.ts';
 
 /** What a host page records of the widget's public events (the demo's `window.demoEvents`, our pages' `hostEvents`). */
@@ -31,6 +31,14 @@ declare global {
 
 /** The widget inside the host page: the loader's iframe, served by the API under /widget. */
 export const widgetFrame = (page: Page): FrameLocator => page.frameLocator('iframe[src*="/widget"]');
+
+/** The same frame as a `Frame`, to run code in it; undefined until the loader created it. */
+export const findWidgetFrame = (page: Page): Frame | undefined =>
+  page.frames().find((frame) => frame !== page.mainFrame() && /^https?:\/\/[^/]+\/widget(?:[/?#]|$)/.test(frame.url()));
+
+/** The current score as the Score tab shows it: the number on its own, not inside a sentence. */
+export const shownScore = (frame: FrameLocator | Page, score: number) =>
+  frame.getByRole('tabpanel').getByText(String(score), { exact: true }).first();
 
 /** Names of the events the host page received, in order. */
 export const hostEventNames = (page: Page): Promise<string[]> =>

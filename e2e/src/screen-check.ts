@@ -16,8 +16,9 @@ export class ScreenAudit {
     private readonly device: Device,
   ) {}
 
-  async check(screen: string): Promise<void> {
-    this.screenshots.push(await saveScreenshot(this.page, screen, this.device));
+  /** `screenshot: false` where another journey pictures the same screen: a full-page shot costs a second or so. */
+  async check(screen: string, { screenshot = true }: { screenshot?: boolean } = {}): Promise<void> {
+    if (screenshot) this.screenshots.push(await saveScreenshot(this.page, screen, this.device));
     const violations = await findA11yViolations(this.page);
     if (violations.length) this.failures.push({ screen, violations });
   }

@@ -1,4 +1,8 @@
+import { MAX_FAILED_SESSIONS } from '@credit/contract';
+import { SANDBOX_SSN } from '../../apps/bff/src/bureau/sandbox/sandbox-bureau.ts';
 import type { TestApp } from '../../apps/bff/test/helpers/harness.ts';
+
+export { SANDBOX_SSN };
 
 /** The sandbox identity whose synthetic file scores 591 at Experian. */
 export const JANE = {
@@ -24,15 +28,40 @@ export const findUserId = async (app: TestApp, accessToken: string, externalUser
   return res.body.data[0]?.userId;
 };
 
-/** Enrols and verifies Jane through the API, as a partner's back office would: the widget then opens on the dashboard. */
-export const enrolActiveUser = async (app: TestApp, accessToken: string, externalUserId: string): Promise<string> => {
+/** A sandbox identity: Jane's shape, any values. */
+type Identity = {
+  [K in keyof Omit<typeof JANE, 'score' | 'bureau'>]: K extends 'address'
+    ? { [F in keyof (typeof JANE)['address']]: string }
+    : string;
+};
+
+/** Enrols (without verifying) Jane, or Jane with some details changed, e.g. `ssn` to pick a sandbox behaviour. */
+export const enrolUser = async (
+  app: TestApp,
+  accessToken: string,
+  externalUserId: string,
+  changes: Partial<Identity> = {},
+): Promise<string> => {
   const { score: _score, bureau: _bureau, ...identity } = JANE;
   const enrol = await app.request('POST', '/v1/users/enroll', {
     token: accessToken,
-    body: { ...identity, externalUserId, email: `${externalUserId}@example.test` },
+    body: { ...identity, ...changes, externalUserId, email: `${externalUserId}@example.test` },
   });
   expectStatus(enrol, 201, 'enrol');
-  const userId = enrol.body.data.userId as string;
+  return enrol.body.data.userId as string;
+};
+
+/**
+ * Enrols and verifies Jane (or Jane with `changes`) through the API, as a partner's back office would: the
+ * widget then opens on the dashboard.
+ */
+export const enrolActiveUser = async (
+  app: TestApp,
+  accessToken: string,
+  externalUserId: string,
+  changes: Partial<Identity> = {},
+): Promise<string> => {
+  const userId = await enrolUser(app, accessToken, externalUserId, changes);
   const questions = await app.request('GET', `/v1/users/${userId}/verification/questions`, { token: accessToken });
   expectStatus(questions, 200, 'verification questions');
   const key = await sandboxAnswers(app, accessToken, userId, questions.body.data.sessionId);
@@ -61,4 +90,31 @@ export const sandboxAnswers = async (
   });
   expectStatus(res, 200, 'sandbox answer key');
   return res.body.data.answers;
+};
+
+/**
+ * Enrols an identity whose verification always fails and fails it until it locks: the widget then shows
+ * the locked screen. `dateOfBirth` keeps this identity's lock away from every other customer of the test.
+ */
+export const enrolLockedUser = async (
+  app: TestApp,
+  accessToken: string,
+  externalUserId: string,
+  dateOfBirth: string,
+): Promise<string> => {
+  const userId = await enrolUser(app, accessToken, externalUserId, { ssn: SANDBOX_SSN.failsVerification, dateOfBirth });
+  for (let attempt = 1; attempt <= MAX_FAILED_SESSIONS; attempt += 1) {
+    const questions = await app.request('GET', `/v1/users/${userId}/verification/questions`, { token: accessToken });
+    expectStatus(questions, 200, `verification questions, attempt ${attempt}`);
+    const { sessionId } = questions.body.data;
+    const answers = await sandboxAnswers(app, accessToken, userId, sessionId);
+    const result = await app.request('POST', `/v1/users/${userId}/verification/answers`, {
+      token: accessToken,
+      body: { sessionId, answers },
+    });
+    expectStatus(result, 200, `verification answers, attempt ${attempt}`);
+    if (result.body.data.verified)
+      throw new Error(`SSN ${SANDBOX_SSN.failsVerification} passed verification: ${JSON.stringify(result.body)}`);
+  }
+  return userId;
 };

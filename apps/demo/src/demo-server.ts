@@ -2,12 +2,13 @@
  * The demo partner site, "Maple Bank": a page on its own origin that mints user tokens server-side and
  * embeds the widget with the `/embed.js` script tag, exactly as a partner would. node:http only.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type DemoLocale, type DemoScheme, renderDemoPage, renderErrorPage } from './page.ts';
 import { PartnerApi, PartnerApiError, type PartnerUser } from './partner-api.ts';
+import { demoPersona } from './personas.ts';
 
 export interface DemoServerOptions {
   host: string;
@@ -36,18 +37,10 @@ const ASSETS: Record<string, { file: string; type: string }> = {
 };
 const loadAsset = (file: string) => readFileSync(new URL(`./public/${file}`, import.meta.url));
 
-const FIRST_NAMES = ['Avery', 'Jordan', 'Riley', 'Casey', 'Morgan', 'Quinn', 'Taylor', 'Rowan'];
-const LAST_NAMES = ['Maple', 'Birch', 'Cedar', 'Willow', 'Aspen', 'Spruce', 'Alder', 'Hazel'];
-
-/** The same id always gets the same name: the API's sandbox derives the credit file from it. */
+/** The bank's record of a customer: names from the id's own sandbox identity (see personas.ts). */
 export const demoUser = (id: string): PartnerUser => {
-  const digest = createHash('sha256').update(id).digest();
-  return {
-    id,
-    email: `${id}@demo.example`,
-    firstName: FIRST_NAMES[(digest[0] as number) % FIRST_NAMES.length] as string,
-    lastName: LAST_NAMES[(digest[1] as number) % LAST_NAMES.length] as string,
-  };
+  const { firstName, lastName } = demoPersona(id);
+  return { id, email: `${id}@demo.example`, firstName, lastName };
 };
 
 const pageCsp = (apiOrigin: string) =>
@@ -142,7 +135,20 @@ export const startDemoServer = async (options: DemoServerOptions): Promise<DemoS
         const userToken = await api.mintUserToken(demoUser(user));
         const locale: DemoLocale = url.searchParams.get('locale') === 'es' ? 'es' : 'en';
         const scheme: DemoScheme = url.searchParams.get('scheme') === 'dark' ? 'dark' : 'light';
-        sendHtml(res, 200, renderDemoPage({ user, userToken, publicApiUrl, locale, scheme }), csp);
+        sendHtml(
+          res,
+          200,
+          renderDemoPage({
+            user,
+            userToken,
+            publicApiUrl,
+            locale,
+            scheme,
+            persona: demoPersona(user),
+            clientId: options.clientId,
+          }),
+          csp,
+        );
       } catch (error) {
         logFailure('minting a user token', error);
         sendHtml(res, 502, renderErrorPage('Your credit score is unavailable', readableMessage(error)), csp);

@@ -4,7 +4,10 @@ import { startDemoServer } from './demo-server.ts';
 const required = (name: string) => {
   const value = process.env[name];
   if (!value) {
-    console.error(`${name} is not set. The demo needs a sandbox client of the API: DEMO_CLIENT_ID and DEMO_CLIENT_SECRET.`);
+    console.error(
+      `${name} is not set. The demo needs a sandbox client of the API: DEMO_CLIENT_ID and DEMO_CLIENT_SECRET ` +
+        '(the API’s start command prints Maple Bank’s as CLIENT_ID and CLIENT_SECRET).',
+    );
     process.exit(1);
   }
   return value;

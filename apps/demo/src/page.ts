@@ -1,4 +1,5 @@
 /** The demo bank's HTML. Every dynamic value passes through `escapeHtml`; the page's script is `/demo.js`. */
+import type { DemoPersona } from './personas.ts';
 
 export type DemoLocale = 'en' | 'es';
 export type DemoScheme = 'light' | 'dark';
@@ -35,21 +36,43 @@ export interface DemoPageInput {
   publicApiUrl: string;
   locale: DemoLocale;
   scheme: DemoScheme;
+  /** The identity this customer enrols with (see personas.ts). */
+  persona: DemoPersona;
+  /** The bank's client at the API, to say whose customer this is. */
+  clientId: string;
 }
 
-const SANDBOX_VALUES = `
+/** The customer's own identity to enrol with, the magic values, and the buttons that call the sandbox helpers. */
+const sandboxValues = (user: string, persona: DemoPersona, clientId: string) => {
+  const { address } = persona;
+  const rows: [string, string][] = [
+    ['Date of birth', persona.dateOfBirth],
+    ['SSN (last 4)', persona.ssnLast4],
+    ['Street', address.street],
+    ['City', address.city],
+    ['State', address.state],
+    ['ZIP', address.zipCode],
+  ];
+  return `
 <section class="panel" aria-labelledby="sandbox-heading">
   <h2 id="sandbox-heading">Sandbox test values</h2>
-  <p>Enrol in the widget with any real-looking details. The last four digits of the SSN choose what the sandbox does:</p>
+  <p>Enrol in the widget as this customer, <strong>${escapeHtml(`${persona.firstName} ${persona.lastName}`)}</strong>.
+  Every demo customer is a person of their own, so nothing another visitor did (a verification lockout, say) carries over.</p>
+  <table id="customer-identity">
+    <caption>This customer's details</caption>
+    <tbody>
+${rows.map(([field, value]) => `      <tr><th scope="row">${field}</th><td><code>${escapeHtml(value)}</code></td></tr>`).join('\n')}
+    </tbody>
+  </table>
+  <p>The last four digits of the SSN choose what the sandbox does:</p>
   <table>
     <thead><tr><th scope="col">SSN (last 4)</th><th scope="col">Behaviour</th></tr></thead>
     <tbody>
-      <tr><td><code>1234</code> (or any other)</td><td>A normal synthetic credit file</td></tr>
+      <tr><td><code>${escapeHtml(persona.ssnLast4)}</code> (or any other)</td><td>A normal synthetic credit file</td></tr>
       <tr><td><code>0000</code></td><td>Credit file frozen: verification works, the score does not</td></tr>
       <tr><td><code>9999</code></td><td>Identity verification always fails (try the lockout)</td></tr>
     </tbody>
   </table>
-  <p>Date of birth: any date for an adult aged 18–120. State: a two-letter code such as <code>IL</code>. ZIP: <code>62701</code>.</p>
   <p>Identity questions ask about a synthetic credit file, so you cannot know the answers.
   <strong>Show answers</strong> asks the API's sandbox helper
   (<code>GET /v1/sandbox/users/{userId}/verification/answers</code>) for them, after you have enrolled.</p>
@@ -60,7 +83,11 @@ const SANDBOX_VALUES = `
     <button type="button" id="sandbox-alert">Send a test alert</button>
   </div>
   <div id="sandbox-status" role="status"></div>
+  <p>Through the API, this customer is <code>externalUserId</code> <code>${escapeHtml(user)}</code> of Maple Bank's client
+  <code>${escapeHtml(clientId)}</code>, whose credentials <code>pnpm start</code> prints:
+  <code>curl -s -H "Authorization: Bearer $TOKEN" "$API/v1/users?externalUserId=${escapeHtml(encodeURIComponent(user))}"</code></p>
 </section>`;
+};
 
 export const renderDemoPage = (input: DemoPageInput) => {
   const config = { user: input.user, userToken: input.userToken, locale: input.locale, scheme: input.scheme };
@@ -86,7 +113,7 @@ export const renderDemoPage = (input: DemoPageInput) => {
       <p>What the bank's page receives through <code>onEvent</code>.</p>
       <ol id="event-log" aria-live="polite" aria-labelledby="events-heading" tabindex="0"></ol>
     </section>
-    ${SANDBOX_VALUES}
+    ${sandboxValues(input.user, input.persona, input.clientId)}
   </div>
 </main>
 <script type="application/json" id="demo-config">${jsonForScript(config)}</script>

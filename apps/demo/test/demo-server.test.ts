@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ZSelfEnrollmentInput } from '@credit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestClient } from '../../bff/test/helpers/harness.ts';
-import { type DemoServer, startDemoServer } from '../src/demo-server.ts';
+import { type DemoServer, demoUser, startDemoServer } from '../src/demo-server.ts';
+import { type DemoPersona, demoPersona } from '../src/personas.ts';
 
 let app: TestApp;
 let client: TestClient;
@@ -21,6 +23,17 @@ afterAll(async () => {
 
 const get = (path: string) => fetch(`${demo.url}${path}`, { redirect: 'manual' });
 const post = (path: string) => fetch(`${demo.url}${path}`, { method: 'POST' });
+
+/** The identity the page tells this customer to enrol with, read from its table as a person would. */
+const identityInPage = (html: string) => {
+  const table = /<table id="customer-identity">([\s\S]*?)<\/table>/.exec(html)?.[1] ?? '';
+  const field = (name: string) => new RegExp(`<th scope="row">${name}</th><td><code>([^<]*)</code>`).exec(table)?.[1] ?? '';
+  return {
+    ssn: field('SSN \\(last 4\\)'),
+    dateOfBirth: field('Date of birth'),
+    address: { street: field('Street'), city: field('City'), state: field('State'), zipCode: field('ZIP') },
+  };
+};
 
 const tokenInPage = (html: string): string => {
   const json = /<script type="application\/json" id="demo-config">(.*?)<\/script>/s.exec(html)?.[1];
@@ -94,17 +107,14 @@ describe('the Maple Bank demo', () => {
 
   it('gives the sandbox answers in words, which verify the customer in the widget, then drives the helpers', async () => {
     const user = `kba-${Date.now()}`;
-    const token = tokenInPage(await (await get(`/?user=${user}`)).text());
+    const page = await (await get(`/?user=${user}`)).text();
+    const token = tokenInPage(page);
 
     const early = await post(`/sandbox/answers?user=${user}`);
     expect(early.status).toBe(409);
     expect(((await early.json()) as any).error).toContain('Enrol in the widget first');
 
-    const enrolled = await asUser(token, 'POST', '/v1/users/enroll', {
-      ssn: '1234',
-      dateOfBirth: '1985-04-12',
-      address: { street: '1 Maple Ave', city: 'Springfield', state: 'IL', zipCode: '62701' },
-    });
+    const enrolled = await asUser(token, 'POST', '/v1/users/enroll', identityInPage(page));
     expect(enrolled.status).toBe(201);
     const userId = enrolled.body.data.userId as string;
 
@@ -136,6 +146,85 @@ describe('the Maple Bank demo', () => {
 
   it('answers unknown paths with a 404 page', async () => {
     expect((await get('/nope')).status).toBe(404);
+  });
+});
+
+/** What the sandbox matches a person by (and counts verification failures under). */
+const fingerprint = (p: DemoPersona) => [p.firstName, p.lastName, p.dateOfBirth, p.ssnLast4, p.address.zipCode].join('|');
+const randomId = () => `demo-${randomUUID().slice(0, 10)}`;
+
+describe('each demo customer is a person of their own', () => {
+  it('derives from a random id an identity no other customer has, valid, adult and never a magic test value', () => {
+    const seen = new Map<string, string>();
+    for (let i = 0; i < 5_000; i++) {
+      const id = randomId();
+      const persona = demoPersona(id);
+      const key = fingerprint(persona);
+      expect(seen.get(key), `${id} and ${seen.get(key)} share ${key}`).toBeUndefined();
+      seen.set(key, id);
+      expect(['0000', '9999']).not.toContain(persona.ssnLast4);
+      const age = (Date.now() - Date.parse(persona.dateOfBirth)) / (365.25 * 86_400_000);
+      expect(age).toBeGreaterThan(21);
+      expect(age).toBeLessThan(100);
+      const { firstName: _f, lastName: _l, ssnLast4: ssn, ...rest } = persona;
+      expect(ZSelfEnrollmentInput.safeParse({ ssn, ...rest }).success, JSON.stringify(persona)).toBe(true);
+    }
+    // Plenty of different names too, not a handful of pairs.
+    expect(new Set([...seen.keys()].map((key) => key.split('|').slice(0, 2).join(' '))).size).toBeGreaterThan(900);
+  });
+
+  it('is the same person whenever the same customer id comes back, named so in the token and on the page', async () => {
+    const id = randomId();
+    expect(demoPersona(id)).toEqual(demoPersona(id));
+    expect(demoUser(id)).toMatchObject({ firstName: demoPersona(id).firstName, lastName: demoPersona(id).lastName });
+    const html = await (await get(`/?user=${id}`)).text();
+    const { firstName, lastName, ssnLast4, ...rest } = demoPersona(id);
+    expect(identityInPage(html)).toEqual({ ssn: ssnLast4, ...rest });
+    expect(html).toContain(`<strong>${firstName} ${lastName}</strong>`);
+    expect(html).toContain(`<code>${client.id}</code>`);
+    expect(html).toContain(`/v1/users?externalUserId=${id}`);
+  });
+
+  it('does not inherit the verification lockout of another customer, even one with the same name', async () => {
+    const first = randomId();
+    let second = randomId();
+    const named = (id: string) => `${demoPersona(id).firstName} ${demoPersona(id).lastName}`;
+    while (named(second) !== named(first)) second = randomId();
+    const admin = await app.token(client);
+
+    const enrolFromPage = async (id: string) => {
+      const html = await (await get(`/?user=${id}`)).text();
+      const token = tokenInPage(html);
+      const enrolled = await asUser(token, 'POST', '/v1/users/enroll', identityInPage(html));
+      expect(enrolled.status, JSON.stringify(enrolled.body)).toBe(201);
+      return { token, userId: enrolled.body.data.userId as string };
+    };
+    const questions = (as: { token: string; userId: string }) =>
+      asUser(as.token, 'GET', `/v1/users/${as.userId}/verification/questions`);
+
+    const locked = await enrolFromPage(first);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const session = (await questions(locked)).body.data;
+      const key = await app.request(
+        'GET',
+        `/v1/sandbox/users/${locked.userId}/verification/answers?sessionId=${session.sessionId}`,
+        { token: admin },
+      );
+      const wrong = session.questions.map((q: any) => ({
+        questionId: q.questionId,
+        answerId: q.options.find((o: any) => !key.body.data.answers.some((a: any) => a.answerId === o.id)).id,
+      }));
+      await asUser(locked.token, 'POST', `/v1/users/${locked.userId}/verification/answers`, {
+        sessionId: session.sessionId,
+        answers: wrong,
+      });
+    }
+    expect((await questions(locked)).body.error.code).toBe('VERIFICATION_LOCKED');
+
+    const fresh = await enrolFromPage(second);
+    const res = await questions(fresh);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.questions).toHaveLength(3);
   });
 });
 

@@ -89,6 +89,8 @@ export const startTestApp = async (
   const redis = options.redis && config.REDIS_URL ? connectRedis(config.REDIS_URL, logger) : undefined;
   const ctx = await buildContext({ config, db, logger, clock, redis, bureau: options.bureau });
   const server: RunningServer = await listen(createApp(ctx), config);
+  // PORT=0: the address is known only now, and the sandbox's Apply links (lib/public-url.ts) must reach this server.
+  config.PUBLIC_URL ??= server.url;
 
   const request = async <T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> => {
     const headers: Record<string, string> = { ...opts.headers };

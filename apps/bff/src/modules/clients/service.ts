@@ -161,28 +161,35 @@ export { originAllowed };
 export const DEMO_CLIENT_ID = 'cli_sbx_demo_maple_bank';
 
 /**
- * The demo partner's client, with a fresh secret at every start: the demo server holds it in memory
- * only, so no secret of a previous run lingers anywhere. Its embed origins are the demo page's alone,
- * which shows partners the per-client origin check at work.
+ * The demo partner's client, holding `secret` (the start command derives it from the instance keys, so it is
+ * the same at every start and on every instance, and can be printed: a newcomer reads what the demo did with
+ * the demo's own credentials). A different stored secret is replaced and its tokens revoked. Its embed
+ * origins are the demo page's alone, which shows partners the per-client origin check at work.
  */
 export const ensureDemoClient = async (
   db: Db,
   clock: Clock,
-  options: { embedOrigin: string; email: string },
-): Promise<{ client: ClientRecord; secret: string }> => {
-  const secret = newClientSecret();
-  const existing = await findClient(db, DEMO_CLIENT_ID);
-  if (!existing) {
-    return createClient(db, clock, 'sandbox', {
-      id: DEMO_CLIENT_ID,
-      secret,
-      name: 'Maple Bank (demo partner)',
-      contactEmail: options.email,
-      embedOrigins: [options.embedOrigin],
-    });
+  options: { embedOrigin: string; email: string; secret: string },
+): Promise<ClientRecord> => {
+  if (!(await findClient(db, DEMO_CLIENT_ID))) {
+    try {
+      const { client } = await createClient(db, clock, 'sandbox', {
+        id: DEMO_CLIENT_ID,
+        secret: options.secret,
+        name: 'Maple Bank (demo partner)',
+        contactEmail: options.email,
+        embedOrigins: [options.embedOrigin],
+      });
+      return client;
+    } catch (error) {
+      // Another instance created it a moment ago; fall through and reconcile.
+      if (!(await findClient(db, DEMO_CLIENT_ID))) throw error;
+    }
   }
-  await changeClient(db, DEMO_CLIENT_ID, { scopes: [...SCOPES], embedOrigins: [options.embedOrigin] });
-  await replaceClientSecret(db, DEMO_CLIENT_ID, await hashSecret(secret), clock.now());
-  await revokeClientTokens(db, DEMO_CLIENT_ID, clock.now());
-  return { client: (await findClient(db, DEMO_CLIENT_ID)) as ClientRecord, secret };
+  const client = await changeClient(db, DEMO_CLIENT_ID, { scopes: [...SCOPES], embedOrigins: [options.embedOrigin] });
+  if (!(await verifySecret(options.secret, client.secretHash))) {
+    await replaceClientSecret(db, DEMO_CLIENT_ID, await hashSecret(options.secret), clock.now());
+    await revokeClientTokens(db, DEMO_CLIENT_ID, clock.now());
+  }
+  return client;
 };

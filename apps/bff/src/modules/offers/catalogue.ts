@@ -1,4 +1,6 @@
 import type { TOffer } from '@credit/contract';
+import type { Config } from '../../config.ts';
+import { publicBaseUrl } from '../../lib/public-url.ts';
 
 /**
  * One offer as the catalogue holds it: the partner-facing fields, plus what the service needs to
@@ -286,8 +288,20 @@ export const datedCatalogue = (now: Date): DatedOffer[] =>
 export const findOffer = (offerId: string, now: Date): DatedOffer | undefined =>
   datedCatalogue(now).find((offer) => offer.offerId === offerId);
 
+/** The sandbox's stand-in for a provider's application page (modules/sandbox-landing), on this API. */
+export const SANDBOX_APPLY_PREFIX = '/sandbox/apply/';
+const sandboxApplyPath = (offerId: string) => `${SANDBOX_APPLY_PREFIX}${encodeURIComponent(offerId)}`;
+
+/**
+ * Where "Apply" leads. In production, the provider's own application page. The sandbox's providers are
+ * fictional (`.example` hosts, which never answer), so there it is the API's own landing page, which
+ * says so and shows how to simulate the conversion: the customer's journey ends somewhere real.
+ */
+export const applicationUrlFor = (offer: CatalogueEntry, config: Config): string =>
+  config.APP_ENV === 'sandbox' ? `${publicBaseUrl(config)}${sandboxApplyPath(offer.offerId)}` : offer.applicationUrl;
+
 /** The partner-facing shape: internal fields dropped, `preQualified` decided by the caller. */
-export const toOffer = (offer: DatedOffer, preQualified: boolean): TOffer => ({
+export const toOffer = (offer: DatedOffer, preQualified: boolean, config: Config): TOffer => ({
   offerId: offer.offerId,
   type: offer.type,
   provider: offer.provider,
@@ -298,6 +312,6 @@ export const toOffer = (offer: DatedOffer, preQualified: boolean): TOffer => ({
   annualFee: offer.annualFee,
   signupBonus: offer.signupBonus,
   preQualified,
-  applicationUrl: offer.applicationUrl,
+  applicationUrl: applicationUrlFor(offer, config),
   expiresAt: offer.expiresAt.toISOString(),
 });

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createWidgetSession as createSessionOp, getWidgetSession as getSessionOp } from '@credit/contract';
-import express, { type Request, type Response, Router } from 'express';
+import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { bindRoute } from '../../http/route.ts';
 import { createWidgetSession, frameAncestorsFor, getWidgetSessionStatus } from './service.ts';
-import { EMBED_SCRIPT_FILE, isBuilt, WIDGET_DIST_DIR } from './static-files.ts';
+import { assetFileFor, EMBED_SCRIPT_FILE, IMMUTABLE, isBuilt, sendBuiltFile, WIDGET_DIST_DIR } from './static-files.ts';
 
 const NOT_BUILT = 'The widget is not built on this instance: run `pnpm build` (pnpm start does it for you).';
 
@@ -36,12 +36,18 @@ const serveFrame = (ctx: AppContext) => async (req: Request, res: Response) => {
   res.type('html').send(html);
 };
 
-const serveLoader = async (_req: Request, res: Response) => {
+const serveLoader = async (req: Request, res: Response, next: NextFunction) => {
   if (!isBuilt(EMBED_SCRIPT_FILE)) throw new ApiError('SERVICE_UNAVAILABLE', NOT_BUILT);
-  // Loaded by <script> from partners' pages, so it must be readable cross-origin; short cache so fixes reach them.
-  res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-  res.setHeader('Cache-Control', 'public, max-age=300');
-  res.type('text/javascript').send(await readFile(EMBED_SCRIPT_FILE, 'utf8'));
+  // Loaded by <script> from partners' pages, so it must be readable cross-origin; its name has no hash,
+  // so a short cache lets fixes reach them.
+  await sendBuiltFile(req, res, next, EMBED_SCRIPT_FILE, { cacheControl: 'public, max-age=300', crossOrigin: true });
+};
+
+/** `/widget/assets/<name>`: matched on the raw path (see `assetFileFor`), so a bad name is a 404, never a 500. */
+const serveAsset = async (req: Request, res: Response, next: NextFunction) => {
+  const file = assetFileFor(req.path.slice(1));
+  if (!file) return next();
+  await sendBuiltFile(req, res, next, file, { cacheControl: IMMUTABLE });
 };
 
 export const widgetRoutes = (ctx: AppContext): Router => {
@@ -58,10 +64,9 @@ export const widgetRoutes = (ctx: AppContext): Router => {
 /** Static files need neither a principal nor a database: mounted before authentication and rate limiting. */
 export const widgetStaticRoutes = (): Router => {
   const router = Router();
-  // Hashed file names: cache for a year.
-  router.use(
-    '/widget/assets',
-    express.static(path.join(WIDGET_DIST_DIR, 'assets'), { immutable: true, maxAge: '365d', index: false }),
+  // Hashed file names, served precompressed (built once by `pnpm build`), cached for a year.
+  router.use('/widget/assets', (req, res, next) =>
+    req.method === 'GET' || req.method === 'HEAD' ? serveAsset(req, res, next) : next(),
   );
   router.get('/embed.js', serveLoader);
   return router;

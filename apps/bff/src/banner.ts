@@ -1,0 +1,63 @@
+import type { BootstrapOutcome } from './modules/clients/service.ts';
+import type { RunningDemo } from './start-demo.ts';
+
+export interface BannerInput {
+  url?: string;
+  outcome?: BootstrapOutcome;
+  role: string;
+  env: string;
+  demo?: RunningDemo;
+}
+
+/** A value a POSIX shell reads back unchanged. */
+const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+
+/** Reads `access_token` from the token response with Node, which everyone running this has (jq may be missing). */
+const TOKEN_FROM_STDIN = `node -pe 'JSON.parse(require("fs").readFileSync(0, "utf8")).access_token'`;
+
+/**
+ * Credentials the newcomer can paste into a shell. The demo bank's first: they are printed at every start and
+ * see the demo's customers, so what a click in the demo did can be read through the API. Otherwise the
+ * bootstrap client's, when its secret is known here.
+ */
+const shellCredentials = ({ outcome, demo }: BannerInput): { id: string; secret: string; whose: string } | undefined => {
+  if (demo) return { id: demo.clientId, secret: demo.clientSecret, whose: 'Maple Bank, the demo: you see its customers' };
+  if (outcome?.kind === 'generated') return { id: outcome.client.id, secret: outcome.secret, whose: 'your client' };
+  return undefined;
+};
+
+/** What the start command prints: where everything is, and credentials that make the README's "Try it" runnable. */
+export const startBanner = (input: BannerInput): string => {
+  const { url, outcome, role, env, demo } = input;
+  const lines = [`Credit API (${env}, role ${role}) is running.`];
+  if (demo) lines.push(`  Demo bank:     ${demo.url}   (open it: a partner page embedding the widget)`);
+  if (url) {
+    lines.push(
+      `  API:           ${url}/v1`,
+      `  Reference:     ${url}/docs`,
+      `  OpenAPI:       ${url}/openapi.json`,
+      `  Widget loader: ${url}/embed.js`,
+    );
+  }
+  if (outcome) {
+    lines.push(`  Client id:     ${outcome.client.id}`);
+    if (outcome.kind === 'generated') lines.push(`  Client secret: ${outcome.secret}   (shown once; keep it)`);
+    else if (outcome.kind === 'configured') lines.push('  Client secret: the BOOTSTRAP_CLIENT_SECRET you set');
+    else lines.push(`  Client secret: shown when it was created; new one: pnpm clients rotate-secret ${outcome.client.id}`);
+  }
+  if (demo)
+    lines.push(`  Demo client:   ${demo.clientId}   (what the demo bank signs in as; its secret is the same at every start)`);
+  const credentials = shellCredentials(input);
+  if (url && credentials) {
+    lines.push(
+      '  Try it: paste these lines into a shell; the README\'s "Try it" commands use $API, $CLIENT_ID, $CLIENT_SECRET and $TOKEN',
+      `    export API=${shellQuote(url)}`,
+      `    export CLIENT_ID=${shellQuote(credentials.id)} CLIENT_SECRET=${shellQuote(credentials.secret)}   # ${credentials.whose}`,
+      `    export TOKEN=$(curl -s -u "$CLIENT_ID:$CLIENT_SECRET" -d grant_type=client_credentials "$API/oauth/token" | ${TOKEN_FROM_STDIN})`,
+      '    curl -s -H "Authorization: Bearer $TOKEN" "$API/v1/users"',
+    );
+  } else if (url && outcome) {
+    lines.push(`  Try it:        curl -s -u '${outcome.client.id}:<secret>' -d grant_type=client_credentials ${url}/oauth/token`);
+  }
+  return lines.join('\n');
+};

@@ -1,0 +1,18 @@
+import { describe } from 'vitest';
+import { useDemoBank } from '../src/demo-bank.ts';
+import { firstVisitJourneys } from './demo-bank/first-visit.ts';
+import { narrowScreenJourneys } from './demo-bank/narrow-screens.ts';
+import { staysCurrentJourneys } from './demo-bank/stays-current.ts';
+
+/**
+ * The demo bank as its customers use it: a first visit (layout shift, a clean console, the favicon, Apply,
+ * compressed assets), a widget that stays current without a reload, and every screen on a narrow phone.
+ * One file, so one API, one demo bank and one Chromium serve them all: each test file starts its own, and
+ * the files run one after another on a small machine.
+ */
+describe('the demo bank, as its customers use it', () => {
+  const bank = useDemoBank();
+  firstVisitJourneys(bank);
+  staysCurrentJourneys(bank);
+  narrowScreenJourneys(bank);
+});

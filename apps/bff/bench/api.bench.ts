@@ -1,56 +1,32 @@
 /**
- * Throughput and latency of the real API against a bare Node `http` server answering the same bytes from memory.
- * The gap between the two is what Express, the middleware, auth, rate limiting and the database cost per request.
+ * Throughput and latency of the real API next to two servers answering the same bytes from memory: bare node:http
+ * (the floor any Node server pays) and a one-route Express 5 app (what the framework alone costs). The gaps are
+ * what middleware, auth, rate limiting, logging and the database cost per request.
  *
- *   pnpm bench:api                                   # in-memory PGlite, 10 connections, 10 s per target
+ *   pnpm bench:api                                   # in-memory PGlite, 64 connections, 3 rounds of 10 s per target
  *   DATABASE_URL=postgres://… pnpm bench:api         # PostgreSQL, in a throwaway schema
- *   BENCH_DURATION=30 BENCH_CONNECTIONS=50 pnpm bench:api
+ *   BENCH_DURATION=5 BENCH_ROUNDS=1 BENCH_CONNECTIONS=16 pnpm bench:api
  *
- * To measure another endpoint, add it to TARGETS (and a `bare: true` twin to compare it with a bare server).
+ * Processes: the API (apps/bff/bench/api/api-server.ts, api role, no webhook worker, LOG_LEVEL=info to /dev/null,
+ * BENCH_LOG_LEVEL to change), the two baselines (api/baseline-server.ts) and the load generator each run in their
+ * own process, so this coordinating process takes no CPU from what it measures. The generator is `wrk` when it is
+ * installed, else autocannon in a child process (BENCH_GENERATOR=autocannon forces it).
+ * Pinning: when `taskset` exists and there are 2+ CPUs (BENCH_PIN=0 turns it off), every server runs on CPU 0 and
+ * the generator and this process on CPU 1; PostgreSQL is not ours to pin and runs wherever the kernel puts it.
+ * Only one server is under load at a time; the others sit idle.
+ *
+ * Order: a BENCH_WARMUP-second (2) warm-up per route and server, then BENCH_ROUNDS (3) rounds; each round measures
+ * every route on bare, Express and the API in turn for BENCH_DURATION (10) seconds, so drift on a shared machine
+ * hits all three alike. Reported per route and server: the median over rounds of req/s, p50 and p99 (with the
+ * req/s range), the sum of non-2xx answers and of errors (socket errors and requests unanswered after
+ * BENCH_TIMEOUT (2) seconds, wrk's default), and the req/s ratios API/Express and API/bare.
+ * The API's rate limits are raised out of reach via env (the limiter still runs on every request).
+ * Exits 1 when the API answered anything but 2xx or left a request unanswered.
  */
-import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
-import { z } from 'zod';
-import { createApp } from '../src/app.ts';
-import { buildContext } from '../src/bootstrap.ts';
-import { loadConfig } from '../src/config.ts';
-import type { Db } from '../src/db/db.ts';
-import { openPglite } from '../src/db/pglite.ts';
-import { openPostgres } from '../src/db/postgres.ts';
-import { systemClock } from '../src/lib/clock.ts';
-import { createLogger } from '../src/logger.ts';
-import { createClient } from '../src/modules/clients/service.ts';
-import { listen } from '../src/server.ts';
-
-interface Target {
-  name: string;
-  /** `{userId}` is replaced by the enrolled user's id. */
-  path: string;
-  /** Served by the bare server, with the body the API returned for the same path. */
-  bare?: boolean;
-}
-
-const TARGETS: Target[] = [
-  { name: 'API GET /v1/users/{id}', path: '/v1/users/{userId}' },
-  { name: 'bare node http', path: '/v1/users/{userId}', bare: true },
-  { name: 'API GET …/credit-score', path: '/v1/users/{userId}/credit-score' },
-  { name: 'bare (credit-score body)', path: '/v1/users/{userId}/credit-score', bare: true },
-  { name: 'API GET …/offers', path: '/v1/users/{userId}/offers' },
-  { name: 'bare (offers body)', path: '/v1/users/{userId}/offers', bare: true },
-];
-
-interface Measurement {
-  name: string;
-  path: string;
-  bare: boolean;
-  reqPerSec: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-}
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { type Generator, hasCommand, type LoadResult, openGenerator, type Pin } from './api/load.ts';
 
 const envInt = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -61,154 +37,174 @@ const envInt = (name: string, fallback: number): number => {
 };
 
 const DURATION = envInt('BENCH_DURATION', 10);
-const CONNECTIONS = envInt('BENCH_CONNECTIONS', 10);
-const WARMUP_SECONDS = 2;
-const SECRET = 'sk_bench_secret_0123456789abcdefghijklmnop';
+const CONNECTIONS = envInt('BENCH_CONNECTIONS', 64);
+const ROUNDS = envInt('BENCH_ROUNDS', 3);
+const WARMUP = envInt('BENCH_WARMUP', 2);
+const TIMEOUT = envInt('BENCH_TIMEOUT', 2);
+const HERE = import.meta.dirname;
 
-/** In-memory PGlite, or PostgreSQL in a fresh schema that `close()` drops. */
-const openBenchDb = async (): Promise<Db> => {
-  const url = process.env.DATABASE_URL;
-  if (!url) return openPglite();
-  const schema = `bench_${randomBytes(6).toString('hex')}`;
-  const db = await openPostgres({ connectionString: url, schema });
-  return {
-    ...db,
-    close: async () => {
-      await db.query(`drop schema if exists ${schema} cascade`).catch(() => {});
-      await db.close();
-    },
-  };
+const ROUTES = [
+  { name: 'GET /v1/users/{id}', path: '/v1/users/{userId}' },
+  { name: 'GET …/credit-score', path: '/v1/users/{userId}/credit-score' },
+  { name: 'GET …/offers', path: '/v1/users/{userId}/offers' },
+];
+const SERVERS = ['bare', 'express', 'api'] as const;
+type Server = (typeof SERVERS)[number];
+
+// ---- pinning -------------------------------------------------------------------------------------------------------
+
+const CPU = { servers: 0, generator: 1 };
+// Read before this process pins itself, which narrows what availableParallelism reports.
+const CPUS = os.availableParallelism();
+const canPin = process.env.BENCH_PIN !== '0' && CPUS >= 2 && hasCommand('taskset');
+const pin: Pin = {
+  prefix: (cpu) => (canPin ? ['taskset', '-c', String(cpu)] : []),
+  process: (pid, cpu) => {
+    if (canPin && pid) execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
+  },
 };
 
-/** Serves fixed JSON bytes per path from memory: the floor any Node HTTP server pays. */
-const startBareServer = (bodies: Map<string, Buffer>): Promise<{ url: string; close(): Promise<void> }> =>
-  new Promise((resolve, reject) => {
-    const server = http.createServer((req, res) => {
-      const body = bodies.get(req.url ?? '');
-      if (!body) {
-        res.writeHead(404).end();
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
-    });
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      const close = () =>
-        new Promise<void>((done) => {
-          server.close(() => done());
-          server.closeAllConnections();
-        });
-      resolve({ url: `http://127.0.0.1:${port}`, close });
-    });
+// ---- child processes -----------------------------------------------------------------------------------------------
+
+const start = <T>(file: string, env: Record<string, string>, first?: unknown): Promise<{ child: ChildProcess; ready: T }> => {
+  // stdout ignored: the API's access log goes nowhere, as to a fast log shipper; errors still show on stderr.
+  const child = fork(path.join(HERE, 'api', file), {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-
-type Run = Omit<Measurement, 'path' | 'bare'>;
-const measure = async (name: string, url: string, headers: Record<string, string>, duration: number): Promise<Run> => {
-  const { requests, latency, non2xx, errors } = await autocannon({ url, connections: CONNECTIONS, duration, headers });
-  return { name, reqPerSec: requests.average, p50: latency.p50, p99: latency.p99, non2xx, errors };
+  pin.process(child.pid, CPU.servers);
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code} before it was ready`)));
+    child.once('message', (ready) => resolve({ child, ready: ready as T }));
+    if (first !== undefined) child.send(first as never);
+  });
 };
 
-const call = async (url: string, init: RequestInit, expected: number): Promise<Buffer> => {
-  const res = await fetch(url, init);
-  const body = Buffer.from(await res.arrayBuffer());
-  if (res.status !== expected) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${body.toString()}`);
-  return body;
+// ---- report --------------------------------------------------------------------------------------------------------
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
-const json = (body: Buffer): unknown => JSON.parse(body.toString());
+const ms = (value: number) => (value < 10 ? value.toFixed(2) : value.toFixed(0));
+const widths = [22, 9, 9, 15, 9, 9, 8, 7];
+const line = (cells: string[]) =>
+  console.log(cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 8) : c.padStart(widths[i] ?? 8))).join(' '));
 
-/** Credit routes need an `active` user: pass identity verification with the sandbox's answer key. */
-const verifyWithSandboxAnswers = async (base: string, auth: Record<string, string>, userId: string) => {
-  const questions = json(await call(`${base}/v1/users/${userId}/verification/questions`, { headers: auth }, 200));
-  const { sessionId } = z.object({ data: z.object({ sessionId: z.string() }) }).parse(questions).data;
-  const keyUrl = `${base}/v1/sandbox/users/${userId}/verification/answers?sessionId=${sessionId}`;
-  const { answers } = z
-    .object({ data: z.object({ answers: z.array(z.unknown()) }) })
-    .parse(json(await call(keyUrl, { headers: auth }, 200))).data;
-  const init = {
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ sessionId, answers }),
-  };
-  await call(`${base}/v1/users/${userId}/verification/answers`, init, 200);
-};
-
-const cell = (value: string, index: number) => (index === 0 ? value.padEnd(28) : value.padStart(10));
-const row = (cells: string[]) => console.log(cells.map(cell).join(''));
-const times = (x: number, y: number) => `${(x / y).toFixed(2)}x`;
-/** autocannon truncates latency to whole ms, so a bare reading of 0 means < 1 ms and the ratio is at least API/1. */
-const slower = (api: number, bare: number) => (bare > 0 ? times(api, bare) : `>= ${times(api, 1)} (bare < 1 ms)`);
-
-const report = (results: Measurement[]) => {
-  row(['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors']);
-  for (const r of results) {
-    row([r.name, r.reqPerSec.toFixed(0), r.p50.toFixed(0), r.p99.toFixed(0), String(r.non2xx), String(r.errors)]);
+const report = (runs: Map<string, LoadResult[]>) => {
+  line(['route', 'server', 'req/s', 'req/s range', 'p50 ms', 'p99 ms', 'non-2xx', 'errors']);
+  const summary = new Map<string, number>();
+  for (const route of ROUTES) {
+    for (const server of SERVERS) {
+      const results = runs.get(`${route.name}|${server}`) ?? [];
+      const rps = results.map((r) => r.reqPerSec);
+      summary.set(`${route.name}|${server}`, median(rps));
+      line([
+        route.name,
+        server,
+        median(rps).toFixed(0),
+        `${Math.min(...rps).toFixed(0)}–${Math.max(...rps).toFixed(0)}`,
+        ms(median(results.map((r) => r.p50))),
+        ms(median(results.map((r) => r.p99))),
+        String(results.reduce((n, r) => n + r.non2xx, 0)),
+        String(results.reduce((n, r) => n + r.errors, 0)),
+      ]);
+    }
   }
-  console.log('(latency in whole ms as autocannon records it, truncated: 0 means under 1 ms)');
-  for (const b of results.filter((r) => r.bare)) {
-    const a = results.find((r) => !r.bare && r.path === b.path);
-    if (!a) continue;
-    console.log(`\n${b.name} vs ${a.name}:`);
-    console.log(`  req/s  bare/API  ${a.reqPerSec > 0 ? times(b.reqPerSec, a.reqPerSec) : 'n/a'}`);
-    console.log(`  p50    API/bare  ${slower(a.p50, b.p50)}`);
-    console.log(`  p99    API/bare  ${slower(a.p99, b.p99)}`);
+  console.log('\nreq/s ratios (median over rounds)');
+  for (const route of ROUTES) {
+    const api = summary.get(`${route.name}|api`) ?? 0;
+    const ratio = (server: Server) => `${(api / (summary.get(`${route.name}|${server}`) || Number.NaN)).toFixed(2)}×`;
+    console.log(`  ${route.name.padEnd(22)} API/Express ${ratio('express').padStart(6)}   API/bare ${ratio('bare').padStart(6)}`);
   }
 };
+
+// ---- main ----------------------------------------------------------------------------------------------------------
 
 const main = async (): Promise<number> => {
-  // A limit it never reaches: the limiter still runs on every request, as it does in production.
-  const limits = { RATE_LIMIT_USER_OPS_PER_MIN: '100000000' };
-  const config = loadConfig({ LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0', DATA_DIR: '/nonexistent', ...limits });
-  const db = await openBenchDb();
-  const cleanup: (() => Promise<void>)[] = [() => db.close()];
+  pin.process(process.pid, CPU.generator);
+  const children: ChildProcess[] = [];
+  let generator: Generator | undefined;
   try {
-    const ctx = await buildContext({ config, db, logger: createLogger(config.LOG_LEVEL) });
-    const api = await listen(createApp(ctx), config);
-    cleanup.unshift(() => api.close());
-
-    const bank = { name: 'Bench bank', contactEmail: 'ops@bank.test', secret: SECRET };
-    const { client } = await createClient(db, systemClock, config.APP_ENV, bank);
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: client.id, client_secret: SECRET });
-    const tokenBody = await call(`${api.url}/oauth/token`, { method: 'POST', body: form }, 200);
-    const token = z.object({ access_token: z.string() }).parse(json(tokenBody)).access_token;
-    const auth = { authorization: `Bearer ${token}` };
-    const enrollment = {
-      externalUserId: `bench-${randomBytes(4).toString('hex')}`,
-      email: 'bench@example.test',
-      firstName: 'Jane',
-      lastName: 'Doe',
-      ssn: '1234',
-      dateOfBirth: '1985-04-12',
-      address: { street: '123 Main St', city: 'Springfield', state: 'IL', zipCode: '62701' },
+    const limits = {
+      RATE_LIMIT_USER_OPS_PER_MIN: '100000000',
+      RATE_LIMIT_AUTH_PER_MIN: '100000000',
+      RATE_LIMIT_BATCH_PER_MIN: '100000000',
     };
-    const enrollInit = { method: 'POST', headers: { ...auth, 'content-type': 'application/json' } };
-    const enrolled = await call(`${api.url}/v1/users/enroll`, { ...enrollInit, body: JSON.stringify(enrollment) }, 201);
-    const { userId } = z.object({ data: z.object({ userId: z.string() }) }).parse(json(enrolled)).data;
-    await verifyWithSandboxAnswers(api.url, auth, userId);
+    const api = await start<{ url: string; authorization: string; userId: string; db: string }>('api-server.ts', limits);
+    children.push(api.child);
+    const headers = { authorization: api.ready.authorization };
+    const paths = ROUTES.map((r) => r.path.replaceAll('{userId}', api.ready.userId));
 
-    const targets = TARGETS.map((t) => ({ ...t, bare: t.bare ?? false, path: t.path.replaceAll('{userId}', userId) }));
-    const bodies = new Map<string, Buffer>();
-    for (const { path } of targets.filter((t) => t.bare)) {
-      bodies.set(path, await call(`${api.url}${path}`, { headers: auth }, 200));
+    // The bytes the API answers for each path, captured once, are what the baselines serve.
+    const bodies: [string, string][] = [];
+    for (const p of paths) {
+      const res = await fetch(`${api.ready.url}${p}`, { headers });
+      if (res.status !== 200) throw new Error(`GET ${p}: ${res.status} ${await res.text()}`);
+      bodies.push([p, Buffer.from(await res.arrayBuffer()).toString('base64')]);
     }
-    const bare = await startBareServer(bodies);
-    cleanup.unshift(() => bare.close());
+    const urls: Record<Server, string> = { api: api.ready.url, bare: '', express: '' };
+    for (const kind of ['bare', 'express'] as const) {
+      const baseline = await start<{ url: string }>('baseline-server.ts', { BENCH_SERVER: kind }, { bodies });
+      children.push(baseline.child);
+      urls[kind] = baseline.ready.url;
+    }
+    generator = openGenerator(pin, CPU.generator);
 
-    const run = (t: (typeof targets)[number], seconds: number) =>
-      measure(t.name, `${t.bare ? bare.url : api.url}${t.path}`, t.bare ? {} : auth, seconds);
-    for (const t of targets) await run(t, WARMUP_SECONDS);
-    const results: Measurement[] = [];
-    for (const t of targets) results.push({ ...(await run(t, DURATION)), path: t.path, bare: t.bare });
+    const database = api.ready.db === 'postgres' ? 'PostgreSQL (DATABASE_URL, throwaway schema)' : 'PGlite (in memory)';
+    console.log(`database   ${database}; node ${process.version}; ${CPUS} CPUs`);
+    console.log(`generator  ${generator.name}, ${CONNECTIONS} connections, timeout ${TIMEOUT} s`);
+    console.log(
+      canPin
+        ? `pinning    servers CPU ${CPU.servers}; generator and coordinator CPU ${CPU.generator}`
+        : 'pinning    none (no taskset, one CPU, or BENCH_PIN=0)',
+    );
+    console.log(
+      `runs       ${WARMUP} s warm-up each, then ${ROUNDS} round(s) × ${DURATION} s per route and server, alternated\n`,
+    );
 
-    const dbKind = db.kind === 'postgres' ? 'postgres (DATABASE_URL, throwaway schema)' : 'pglite (in-memory)';
-    console.log(`db: ${dbKind}   node: ${process.version}   connections: ${CONNECTIONS}   log: ${config.LOG_LEVEL}`);
-    console.log(`duration: ${DURATION} s per target, after a ${WARMUP_SECONDS} s warm-up each   user: ${userId}\n`);
-    report(results);
-    const failed = results.filter((r) => r.non2xx > 0 || r.errors > 0);
-    for (const r of failed) console.error(`FAIL ${r.name}: ${r.non2xx} non-2xx responses, ${r.errors} errors`);
-    return failed.length > 0 ? 1 : 0;
+    const run = (server: Server, i: number, duration: number) =>
+      (generator as Generator).run({
+        url: `${urls[server]}${paths[i]}`,
+        connections: CONNECTIONS,
+        duration,
+        timeout: TIMEOUT,
+        headers,
+      });
+    for (let i = 0; i < ROUTES.length; i++) for (const server of SERVERS) await run(server, i, WARMUP);
+    const runs = new Map<string, LoadResult[]>();
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let i = 0; i < ROUTES.length; i++) {
+        for (const server of SERVERS) {
+          const key = `${ROUTES[i]?.name}|${server}`;
+          runs.set(key, [...(runs.get(key) ?? []), await run(server, i, DURATION)]);
+        }
+      }
+    }
+    report(runs);
+    let failed = 0;
+    for (const route of ROUTES) {
+      const results = runs.get(`${route.name}|api`) ?? [];
+      const non2xx = results.reduce((n, r) => n + r.non2xx, 0);
+      const errors = results.reduce((n, r) => n + r.errors, 0);
+      if (non2xx + errors === 0) continue;
+      console.error(`FAIL API ${route.name}: ${non2xx} non-2xx answers, ${errors} errors`);
+      failed++;
+    }
+    return failed > 0 ? 1 : 0;
   } finally {
-    for (const step of cleanup) await step();
+    generator?.close();
+    for (const child of children) {
+      child.removeAllListeners('exit');
+      if (child === children[0]) {
+        // The API drops its PostgreSQL schema on the way out.
+        await new Promise((resolve) => {
+          child.once('exit', resolve);
+          child.send('stop');
+        });
+      } else child.disconnect();
+    }
   }
 };
 

@@ -1,0 +1,109 @@
+/**
+ * The API under test, in a process of its own so that neither the load generator nor the coordinator takes its CPU.
+ * Opens the database (in-memory PGlite, or PostgreSQL in a throwaway schema when DATABASE_URL is set), serves the
+ * real app (api role only: no webhook worker), then seeds through HTTP what the measured routes need: a client,
+ * its access token and one enrolled, verified user.
+ *
+ * Env: DATABASE_URL, BENCH_LOG_LEVEL (info), RATE_LIMIT_* (the coordinator raises them).
+ * IPC out: { url, authorization, userId } once ready. IPC in: 'stop' (drops the schema, closes, exits).
+ */
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { createApp } from '../../src/app.ts';
+import { buildContext } from '../../src/bootstrap.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { Db } from '../../src/db/db.ts';
+import { openPglite } from '../../src/db/pglite.ts';
+import { openPostgres } from '../../src/db/postgres.ts';
+import { systemClock } from '../../src/lib/clock.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createClient } from '../../src/modules/clients/service.ts';
+import { listen } from '../../src/server.ts';
+
+const SECRET = 'sk_bench_secret_0123456789abcdefghijklmnop';
+
+/** In-memory PGlite, or PostgreSQL in a fresh schema that `close()` drops. */
+const openBenchDb = async (): Promise<Db> => {
+  const url = process.env.DATABASE_URL;
+  if (!url) return openPglite();
+  const schema = `bench_${randomBytes(6).toString('hex')}`;
+  const db = await openPostgres({ connectionString: url, schema });
+  return {
+    ...db,
+    close: async () => {
+      await db.query(`drop schema if exists ${schema} cascade`).catch(() => {});
+      await db.close();
+    },
+  };
+};
+
+const call = async (url: string, init: RequestInit, expected: number): Promise<unknown> => {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  if (res.status !== expected) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${text}`);
+  return JSON.parse(text);
+};
+
+/** Credit routes need an `active` user: pass identity verification with the sandbox's answer key. */
+const verifyWithSandboxAnswers = async (base: string, auth: Record<string, string>, userId: string) => {
+  const questions = await call(`${base}/v1/users/${userId}/verification/questions`, { headers: auth }, 200);
+  const { sessionId } = z.object({ data: z.object({ sessionId: z.string() }) }).parse(questions).data;
+  const keyUrl = `${base}/v1/sandbox/users/${userId}/verification/answers?sessionId=${sessionId}`;
+  const { answers } = z
+    .object({ data: z.object({ answers: z.array(z.unknown()) }) })
+    .parse(await call(keyUrl, { headers: auth }, 200)).data;
+  const init = {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ sessionId, answers }),
+  };
+  await call(`${base}/v1/users/${userId}/verification/answers`, init, 200);
+};
+
+const main = async () => {
+  // LOG_LEVEL=info by default: access logs are part of what a request costs (stdout goes to /dev/null).
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: '/nonexistent',
+  });
+  const db = await openBenchDb();
+  const ctx = await buildContext({ config, db, logger: createLogger(config.LOG_LEVEL) });
+  const api = await listen(createApp(ctx), config);
+  config.PUBLIC_URL ??= api.url;
+
+  const bank = { name: 'Bench bank', contactEmail: 'ops@bank.test', secret: SECRET };
+  const { client } = await createClient(db, systemClock, config.APP_ENV, bank);
+  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: client.id, client_secret: SECRET });
+  const tokenBody = await call(`${api.url}/oauth/token`, { method: 'POST', body: form }, 200);
+  const token = z.object({ access_token: z.string() }).parse(tokenBody).access_token;
+  const auth = { authorization: `Bearer ${token}` };
+  const enrollment = {
+    externalUserId: `bench-${randomBytes(4).toString('hex')}`,
+    email: 'bench@example.test',
+    firstName: 'Jane',
+    lastName: 'Doe',
+    ssn: '1234',
+    dateOfBirth: '1985-04-12',
+    address: { street: '123 Main St', city: 'Springfield', state: 'IL', zipCode: '62701' },
+  };
+  const enrollInit = { method: 'POST', headers: { ...auth, 'content-type': 'application/json' } };
+  const enrolled = await call(`${api.url}/v1/users/enroll`, { ...enrollInit, body: JSON.stringify(enrollment) }, 201);
+  const { userId } = z.object({ data: z.object({ userId: z.string() }) }).parse(enrolled).data;
+  await verifyWithSandboxAnswers(api.url, auth, userId);
+
+  process.on('message', async (message) => {
+    if (message !== 'stop') return;
+    await api.close();
+    await db.close();
+    process.exit(0);
+  });
+  process.send?.({ url: api.url, authorization: auth.authorization, userId, db: db.kind });
+};
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -137,8 +137,9 @@ describe('batched delivery', () => {
       );
       expect(attempts.rows[0]?.n).toBe(60);
       // One claim carries events and subscriptions; outcomes that end together (here about eight waves of
-      // eight) share one statement. One transaction per delivery (the old way) needs at least 3 × 60.
-      expect(count.statements).toBeLessThanOrEqual(40);
+      // eight) share one statement; about 20–24 on a quiet machine. How many end together depends on timing, so
+      // the bound is "fewer statements than deliveries": one transaction per delivery (the old way) needs ≥ 3 × 60.
+      expect(count.statements).toBeLessThan(60);
     } finally {
       await receiver.close();
     }

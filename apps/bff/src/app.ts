@@ -2,7 +2,7 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { AppContext } from './context.ts';
-import { ApiError } from './http/api-error.ts';
+import { ApiError } from './core/api-error.ts';
 import { classifyBodyError } from './http/body-errors.ts';
 import { errorResponse, toApiError } from './http/error-response.ts';
 import { malformedPathError } from './http/malformed-path.ts';

@@ -9,6 +9,7 @@ import { migrate } from './db/migrate.ts';
 import { RateLimits } from './http/rate-limit.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { type IdGenerator, randomIds } from './lib/ids.ts';
+import { createAuthService } from './modules/auth/token-resolver.ts';
 import { DataCipher } from './security/encryption.ts';
 import { loadInstanceKeys } from './security/instance-keys.ts';
 import { TokenHasher } from './security/token-hasher.ts';
@@ -27,14 +28,17 @@ export interface ContextParts {
 export const buildContext = async ({ config, db, logger, clock, ids, redis, bureau }: ContextParts): Promise<AppContext> => {
   await migrate(db);
   const keys = await loadInstanceKeys(db, config);
+  const tokens = new TokenHasher(keys.tokenSigning);
+  const resolvedClock = clock ?? systemClock;
   return {
     config,
     db,
     logger,
-    clock: clock ?? systemClock,
+    clock: resolvedClock,
     ids: ids ?? randomIds,
     cipher: new DataCipher(keys.dataEncryption),
-    tokens: new TokenHasher(keys.tokenSigning),
+    tokens,
+    auth: createAuthService({ config, db, clock: resolvedClock, tokens }),
     rateLimits: RateLimits.fromConfig(config, redis),
     // Production never falls back to synthetic data: without a real adapter, credit reads answer 503.
     bureau: bureau ?? (config.APP_ENV === 'sandbox' ? new SandboxBureau() : undefined),

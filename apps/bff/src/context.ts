@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { BureauProvider } from './bureau/provider.ts';
 import type { Config } from './config.ts';
+import type { AuthService } from './core/auth-service.ts';
 import type { Db } from './db/db.ts';
 import type { RateLimits } from './http/rate-limit.ts';
 import type { Clock } from './lib/clock.ts';
@@ -18,6 +19,8 @@ export interface AppContext {
   cipher: DataCipher;
   tokens: TokenHasher;
   rateLimits: RateLimits;
+  /** Token and client lookups for the HTTP layer (implemented by modules/auth). */
+  auth: AuthService;
   /** Where credit files come from; absent in production until a real bureau adapter is configured. */
   bureau?: BureauProvider;
 }

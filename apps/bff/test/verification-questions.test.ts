@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CreditFile, CreditSubject, TradelineKind } from '../src/bureau/provider.ts';
 import { LENDERS } from '../src/bureau/sandbox/directory.ts';
 import { generateCreditFile } from '../src/bureau/sandbox/generate-file.ts';
-import { ApiError } from '../src/http/api-error.ts';
+import { ApiError } from '../src/core/api-error.ts';
 import { buildQuestionSet, type PublicQuestion } from '../src/modules/verification/questions/build-question-set.ts';
 
 // The question builder over hundreds of synthetic files: every question must have exactly one right

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { validationError } from './api-error.ts';
+import { validationError } from '../core/api-error.ts';
 
 /** Content codings the body parsers undo; anything else is refused. */
 export const SUPPORTED_CONTENT_ENCODINGS = ['gzip', 'deflate', 'br', 'identity'] as const;

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
+import { validationError } from '../core/api-error.ts';
 import type { TokenHasher } from '../security/token-hasher.ts';
-import { validationError } from './api-error.ts';
 
 const SIGNATURE_CHARS = 32;
 const MAX_PAYLOAD_CHARS = 4096;

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@credit/contract';
 import type { Logger } from 'pino';
+import { ApiError } from '../core/api-error.ts';
 import type { Clock } from '../lib/clock.ts';
-import { ApiError } from './api-error.ts';
 import { responseMeta } from './envelope.ts';
 
 export interface PreparedResponse {

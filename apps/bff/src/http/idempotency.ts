@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.ts';
-import { ApiError } from './api-error.ts';
+import { ApiError } from '../core/api-error.ts';
 import type { PreparedResponse } from './error-response.ts';
 
 const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;

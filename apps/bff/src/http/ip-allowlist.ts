@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { ApiError } from './api-error.ts';
+import { ApiError } from '../core/api-error.ts';
 
 /** Accepts IPv4/IPv6 addresses and CIDRs; answers the ones that do not parse. */
 export const invalidCidrs = (entries: string[]): string[] =>

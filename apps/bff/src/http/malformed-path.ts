@@ -1,5 +1,5 @@
 import { ALL_OPERATIONS } from '@credit/contract';
-import { type ApiError, validationError } from './api-error.ts';
+import { type ApiError, validationError } from '../core/api-error.ts';
 
 const decodes = (segment: string) => {
   try {

@@ -1,4 +1,4 @@
-import type { ErrorDetail } from './api-error.ts';
+import type { ErrorDetail } from '../core/api-error.ts';
 
 const decodes = (text: string) => {
   try {

@@ -1,5 +1,5 @@
+import { validationError } from '../core/api-error.ts';
 import type { Queryable } from '../db/db.ts';
-import { validationError } from './api-error.ts';
 import { type CursorCodec, invalidCursor } from './cursor.ts';
 import type { Pagination } from './envelope.ts';
 

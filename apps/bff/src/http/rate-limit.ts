@@ -4,8 +4,7 @@ import type { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
-import { findClient } from '../modules/clients/repo.ts';
-import { ApiError } from './api-error.ts';
+import { ApiError } from '../core/api-error.ts';
 
 const WINDOW_SECONDS = 60;
 
@@ -125,7 +124,7 @@ export const rateLimit =
     let client = req.principal?.client;
     if (!client && req.path === '/oauth/token') {
       const claimed = claimedClientId(req.get('authorization'), req.body);
-      client = claimed && claimed.length <= 100 ? await findClient(ctx.db, claimed) : undefined;
+      client = claimed && claimed.length <= 100 ? await ctx.auth.findClient(claimed) : undefined;
     }
     // A user token counts against its own customer's bucket (same limit), so one busy or hostile widget
     // cannot use up the partner's server-side budget, nor other customers'.

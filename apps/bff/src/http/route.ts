@@ -2,24 +2,16 @@ import { documentedErrors, type Operation, withStringPolicy } from '@credit/cont
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { ApiError, validationError } from './api-error.ts';
+import { ApiError, validationError } from '../core/api-error.ts';
+import { type Caller, hasScope, type Principal } from '../core/principal.ts';
 import { type Pagination, responseMeta } from './envelope.ts';
 import { errorResponse, type PreparedResponse, toApiError } from './error-response.ts';
 import { fingerprintRequest, MAX_KEY_LENGTH, withIdempotency } from './idempotency.ts';
 import { assertIpAllowed } from './ip-allowlist.ts';
 import { malformedQueryDetails } from './malformed-query.ts';
-import { hasScope, type Principal } from './principal.ts';
 import { zodIssuesToDetails } from './zod-details.ts';
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
-
-/** What a service call needs to know about who is asking. */
-export interface Caller {
-  clientId: string;
-  /** Set for user tokens: the only user this caller may see. */
-  ownExternalUserId?: string;
-  principal: Principal;
-}
 
 export interface RouteContext<O extends Operation> {
   req: Request;

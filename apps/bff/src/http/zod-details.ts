@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ErrorDetail } from './api-error.ts';
+import type { ErrorDetail } from '../core/api-error.ts';
 
 /** Turns zod issues into `details` entries a partner can act on, one per field. */
 export const zodIssuesToDetails = (issues: z.core.$ZodIssue[], prefix?: string): ErrorDetail[] =>

@@ -1,4 +1,4 @@
-import type { Principal } from '../http/principal.ts';
+import type { Principal } from '../core/principal.ts';
 
 declare global {
   namespace Express {

@@ -1,10 +1,10 @@
 import type { TAlert, TAlertType, TListAlertsQuery, TUpdateAlertInput } from '@credit/contract';
 import type { CreditFile } from '../../bureau/provider.ts';
 import type { AppContext } from '../../context.ts';
+import { notFound } from '../../core/api-error.ts';
+import type { Caller } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
-import { notFound } from '../../http/api-error.ts';
 import { cursorsOf } from '../../http/cursor.ts';
-import type { Caller } from '../../http/route.ts';
 import { pullCreditFile, pullIdentityFile, requireActiveUser } from '../credit/access.ts';
 import { getCurrentScore } from '../credit/service.ts';
 import { recordEvent } from '../outbox/repo.ts';

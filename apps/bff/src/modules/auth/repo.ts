@@ -1,14 +1,10 @@
 import type { Scope } from '@credit/contract';
+import type { UserTokenClaims } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
-import { CLIENT_COLUMNS, type ClientRecord, type ClientRow, toClient } from '../clients/repo.ts';
 
-export interface UserTokenClaims {
-  email: string;
-  firstName: string;
-  lastName: string;
-  phone?: string;
-  externalId?: string;
-}
+export type { UserTokenClaims };
+
+import { CLIENT_COLUMNS, type ClientRecord, type ClientRow, toClient } from '../clients/repo.ts';
 
 export interface StoredToken {
   kind: 'access' | 'user';

@@ -1,8 +1,8 @@
 import { SCOPES, type Scope, type TTokenResponse, type TUserTokenRequest, type TUserTokenResponse } from '@credit/contract';
 import type { AppContext } from '../../context.ts';
+import type { Caller } from '../../core/principal.ts';
+import { ENVIRONMENT_TAG } from '../../core/principal.ts';
 import { assertIpAllowed } from '../../http/ip-allowlist.ts';
-import { ENVIRONMENT_TAG } from '../../http/principal.ts';
-import type { Caller } from '../../http/route.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { verifySecret } from '../../security/secret-hash.ts';
 import { findClient } from '../clients/repo.ts';

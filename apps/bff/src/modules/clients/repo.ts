@@ -1,19 +1,8 @@
 import type { Scope } from '@credit/contract';
+import type { ClientRecord } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
 
-export interface ClientRecord {
-  id: string;
-  name: string;
-  environment: 'sandbox' | 'production';
-  secretHash: string;
-  scopes: Scope[];
-  contactEmail: string;
-  embedOrigins: string[];
-  ipAllowlist: string[];
-  rateLimits: { auth: number | null; batch: number | null; userOps: number | null };
-  isBootstrap: boolean;
-  createdAt: Date;
-}
+export type { ClientRecord };
 
 export const CLIENT_COLUMNS = `c.id, c.name, c.environment, c.secret_hash, c.scopes, c.contact_email, c.embed_origins,
   c.ip_allowlist, c.rate_limit_auth, c.rate_limit_batch, c.rate_limit_user_ops, c.is_bootstrap, c.created_at`;

@@ -1,7 +1,7 @@
 import { SCOPES, type Scope } from '@credit/contract';
+import { ENVIRONMENT_TAG } from '../../core/principal.ts';
 import type { Db } from '../../db/db.ts';
 import { invalidCidrs } from '../../http/ip-allowlist.ts';
-import { ENVIRONMENT_TAG } from '../../http/principal.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { hashSecret, verifySecret } from '../../security/secret-hash.ts';

@@ -1,7 +1,7 @@
 import type { CreditFile } from '../../bureau/provider.ts';
 import type { AppContext } from '../../context.ts';
-import { ApiError } from '../../http/api-error.ts';
-import type { Caller } from '../../http/route.ts';
+import { ApiError } from '../../core/api-error.ts';
+import type { Caller } from '../../core/principal.ts';
 import type { UserRow } from '../users/repo.ts';
 import { effectiveStatus } from '../users/repo.ts';
 import { loadCreditSubject, requireUser } from '../users/service.ts';

@@ -7,10 +7,10 @@ import type {
   TSandboxConversion,
 } from '@credit/contract';
 import type { AppContext } from '../../context.ts';
-import { notFound, validationError } from '../../http/api-error.ts';
+import { notFound, validationError } from '../../core/api-error.ts';
+import type { Caller } from '../../core/principal.ts';
 import { cursorsOf } from '../../http/cursor.ts';
 import type { Pagination } from '../../http/envelope.ts';
-import type { Caller } from '../../http/route.ts';
 import { pullCreditFile, requireActiveUser } from '../credit/access.ts';
 import { getCurrentScore } from '../credit/service.ts';
 import { recordEvent } from '../outbox/repo.ts';

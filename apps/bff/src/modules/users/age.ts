@@ -1,4 +1,4 @@
-import { validationError } from '../../http/api-error.ts';
+import { validationError } from '../../core/api-error.ts';
 
 export const MIN_AGE = 18;
 export const MAX_AGE = 120;

@@ -10,10 +10,10 @@ import {
 } from '@credit/contract';
 import type { CreditSubject } from '../../bureau/provider.ts';
 import type { AppContext } from '../../context.ts';
+import { ApiError, notFound, validationError } from '../../core/api-error.ts';
+import type { Caller } from '../../core/principal.ts';
 import { isUniqueViolation } from '../../db/db.ts';
-import { ApiError, notFound, validationError } from '../../http/api-error.ts';
 import { cursorsOf } from '../../http/cursor.ts';
-import type { Caller } from '../../http/route.ts';
 import { zodIssuesToDetails } from '../../http/zod-details.ts';
 import { eraseCreditData } from '../credit/erase-credit-data.ts';
 import { recordEvent } from '../outbox/repo.ts';

@@ -1,5 +1,5 @@
 import { MAX_FAILED_SESSIONS } from '@credit/contract';
-import { ApiError } from '../../http/api-error.ts';
+import { ApiError } from '../../core/api-error.ts';
 
 export const LOCK_WINDOW_MS = 24 * 60 * 60 * 1000;
 

@@ -6,8 +6,8 @@ import type {
 } from '@credit/contract';
 import type { CreditFileResult, CreditSubject } from '../../bureau/provider.ts';
 import type { AppContext } from '../../context.ts';
-import { ApiError, notFound } from '../../http/api-error.ts';
-import type { Caller } from '../../http/route.ts';
+import { ApiError, notFound } from '../../core/api-error.ts';
+import type { Caller } from '../../core/principal.ts';
 import { pullIdentityFile } from '../credit/access.ts';
 import { ensureScoreHistory } from '../credit/service.ts';
 import { recordEvent } from '../outbox/repo.ts';

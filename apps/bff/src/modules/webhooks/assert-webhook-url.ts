@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import type { Config } from '../../config.ts';
-import { validationError } from '../../http/api-error.ts';
+import { validationError } from '../../core/api-error.ts';
 
 /**
  * Only public unicast addresses may receive deliveries: loopback, private, link-local (which holds the

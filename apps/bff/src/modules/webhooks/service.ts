@@ -8,9 +8,9 @@ import type {
   TWebhook,
 } from '@credit/contract';
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/api-error.ts';
+import { notFound } from '../../core/api-error.ts';
+import type { Caller } from '../../core/principal.ts';
 import { cursorsOf } from '../../http/cursor.ts';
-import type { Caller } from '../../http/route.ts';
 import { assertWebhookUrl } from './assert-webhook-url.ts';
 import { Deliverer } from './deliver.ts';
 import { sendSigned } from './envelope.ts';

@@ -1,8 +1,7 @@
 import type { TWidgetSession } from '@credit/contract';
 import type { AppContext } from '../../context.ts';
-import { ApiError } from '../../http/api-error.ts';
-import type { Principal } from '../../http/principal.ts';
-import type { Caller } from '../../http/route.ts';
+import { ApiError } from '../../core/api-error.ts';
+import type { Caller, Principal } from '../../core/principal.ts';
 import { sealWidgetSession } from '../../http/widget-session-cookie.ts';
 import { isEmbedOriginOfAnyClient, originAllowed } from '../clients/service.ts';
 import { getMe } from '../users/service.ts';

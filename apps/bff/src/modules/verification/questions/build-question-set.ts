@@ -1,6 +1,6 @@
 import { QUESTIONS_PER_SESSION, type TVerificationSession } from '@credit/contract';
 import type { CreditFile, CreditSubject } from '../../../bureau/provider.ts';
-import { ApiError } from '../../../http/api-error.ts';
+import { ApiError } from '../../../core/api-error.ts';
 import { SeededRandom } from '../../../lib/seeded-random.ts';
 import { addressQuestion } from './address-question.ts';
 import { type DraftQuestion, NONE_OF_THE_ABOVE } from './draft.ts';

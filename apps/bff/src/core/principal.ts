@@ -1,0 +1,50 @@
+import type { Scope } from '@credit/contract';
+
+/** A partner's API client as every layer sees it (the row lives in modules/clients). */
+export interface ClientRecord {
+  id: string;
+  name: string;
+  environment: 'sandbox' | 'production';
+  secretHash: string;
+  scopes: Scope[];
+  contactEmail: string;
+  embedOrigins: string[];
+  ipAllowlist: string[];
+  rateLimits: { auth: number | null; batch: number | null; userOps: number | null };
+  isBootstrap: boolean;
+  createdAt: Date;
+}
+
+/** What a user token was minted for: the partner's customer, as the partner described them. */
+export interface UserTokenClaims {
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone?: string;
+  externalId?: string;
+}
+
+export type Principal =
+  | { kind: 'access'; client: ClientRecord; scopes: Scope[] }
+  | {
+      kind: 'user';
+      client: ClientRecord;
+      externalUserId: string;
+      claims: UserTokenClaims;
+      expiresAt: Date;
+      /** How the token arrived: as a bearer token, or inside the widget session cookie. */
+      via: 'bearer' | 'widget-session';
+    };
+
+/** What a service call needs to know about who is asking. */
+export interface Caller {
+  clientId: string;
+  /** Set for user tokens: the only user this caller may see. */
+  ownExternalUserId?: string;
+  principal: Principal;
+}
+
+export const ENVIRONMENT_TAG = { sandbox: 'sbx', production: 'live' } as const;
+
+/** `admin` implies every scope. */
+export const hasScope = (scopes: readonly Scope[], needed: Scope): boolean => scopes.includes('admin') || scopes.includes(needed);

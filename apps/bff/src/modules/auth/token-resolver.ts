@@ -1,0 +1,50 @@
+import type { Config } from '../../config.ts';
+import type { AuthService, TokenResolution } from '../../core/auth-service.ts';
+import { ENVIRONMENT_TAG } from '../../core/principal.ts';
+import type { Db } from '../../db/db.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { TokenHasher } from '../../security/token-hasher.ts';
+import { findClient } from '../clients/repo.ts';
+import { findTokenByHashes } from './repo.ts';
+
+const TOKEN_SHAPE = /^(at|ut)_(sbx|live)_[A-Za-z0-9]{20,80}$/;
+
+interface ResolverParts {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  tokens: TokenHasher;
+}
+
+/** The HTTP layer's view of authentication (core/auth-service.ts), backed by the tokens and clients tables. */
+export const createAuthService = ({ config, db, clock, tokens }: ResolverParts): AuthService => ({
+  findClient: (clientId) => findClient(db, clientId),
+  async resolveToken(token): Promise<TokenResolution> {
+    const shape = TOKEN_SHAPE.exec(token);
+    if (!shape) return { failure: 'The bearer token is malformed.' };
+    if (shape[2] !== ENVIRONMENT_TAG[config.APP_ENV]) {
+      return {
+        failure: `This is a ${shape[2] === 'sbx' ? 'sandbox' : 'production'} token; this is the ${config.APP_ENV} environment.`,
+      };
+    }
+    const stored = await findTokenByHashes(db, tokens.candidates(token));
+    if (!stored || stored.client.environment !== config.APP_ENV) return { failure: 'The bearer token is not valid.' };
+    if (stored.revokedAt) return { failure: 'The bearer token has been revoked.' };
+    if (stored.expiresAt.getTime() <= clock.now().getTime())
+      return { failure: 'The bearer token has expired; obtain a new one.' };
+    if (stored.kind === 'user' && stored.externalUserId && stored.claims) {
+      return {
+        token,
+        principal: {
+          kind: 'user',
+          client: stored.client,
+          externalUserId: stored.externalUserId,
+          claims: stored.claims,
+          expiresAt: stored.expiresAt,
+          via: 'bearer',
+        },
+      };
+    }
+    return { token, principal: { kind: 'access', client: stored.client, scopes: stored.scopes } };
+  },
+});

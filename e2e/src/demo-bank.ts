@@ -1,6 +1,6 @@
+import type { CreditClient } from '@credit/sdk';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import type { ApiResponse } from '../../apps/bff/test/helpers/harness.ts';
 import { launchBrowser } from './browser.ts';
 import { assertBuilt } from './built-files.ts';
 import { partnerPageHtml } from './pages.ts';
@@ -23,8 +23,8 @@ export interface DemoBank {
   demo: RunningServer;
   /** A bare page with the loader on localhost; only with `partnerPage: true`. */
   partnerPage: RunningServer;
-  /** A call to the API as the partner, with its access token (admin scope included, for the sandbox routes). */
-  api(method: string, path: string, body?: unknown): Promise<ApiResponse>;
+  /** The SDK signed in as the partner (every scope, admin included, for the sandbox routes). */
+  sdk: CreditClient;
 }
 
 /**
@@ -40,6 +40,7 @@ export const useDemoBank = (options: DemoBankOptions = {}): DemoBank => {
     partner?: Partner;
     demo?: RunningServer;
     partnerPage?: RunningServer;
+    sdk?: CreditClient;
   } = {};
 
   beforeAll(async () => {
@@ -48,6 +49,7 @@ export const useDemoBank = (options: DemoBankOptions = {}): DemoBank => {
     const app = started.app;
     started.partner = await createPartner(app, embedOrigins);
     const partner = started.partner;
+    started.sdk = app.sdk(partner.client);
     [started.demo, started.partnerPage] = await Promise.all([
       withDemo ? startDemo(app, partner) : undefined,
       withPartnerPage ? servePage('localhost', () => partnerPageHtml(app.url)) : undefined,
@@ -89,7 +91,8 @@ export const useDemoBank = (options: DemoBankOptions = {}): DemoBank => {
     get partnerPage() {
       return get('partnerPage');
     },
-    api: (method, path, body) =>
-      get('app').request(method, path, { token: get('partner').accessToken, ...(body === undefined ? {} : { body }) }),
+    get sdk() {
+      return get('sdk');
+    },
   };
 };

@@ -1,4 +1,5 @@
-import { MAX_FAILED_SESSIONS } from '@credit/contract';
+import { MAX_FAILED_SESSIONS, type TEnrollmentInput } from '@credit/contract';
+import { bearerAuth, CreditClient } from '@credit/sdk';
 import { SANDBOX_SSN } from '../../apps/bff/src/bureau/sandbox/sandbox-bureau.ts';
 import type { TestApp } from '../../apps/bff/test/helpers/harness.ts';
 
@@ -15,25 +16,20 @@ export const JANE = {
   bureau: 'Experian',
 } as const;
 
-const expectStatus = (res: { status: number; body: unknown }, status: number, what: string) => {
-  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
-};
+/** The SDK as the partner whose access token the journey holds (the token may come from a moved clock). */
+const partnerSdk = (app: TestApp, accessToken: string) =>
+  new CreditClient({ baseUrl: app.url, auth: bearerAuth(() => accessToken) });
 
 export const newExternalUserId = (prefix = 'e2e') => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
 
 /** The API's id of the user the partner enrolled as `externalUserId`, or undefined while not enrolled. */
 export const findUserId = async (app: TestApp, accessToken: string, externalUserId: string): Promise<string | undefined> => {
-  const res = await app.request('GET', `/v1/users?externalUserId=${encodeURIComponent(externalUserId)}`, { token: accessToken });
-  expectStatus(res, 200, 'list users');
-  return res.body.data[0]?.userId;
+  const page = await partnerSdk(app, accessToken).call('listUsers', { query: { externalUserId } });
+  return page.data[0]?.userId;
 };
 
 /** A sandbox identity: Jane's shape, any values. */
-type Identity = {
-  [K in keyof Omit<typeof JANE, 'score' | 'bureau'>]: K extends 'address'
-    ? { [F in keyof (typeof JANE)['address']]: string }
-    : string;
-};
+type Identity = Pick<TEnrollmentInput, 'firstName' | 'lastName' | 'ssn' | 'dateOfBirth' | 'address'>;
 
 /** Enrols (without verifying) Jane, or Jane with some details changed, e.g. `ssn` to pick a sandbox behaviour. */
 export const enrolUser = async (
@@ -43,12 +39,10 @@ export const enrolUser = async (
   changes: Partial<Identity> = {},
 ): Promise<string> => {
   const { score: _score, bureau: _bureau, ...identity } = JANE;
-  const enrol = await app.request('POST', '/v1/users/enroll', {
-    token: accessToken,
+  const enrolled = await partnerSdk(app, accessToken).call('enrollUser', {
     body: { ...identity, ...changes, externalUserId, email: `${externalUserId}@example.test` },
   });
-  expectStatus(enrol, 201, 'enrol');
-  return enrol.body.data.userId as string;
+  return enrolled.userId;
 };
 
 /**
@@ -62,15 +56,11 @@ export const enrolActiveUser = async (
   changes: Partial<Identity> = {},
 ): Promise<string> => {
   const userId = await enrolUser(app, accessToken, externalUserId, changes);
-  const questions = await app.request('GET', `/v1/users/${userId}/verification/questions`, { token: accessToken });
-  expectStatus(questions, 200, 'verification questions');
-  const key = await sandboxAnswers(app, accessToken, userId, questions.body.data.sessionId);
-  const result = await app.request('POST', `/v1/users/${userId}/verification/answers`, {
-    token: accessToken,
-    body: { sessionId: questions.body.data.sessionId, answers: key },
-  });
-  expectStatus(result, 200, 'verification answers');
-  if (!result.body.data.verified) throw new Error(`verification failed: ${JSON.stringify(result.body)}`);
+  const sdk = partnerSdk(app, accessToken);
+  const { sessionId } = await sdk.call('getVerificationQuestions', { params: { userId } });
+  const answers = await sandboxAnswers(app, accessToken, userId, sessionId);
+  const result = await sdk.call('submitVerificationAnswers', { params: { userId }, body: { sessionId, answers } });
+  if (!result.verified) throw new Error(`verification failed: ${JSON.stringify(result)}`);
   return userId;
 };
 
@@ -85,11 +75,11 @@ export const sandboxAnswers = async (
   userId: string,
   sessionId: string,
 ): Promise<AnswerKeyEntry[]> => {
-  const res = await app.request('GET', `/v1/sandbox/users/${userId}/verification/answers?sessionId=${sessionId}`, {
-    token: accessToken,
+  const key = await partnerSdk(app, accessToken).call('sandboxGetVerificationAnswers', {
+    params: { userId },
+    query: { sessionId },
   });
-  expectStatus(res, 200, 'sandbox answer key');
-  return res.body.data.answers;
+  return key.answers;
 };
 
 /**
@@ -103,18 +93,12 @@ export const enrolLockedUser = async (
   dateOfBirth: string,
 ): Promise<string> => {
   const userId = await enrolUser(app, accessToken, externalUserId, { ssn: SANDBOX_SSN.failsVerification, dateOfBirth });
+  const sdk = partnerSdk(app, accessToken);
   for (let attempt = 1; attempt <= MAX_FAILED_SESSIONS; attempt += 1) {
-    const questions = await app.request('GET', `/v1/users/${userId}/verification/questions`, { token: accessToken });
-    expectStatus(questions, 200, `verification questions, attempt ${attempt}`);
-    const { sessionId } = questions.body.data;
+    const { sessionId } = await sdk.call('getVerificationQuestions', { params: { userId } });
     const answers = await sandboxAnswers(app, accessToken, userId, sessionId);
-    const result = await app.request('POST', `/v1/users/${userId}/verification/answers`, {
-      token: accessToken,
-      body: { sessionId, answers },
-    });
-    expectStatus(result, 200, `verification answers, attempt ${attempt}`);
-    if (result.body.data.verified)
-      throw new Error(`SSN ${SANDBOX_SSN.failsVerification} passed verification: ${JSON.stringify(result.body)}`);
+    const result = await sdk.call('submitVerificationAnswers', { params: { userId }, body: { sessionId, answers } });
+    if (result.verified) throw new Error(`SSN ${SANDBOX_SSN.failsVerification} passed verification: ${JSON.stringify(result)}`);
   }
   return userId;
 };

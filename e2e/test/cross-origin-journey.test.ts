@@ -1,3 +1,4 @@
+import { envelope, ZVerificationSession } from '@credit/contract';
 import type { FrameLocator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useDemoBank } from '../src/demo-bank.ts';
@@ -12,7 +13,6 @@ interface QuestionSet {
 
 describe('cross-origin journey on the demo bank', () => {
   const bank = useDemoBank();
-  const { api } = bank;
 
   /** Answers each question the wizard shows with the sandbox's right answer, step by step. */
   const answerQuestions = async (frame: FrameLocator, set: QuestionSet, userId: string, audit: ScreenAudit) => {
@@ -54,7 +54,8 @@ describe('cross-origin journey on the demo bank', () => {
         (r) => r.request().method() === 'GET' && /\/verification\/questions$/.test(new URL(r.url()).pathname) && r.ok(),
       );
       await frame.getByRole('button', { name: 'Start verification' }).click();
-      const questionSet = ((await (await questionsLoaded).json()) as { data: QuestionSet }).data;
+      // What the widget received, read through the contract's schema of the response.
+      const questionSet = envelope(ZVerificationSession).parse(await (await questionsLoaded).json()).data;
       await waitForHostEvent(page, 'enrolled');
       const userId = await findUserId(bank.app, bank.partner.accessToken, externalUserId);
       if (!userId) throw new Error('the widget said enrolled but the API lists no such user');
@@ -62,7 +63,7 @@ describe('cross-origin journey on the demo bank', () => {
       await waitForHostEvent(page, 'verified');
 
       // Dashboard: the score the API holds for this file, with its provenance.
-      const score = (await api('GET', `/v1/users/${userId}/credit-score`)).body.data;
+      const score = await bank.sdk.call('getCreditScore', { params: { userId } });
       await frame.getByText(String(score.score)).first().waitFor();
       await expect
         .poll(() =>
@@ -105,17 +106,15 @@ describe('cross-origin journey on the demo bank', () => {
       await popup.getByRole('heading').first().waitFor();
       await popup.close();
       // The sandbox credits a conversion to the user's latest click: 404 would mean the API never saw one.
-      const conversion = await api('POST', `/v1/sandbox/users/${userId}/offers/${clicked.offerId}/convert`);
-      expect(conversion.status, JSON.stringify(conversion.body)).toBe(201);
-      expect(conversion.body.data.clickId).toBe(clicked.clickId);
+      const conversion = await bank.sdk.call('sandboxConvertOffer', { params: { userId, offerId: clicked.offerId } });
+      expect(conversion.clickId).toBe(clicked.clickId);
       await page.locator('#event-log li', { hasText: 'offer_clicked' }).waitFor();
 
       // A score move of more than 10 points creates a score_change alert.
-      const refresh = await api('POST', `/v1/sandbox/users/${userId}/score-refresh`, { score: score.score - 40 });
-      expect(refresh.status, JSON.stringify(refresh.body)).toBe(200);
-      const alerts = await api('GET', `/v1/users/${userId}/alerts?status=unread`);
-      const alert = alerts.body.data[0] as { alertId: string; title: string };
-      expect(alert, 'the refresh created an alert').toBeDefined();
+      await bank.sdk.call('sandboxRefreshScore', { params: { userId }, body: { score: score.score - 40 } });
+      const alerts = await bank.sdk.call('listAlerts', { params: { userId }, query: { status: 'unread' } });
+      const alert = alerts.data[0];
+      if (!alert) throw new Error('the refresh created no alert');
 
       await frame.getByRole('tab', { name: /alerts/i }).click();
       await frame.getByText(alert.title).first().waitFor();
@@ -126,7 +125,7 @@ describe('cross-origin journey on the demo bank', () => {
         .click();
       await waitForHostEvent(page, 'alert_read');
       const readAlertIds = async () =>
-        (await api('GET', `/v1/users/${userId}/alerts?status=read`)).body.data.map((a: { alertId: string }) => a.alertId);
+        (await bank.sdk.call('listAlerts', { params: { userId }, query: { status: 'read' } })).data.map((a) => a.alertId);
       await expect.poll(readAlertIds).toContain(alert.alertId);
       await audit.check('dashboard-alerts-read');
 

@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import { useDemoBank } from '../src/demo-bank.ts';
 import { firstVisitJourneys } from './demo-bank/first-visit.ts';
 import { narrowScreenJourneys } from './demo-bank/narrow-screens.ts';
+import { reactPageJourneys } from './demo-bank/react-page.ts';
 import { staysCurrentJourneys } from './demo-bank/stays-current.ts';
 
 /**
@@ -15,4 +16,5 @@ describe('the demo bank, as its customers use it', () => {
   firstVisitJourneys(bank);
   staysCurrentJourneys(bank);
   narrowScreenJourneys(bank);
+  reactPageJourneys(bank);
 });

@@ -71,8 +71,7 @@ describe('widget session modes', () => {
     ]);
     // A drop of more than 10 points also raises a score_change alert: the second customer's own data on two tabs.
     const secondScore = JANE.score - 40;
-    const refresh = await bank.api('POST', `/v1/sandbox/users/${secondUserId}/score-refresh`, { score: secondScore });
-    expect(refresh.status, JSON.stringify(refresh.body)).toBe(200);
+    await bank.sdk.call('sandboxRefreshScore', { params: { userId: secondUserId }, body: { score: secondScore } });
 
     await runJourney(bank.browser, 'desktop', 'two-customers', async ({ page, context }) => {
       const secondPage = await context.newPage();

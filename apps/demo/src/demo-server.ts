@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { type DemoLocale, type DemoScheme, renderDemoPage, renderErrorPage } from './page.ts';
 import { PartnerApi, PartnerApiError, type PartnerUser } from './partner-api.ts';
 import { demoPersona } from './personas.ts';
+import { createReactPage } from './react-page/route.ts';
 
 export interface DemoServerOptions {
   host: string;
@@ -86,6 +87,8 @@ export const startDemoServer = async (options: DemoServerOptions): Promise<DemoS
     Object.entries(ASSETS).map(([path, { file, type }]) => [path, { body: loadAsset(file), type }]),
   );
 
+  const serveReactPage = createReactPage({ publicApiUrl, csp, isCustomerId: (id) => USER_ID_PATTERN.test(id) });
+
   const logFailure = (what: string, error: unknown) => {
     options.logger?.error(`${what}: ${error instanceof Error ? error.message : String(error)}`);
   };
@@ -120,6 +123,7 @@ export const startDemoServer = async (options: DemoServerOptions): Promise<DemoS
       res.end(asset.body);
       return;
     }
+    if (req.method === 'GET' && (await serveReactPage(url, res))) return;
     if (req.method === 'GET' && url.pathname === '/') {
       if (user === null) {
         res.writeHead(302, { ...COMMON_HEADERS, location: `/?user=demo-${randomBytes(5).toString('hex')}` });

@@ -1,7 +1,9 @@
 /**
- * The demo bank's server-side client of the Credit API: what a real partner's backend does. The client
- * secret and the access token never reach the browser; only short-lived `ut_` user tokens do.
+ * The demo bank's server-side use of the Credit API, through `@credit/sdk`: what a real partner's backend
+ * does. The client secret and the access token never reach the browser; only short-lived `ut_` user tokens do.
  */
+import type { TAlertType } from '@credit/contract';
+import { CreditApiError, CreditClient, CreditConnectionError, CreditError, CreditOAuthError } from '@credit/sdk';
 
 /** An error the page can show as is: what failed, in words, and the API's request id when there is one. */
 export class PartnerApiError extends Error {
@@ -23,106 +25,59 @@ export interface PartnerUser {
   lastName: string;
 }
 
-interface ApiErrorBody {
-  error?: { code?: string; message?: string };
-  meta?: { requestId?: string };
-  error_description?: string;
-}
-
-/** Re-mint this long before the access token's stated expiry, so a request never leaves with a dying token. */
-const EXPIRY_MARGIN_MS = 60_000;
-
-const describeFailure = async (response: Response, what: string): Promise<PartnerApiError> => {
-  const text = await response.text().catch(() => '');
-  let body: ApiErrorBody = {};
-  try {
-    body = JSON.parse(text) as ApiErrorBody;
-  } catch {}
-  const detail = body.error?.message ?? body.error_description ?? `HTTP ${response.status}`;
-  const code = body.error?.code ?? (typeof (body as { error?: unknown }).error === 'string' ? String(body.error) : 'HTTP_ERROR');
-  return new PartnerApiError(`${what}: ${detail}`, response.status, code, body.meta?.requestId);
-};
-
 export class PartnerApi {
-  private accessToken: { value: string; expiresAt: number } | null = null;
-  private pendingAccessToken: Promise<string> | null = null;
+  private readonly credit: CreditClient;
 
   constructor(
     private readonly apiUrl: string,
-    private readonly clientId: string,
-    private readonly clientSecret: string,
-  ) {}
-
-  /** Client credentials, cached until shortly before expiry; concurrent callers share one request. */
-  private async getAccessToken(): Promise<string> {
-    if (this.accessToken && Date.now() < this.accessToken.expiresAt) return this.accessToken.value;
-    this.pendingAccessToken ??= this.mintAccessToken().finally(() => {
-      this.pendingAccessToken = null;
-    });
-    return this.pendingAccessToken;
+    clientId: string,
+    clientSecret: string,
+  ) {
+    this.credit = new CreditClient({ baseUrl: apiUrl, clientId, clientSecret });
   }
 
-  private async mintAccessToken(): Promise<string> {
-    const response = await this.send(`${this.apiUrl}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: this.clientId, client_secret: this.clientSecret }),
-    });
-    if (!response.ok) throw await describeFailure(response, 'The bank could not sign in to the Credit API');
-    const body = (await response.json()) as { access_token: string; expires_in: number };
-    this.accessToken = { value: body.access_token, expiresAt: Date.now() + body.expires_in * 1000 - EXPIRY_MARGIN_MS };
-    return body.access_token;
-  }
-
-  private async send(url: string, init: RequestInit): Promise<Response> {
+  /** Runs one step against the API and words its failure for a customer of the bank. */
+  private async attempt<T>(what: string, step: (credit: CreditClient) => Promise<T>): Promise<T> {
     try {
-      return await fetch(url, init);
-    } catch {
-      throw new PartnerApiError(`The Credit API at ${this.apiUrl} cannot be reached. Is it running?`, 502, 'NETWORK_ERROR');
+      return await step(this.credit);
+    } catch (error) {
+      throw this.describeFailure(error, what);
     }
   }
 
-  /** A call with the access token; a 401 (revoked or rotated) drops the cached token and tries once more. */
-  private async call<T>(method: string, path: string, what: string, body?: unknown): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      const token = await this.getAccessToken();
-      const response = await this.send(`${this.apiUrl}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      if (response.status === 401 && attempt === 0) {
-        this.accessToken = null;
-        continue;
-      }
-      if (!response.ok) throw await describeFailure(response, what);
-      return ((await response.json()) as { data: T }).data;
+  private describeFailure(error: unknown, what: string): unknown {
+    if (error instanceof CreditConnectionError) {
+      return new PartnerApiError(`The Credit API at ${this.apiUrl} cannot be reached. Is it running?`, 502, 'NETWORK_ERROR');
     }
+    if (error instanceof CreditOAuthError) {
+      return new PartnerApiError(`The bank could not sign in to the Credit API: ${error.message}`, error.status, error.code);
+    }
+    if (error instanceof CreditApiError)
+      return new PartnerApiError(`${what}: ${error.message}`, error.status, error.code, error.requestId);
+    if (error instanceof CreditError) return new PartnerApiError(`${what}: ${error.message}`, 502, 'HTTP_ERROR');
+    return error;
   }
 
   async mintUserToken(user: PartnerUser): Promise<string> {
-    const data = await this.call<{ userToken: string }>('POST', '/v1/auth/user-token', 'The bank could not get a user token', {
-      userId: user.id,
-      email: user.email,
-      firstName: user.firstName,
-      lastName: user.lastName,
-    });
-    return data.userToken;
+    const { userToken } = await this.attempt('The bank could not get a user token', (credit) =>
+      credit.mintUserToken({ userId: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName }),
+    );
+    return userToken;
   }
 
   /** The API's id (`usr_…`) of the bank's customer, or null before they enrol. */
   async findEnrolledUserId(externalUserId: string): Promise<string | null> {
-    const users = await this.call<{ userId: string }[]>(
-      'GET',
-      `/v1/users?externalUserId=${encodeURIComponent(externalUserId)}&limit=1`,
-      'The bank could not look the customer up',
+    const page = await this.attempt('The bank could not look the customer up', (credit) =>
+      credit.call('listUsers', { query: { externalUserId, limit: 1 } }),
     );
-    return users[0]?.userId ?? null;
+    return page.data[0]?.userId ?? null;
   }
 
   /** Sandbox helpers need the `admin` scope and exist only in the sandbox. */
   refreshScore(userId: string): Promise<{ score: number; previousScore: number | null }> {
-    return this.call('POST', `/v1/sandbox/users/${encodeURIComponent(userId)}/score-refresh`, 'The score refresh failed', {});
+    return this.attempt('The score refresh failed', (credit) =>
+      credit.call('sandboxRefreshScore', { params: { userId }, body: {} }),
+    );
   }
 
   /**
@@ -131,15 +86,11 @@ export class PartnerApi {
    * answers of a fresh session started here read the same in the widget. An unanswered session counts for nothing.
    */
   async sandboxAnswers(userId: string): Promise<{ question: string; answer: string }[]> {
-    const userPath = `/users/${encodeURIComponent(userId)}`;
-    const session = await this.call<{
-      sessionId: string;
-      questions: { questionId: string; text: string; options: { id: string; text: string }[] }[];
-    }>('GET', `/v1${userPath}/verification/questions`, 'The bank could not start a verification session');
-    const key = await this.call<{ answers: { questionId: string; answerId: string }[] }>(
-      'GET',
-      `/v1/sandbox${userPath}/verification/answers?sessionId=${encodeURIComponent(session.sessionId)}`,
-      'The sandbox answers are not available',
+    const session = await this.attempt('The bank could not start a verification session', (credit) =>
+      credit.call('getVerificationQuestions', { params: { userId } }),
+    );
+    const key = await this.attempt('The sandbox answers are not available', (credit) =>
+      credit.call('sandboxGetVerificationAnswers', { params: { userId }, query: { sessionId: session.sessionId } }),
     );
     return session.questions.map((question) => {
       const answerId = key.answers.find((a) => a.questionId === question.questionId)?.answerId;
@@ -147,7 +98,9 @@ export class PartnerApi {
     });
   }
 
-  createAlert(userId: string, type: string): Promise<{ alertId: string }> {
-    return this.call('POST', `/v1/sandbox/users/${encodeURIComponent(userId)}/alerts`, 'The test alert failed', { type });
+  createAlert(userId: string, type: TAlertType): Promise<{ alertId: string }> {
+    return this.attempt('The test alert failed', (credit) =>
+      credit.call('sandboxCreateAlert', { params: { userId }, body: { type } }),
+    );
   }
 }

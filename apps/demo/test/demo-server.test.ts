@@ -280,7 +280,10 @@ describe('when the API fails', () => {
         res.end(JSON.stringify({ error: { code: 'AUTHENTICATION_ERROR', message: 'revoked' } }));
       } else {
         res.statusCode = 201;
-        res.end(JSON.stringify({ data: { userToken: 'ut_sbx_fake' } }));
+        const meta = { requestId: 'req_fake', timestamp: '2026-01-15T10:00:00.000Z' };
+        res.end(
+          JSON.stringify({ data: { userToken: 'ut_sbx_fake', expiresIn: 3600, expiresAt: '2026-01-15T11:00:00.000Z' }, meta }),
+        );
       }
     });
     await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));

@@ -83,8 +83,7 @@ export const narrowScreenJourneys = (bank: DemoBank) =>
         enrolLockedUser(bank.app, bank.partner.accessToken, locked, '1990-07-08'),
       ]);
       // A drop of more than 10 points: the Alerts tab has an alert to show, not only its empty state.
-      const refresh = await bank.api('POST', `/v1/sandbox/users/${activeUserId}/score-refresh`, { score: JANE.score - 40 });
-      expect(refresh.status, JSON.stringify(refresh.body)).toBe(200);
+      await bank.sdk.call('sandboxRefreshScore', { params: { userId: activeUserId }, body: { score: JANE.score - 40 } });
 
       await runJourney(bank.browser, 'mobile', 'narrow-dashboard', async ({ page, audit }) => {
         const screens = new NarrowScreens(page, audit);

@@ -30,15 +30,12 @@ export const staysCurrentJourneys = (bank: DemoBank) =>
     };
 
     const currentScore = async (userId: string): Promise<number> => {
-      const res = await bank.api('GET', `/v1/users/${userId}/credit-score`);
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      return res.body.data.score;
+      return (await bank.sdk.call('getCreditScore', { params: { userId } })).score;
     };
 
     const alertTitles = async (userId: string): Promise<string[]> => {
-      const res = await bank.api('GET', `/v1/users/${userId}/alerts?status=all`);
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      return res.body.data.map((alert: { title: string }) => alert.title);
+      const alerts = await bank.sdk.call('listAlerts', { params: { userId }, query: { status: 'all' } });
+      return alerts.data.map((alert) => alert.title);
     };
 
     it("shows the new score after the bank's Refresh score button (the handle's refresh())", { timeout: 60_000 }, async () => {
@@ -81,9 +78,8 @@ export const staysCurrentJourneys = (bank: DemoBank) =>
         await frame.getByText(sentByBank).first().waitFor();
 
         // The bureau sends one while the customer looks at the tab; nobody tells the page.
-        const created = await bank.api('POST', `/v1/sandbox/users/${userId}/alerts`, { type: 'fraud_alert' });
-        expect(created.status, JSON.stringify(created.body)).toBe(201);
-        const fromBureau = created.body.data.title as string;
+        const created = await bank.sdk.call('sandboxCreateAlert', { params: { userId }, body: { type: 'fraud_alert' } });
+        const fromBureau = created.title;
         expect(fromBureau).not.toBe(sentByBank);
         await page.clock.fastForward(A_WHILE_MS);
         await frame.getByText(fromBureau).first().waitFor();
@@ -104,8 +100,7 @@ export const staysCurrentJourneys = (bank: DemoBank) =>
 
         await setPageVisibility(page, 'hidden');
         const moved = JANE.score + 25;
-        const refresh = await bank.api('POST', `/v1/sandbox/users/${userId}/score-refresh`, { score: moved });
-        expect(refresh.status, JSON.stringify(refresh.body)).toBe(200);
+        await bank.sdk.call('sandboxRefreshScore', { params: { userId }, body: { score: moved } });
         await page.clock.fastForward(A_WHILE_MS);
         // Hidden, the widget has no reason to fetch: the old number may stay until someone looks.
         await setPageVisibility(page, 'visible');

@@ -1,14 +1,47 @@
 /**
- * The partner-side SDK: a typed client derived from the contract, token caching and webhook
- * signature verification. So far: the shared types and `verifyWebhook`; the typed client comes later.
+ * `@credit/sdk`: the Credit API client, derived from the contract's operations. Works in Node 20+ and
+ * browsers. Webhook verification (Node only) is in `@credit/sdk/webhooks`.
  */
 export type {
   ErrorCode,
-  TEnrolledUser,
-  TEnrollmentInput,
+  OAuthErrorCode,
   TEventEnvelope,
-  TTokenResponse,
-  TUser,
+  TEventType,
+  TUserTokenRequest,
   TUserTokenResponse,
 } from '@credit/contract';
-export { type VerifyWebhookOptions, verifyWebhook, WebhookVerificationError } from './verify-webhook.ts';
+export { ClientCredentialsAuth, DEFAULT_RENEWAL_MARGIN_MS, tokenRenewAt } from './access-token.ts';
+export { bearerAuth, type CreditAuth } from './auth.ts';
+export {
+  type ClientCredentialsOptions,
+  CreditClient,
+  type CreditClientOptions,
+  type CustomAuthOptions,
+} from './client.ts';
+export {
+  CreditApiError,
+  CreditConnectionError,
+  CreditError,
+  CreditOAuthError,
+  CreditResponseValidationError,
+  CreditUnexpectedResponseError,
+  type ErrorDetail,
+  isCreditApiError,
+} from './errors.ts';
+export { newIdempotencyKey } from './idempotency-key.ts';
+export type {
+  CallArgs,
+  CallOptions,
+  CallResult,
+  ListItem,
+  ListOperationId,
+  OperationId,
+  OperationMap,
+  Page,
+  PaginationInfo,
+  ResponseBody,
+  ResponseMeta,
+} from './operations.ts';
+export { AutoPaginator } from './pagination.ts';
+export { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, retryDelay } from './retry.ts';
+export type { ApiResponse } from './send.ts';

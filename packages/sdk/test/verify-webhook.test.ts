@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { verifyWebhook, WebhookVerificationError } from '../src/index.ts';
+import { verifyWebhook, WebhookVerificationError } from '../src/webhooks.ts';
 
 const SECRET = 'whsec_sdk_0123456789abcdef';
 const body = JSON.stringify({ id: 'evt_abc12345', type: 'user.enrolled', createdAt: '2026-01-15T10:00:00.000Z', data: {} });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { Scope } from '@credit/contract';
+import { type ClientCredentialsOptions, CreditClient } from '@credit/sdk';
 import { createApp } from '../../src/app.ts';
 import { buildContext, connectRedis } from '../../src/bootstrap.ts';
 import type { BureauProvider } from '../../src/bureau/provider.ts';
@@ -47,6 +48,8 @@ export interface TestApp {
   createClient(input?: Partial<CreateClientInput>): Promise<TestClient>;
   token(client: TestClient, scope?: string): Promise<string>;
   userToken(accessToken: string, userId: string, extra?: Record<string, string>): Promise<string>;
+  /** The SDK signed in as `client`, on this app's URL and clock (so token expiry follows `clock.advance`). */
+  sdk(client: TestClient, options?: Partial<ClientCredentialsOptions>): CreditClient;
   close(): Promise<void>;
 }
 
@@ -148,6 +151,15 @@ export const startTestApp = async (
       });
       if (res.status !== 201) throw new Error(`user token failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.data.userToken as string;
+    },
+    sdk(client, options = {}) {
+      return new CreditClient({
+        baseUrl: server.url,
+        clientId: client.id,
+        clientSecret: client.secret,
+        now: () => clock.now().getTime(),
+        ...options,
+      });
     },
     async close() {
       await server.close();

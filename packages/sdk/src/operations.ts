@@ -1,0 +1,100 @@
+import { ALL_OPERATIONS, type Operation } from '@credit/contract';
+
+/**
+ * Every operation of the contract by its `operationId`, as a type: read off the contract's exports, so an
+ * operation added there is callable here with no SDK code.
+ */
+type ContractExports = typeof import('@credit/contract');
+export type OperationMap = {
+  [K in keyof ContractExports as ContractExports[K] extends Operation
+    ? ContractExports[K]['operationId']
+    : never]: ContractExports[K];
+};
+export type OperationId = keyof OperationMap;
+
+/** What a zod schema accepts and produces, read from its own type (no import of zod needed). */
+type SchemaInput<S> = S extends { _zod: { input: infer I } } ? I : never;
+type SchemaOutput<S> = S extends { _zod: { output: infer O } } ? O : never;
+
+type RequestOf<Id extends OperationId> = OperationMap[Id]['request'];
+type SuccessOf<Id extends OperationId> = OperationMap[Id]['success'];
+
+type ParamsPart<R> = R extends { params: infer P } ? { params: SchemaInput<P> } : { params?: never };
+// Query values travel as strings; the types are what the server reads them as, every one optional.
+type QueryPart<R> = R extends { query: infer Q } ? { query?: Partial<SchemaOutput<Q>> } : { query?: never };
+type BodyPart<R> = R extends { body: infer B }
+  ? Record<string, never> extends SchemaInput<B>
+    ? { body?: SchemaInput<B> }
+    : { body: SchemaInput<B> }
+  : { body?: never };
+
+/** Options every call takes besides the request's own parts. */
+export interface CallOptions {
+  /** For an operation that honours `Idempotency-Key`: your own key instead of a generated one. */
+  idempotencyKey?: string;
+  /** Extra request headers (`X-Request-ID` for tracing, say). */
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** The parameters, query and body of one operation, typed from its contract schemas. */
+export type CallArgs<Id extends OperationId> = ParamsPart<RequestOf<Id>> &
+  QueryPart<RequestOf<Id>> &
+  BodyPart<RequestOf<Id>> &
+  CallOptions;
+
+/** The arguments after the operation id: optional when nothing in them is required. */
+export type CallArgsTuple<Id extends OperationId> =
+  Record<string, never> extends CallArgs<Id> ? [args?: CallArgs<Id>] : [args: CallArgs<Id>];
+
+export interface PaginationInfo {
+  hasMore: boolean;
+  nextCursor: string | null;
+  total: number;
+}
+
+export interface ResponseMeta {
+  requestId: string;
+  timestamp: string;
+}
+
+/** One page of a cursor list. */
+export interface Page<Item> {
+  data: Item[];
+  pagination: PaginationInfo;
+  meta: ResponseMeta;
+}
+
+type DataOf<Id extends OperationId> = SuccessOf<Id> extends { data: infer D } ? SchemaOutput<D> : undefined;
+
+/** What `call` resolves to: the resource, a page for a list, nothing for a 204, the raw body for OAuth. */
+export type CallResult<Id extends OperationId> =
+  SuccessOf<Id> extends { list: true } ? Page<DataOf<Id>> : SuccessOf<Id> extends { data: unknown } ? DataOf<Id> : undefined;
+
+/** The whole JSON body of a success (envelope included), as `request` returns it. */
+export type ResponseBody<Id extends OperationId> =
+  SuccessOf<Id> extends { raw: true }
+    ? DataOf<Id>
+    : SuccessOf<Id> extends { list: true }
+      ? Page<DataOf<Id>>
+      : SuccessOf<Id> extends { data: unknown; meta: infer M }
+        ? { data: DataOf<Id>; meta: ResponseMeta & SchemaOutput<M> }
+        : SuccessOf<Id> extends { data: unknown }
+          ? { data: DataOf<Id>; meta: ResponseMeta }
+          : undefined;
+
+/** Operations whose success is a cursor list. */
+export type ListOperationId = {
+  [Id in OperationId]: SuccessOf<Id> extends { list: true } ? Id : never;
+}[OperationId];
+
+/** The item type of a list operation. */
+export type ListItem<Id extends ListOperationId> = DataOf<Id>;
+
+const byId = new Map<string, Operation>(ALL_OPERATIONS.map((operation) => [operation.operationId, operation]));
+
+export const findOperation = (operationId: string): Operation => {
+  const operation = byId.get(operationId);
+  if (!operation) throw new TypeError(`Unknown operation "${operationId}"`);
+  return operation;
+};

@@ -6,6 +6,7 @@
  *   pnpm bench:api                                   # in-memory PGlite, 64 connections, 3 rounds of 10 s per target
  *   DATABASE_URL=postgres://… pnpm bench:api         # PostgreSQL, in a throwaway schema
  *   BENCH_DURATION=5 BENCH_ROUNDS=1 BENCH_CONNECTIONS=16 pnpm bench:api
+ *   DATABASE_URL=postgres://… BENCH_API_PROCESSES=2 pnpm bench:api   # the API as 2 processes on one port (API_PROCESSES)
  *
  * Processes: the API (apps/bff/bench/api/api-server.ts, api role, no webhook worker, LOG_LEVEL=info to /dev/null,
  * BENCH_LOG_LEVEL to change), the two baselines (api/baseline-server.ts) and the load generator each run in their
@@ -13,6 +14,9 @@
  * installed, else autocannon in a child process (BENCH_GENERATOR=autocannon forces it).
  * Pinning: when `taskset` exists and there are 2+ CPUs (BENCH_PIN=0 turns it off), every server runs on CPU 0 and
  * the generator and this process on CPU 1; PostgreSQL is not ours to pin and runs wherever the kernel puts it.
+ * BENCH_API_PROCESSES (1): the API's processes; more than 1 needs PostgreSQL. Pinned, they all share CPU 0 (they
+ * inherit the primary's affinity), which measures their overhead, not their gain: give them CPUs with BENCH_PIN=0
+ * or on a machine with more cores.
  * Only one server is under load at a time; the others sit idle.
  *
  * Order: a BENCH_WARMUP-second (2) warm-up per route and server, then BENCH_ROUNDS (3) rounds; each round measures
@@ -132,7 +136,10 @@ const main = async (): Promise<number> => {
       RATE_LIMIT_AUTH_PER_MIN: '100000000',
       RATE_LIMIT_BATCH_PER_MIN: '100000000',
     };
-    const api = await start<{ url: string; authorization: string; userId: string; db: string }>('api-server.ts', limits);
+    const api = await start<{ url: string; authorization: string; userId: string; db: string; processes: number }>(
+      'api-server.ts',
+      limits,
+    );
     children.push(api.child);
     const headers = { authorization: api.ready.authorization };
     const paths = ROUTES.map((r) => r.path.replaceAll('{userId}', api.ready.userId));
@@ -153,7 +160,7 @@ const main = async (): Promise<number> => {
     generator = openGenerator(pin, CPU.generator);
 
     const database = api.ready.db === 'postgres' ? 'PostgreSQL (DATABASE_URL, throwaway schema)' : 'PGlite (in memory)';
-    console.log(`database   ${database}; node ${process.version}; ${CPUS} CPUs`);
+    console.log(`database   ${database}; node ${process.version}; ${CPUS} CPUs; API processes ${api.ready.processes}`);
     console.log(`generator  ${generator.name}, ${CONNECTIONS} connections, timeout ${TIMEOUT} s`);
     console.log(
       canPin

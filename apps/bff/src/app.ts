@@ -1,16 +1,15 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
-import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import type { AppContext } from './context.ts';
-import { ApiError } from './core/api-error.ts';
+import { accessLog } from './http/access-log.ts';
 import { classifyBodyError } from './http/body-errors.ts';
 import { errorResponse, toApiError } from './http/error-response.ts';
 import { malformedPathError } from './http/malformed-path.ts';
 import { resolvePrincipal } from './http/principal.ts';
-import { countUnlimitedFailure, rateLimit } from './http/rate-limit.ts';
+import { countUnlimitedFailure, notFound, rateLimitedPage } from './http/rate-limit.ts';
 import { requestId } from './http/request-id.ts';
+import { requestLogger } from './http/request-logger.ts';
 import { send } from './http/route.ts';
-import { httpSerializers } from './logger.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { alertRoutes } from './modules/alerts/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { creditRoutes } from './modules/credit/routes.ts';
@@ -32,7 +31,7 @@ const trustProxySetting = (value: string | undefined): boolean | number | string
   return /^\d+$/.test(value) ? Number(value) : value;
 };
 
-/** Parses a body but keeps a parse failure for later, so rate limiting still counts (and labels) the request. */
+/** Parses a body but keeps a parse failure for later, so the route's rate limit still counts (and labels) the request. */
 const deferBodyErrors =
   (parser: RequestHandler): RequestHandler =>
   (req, res, next) =>
@@ -57,12 +56,10 @@ const noStore: RequestHandler = (req, res, next) => {
  * match it anyway, so `GET /v1/users/{userId}` with an empty id answered the list. Like any unknown route,
  * it is a 404 before authentication.
  */
-const strictApiPaths: RequestHandler = (req, _res, next) => {
-  if (/^\/(v1|oauth)(\/.*)?\/$/.test(req.path)) {
-    throw new ApiError('NOT_FOUND', `No route ${req.method} ${req.path}. See /docs for the API reference.`);
-  }
-  next();
-};
+const strictApiPaths =
+  (unknownRoute: RequestHandler): RequestHandler =>
+  (req, res, next) =>
+    /^\/(v1|oauth)(\/.*)?\/$/.test(req.path) ? unknownRoute(req, res, next) : next();
 
 export const createApp = (ctx: AppContext): Express => {
   const app = express();
@@ -72,36 +69,20 @@ export const createApp = (ctx: AppContext): Express => {
   app.set('etag', false);
 
   app.use(requestId);
-  app.use(
-    pinoHttp({
-      logger: ctx.logger,
-      genReqId: (req) => (req as express.Request).requestId,
-      serializers: httpSerializers,
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-    }),
-  );
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:'],
-          frameAncestors: ["'none'"],
-          // Local sandboxes serve plain HTTP; upgrading would break the reference page's own assets.
-          upgradeInsecureRequests: null,
-        },
-      },
-    }),
-  );
+  app.use(accessLog(ctx.logger));
+  app.use(securityHeaders());
   app.use(widgetStaticRoutes());
   app.use(noStore);
   app.use(deferBodyErrors(express.json({ limit: BODY_LIMIT, strict: true })));
   app.use(deferBodyErrors(express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 50 })));
   app.use(resolvePrincipal(ctx));
-  app.use(rateLimit(ctx));
-  app.use(strictApiPaths);
+  // Rate limiting happens where a route matched (bindRoute, or the few routes outside the API reference), in the
+  // bucket of that operation; an unknown route is counted by `unknownRoute`.
+  const unknownRoute = notFound(ctx);
+  app.use(strictApiPaths(unknownRoute));
+  // Express answers OPTIONS itself (200 with Allow) for any known path; the request still counts.
+  const limitedPage = rateLimitedPage(ctx);
+  app.use((req, res, next) => (req.method === 'OPTIONS' ? limitedPage(req, res, next) : next()));
 
   app.use(docsRoutes(ctx));
   app.use(authRoutes(ctx));
@@ -115,13 +96,11 @@ export const createApp = (ctx: AppContext): Express => {
   app.use(webhookRoutes(ctx));
   app.use(widgetRoutes(ctx));
 
-  app.use((req) => {
-    throw new ApiError('NOT_FOUND', `No route ${req.method} ${req.path}. See /docs for the API reference.`);
-  });
+  app.use(unknownRoute);
   const handleError: ErrorRequestHandler = async (error, req, res, next) => {
     if (res.headersSent) return next(error);
     await countUnlimitedFailure(ctx, req, res);
-    const apiError = malformedPathError(error, req.path) ?? toApiError(error, req.log ?? ctx.logger);
+    const apiError = malformedPathError(error, req.path) ?? toApiError(error, requestLogger(ctx, req));
     send(res, errorResponse(apiError, req.requestId ?? 'req_unknown', ctx.clock));
   };
   app.use(handleError);

@@ -45,8 +45,15 @@ export const buildContext = async ({ config, db, logger, clock, ids, redis, bure
   };
 };
 
-export const connectRedis = (url: string, logger: Logger): Redis => {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+export const connectRedis = (url: string, logger: Logger, commandTimeoutMs = 200): Redis => {
+  // No offline queue and a short command timeout: a request never waits on a Redis that is down or stalled.
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    lazyConnect: false,
+    commandTimeout: commandTimeoutMs,
+    connectTimeout: 2000,
+  });
   // While Redis is down the rate limiter falls back to per-process memory; say so once per outage.
   let warned = false;
   redis.on('error', (error) => {

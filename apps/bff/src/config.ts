@@ -29,6 +29,10 @@ export const ZConfig = z.object({
   DATA_DIR: z.string().default(path.resolve(process.env.INIT_CWD ?? process.cwd(), '.data')),
   DATABASE_URL: optionalText,
   REDIS_URL: optionalText,
+  /** A Redis command unanswered this long is given up: the rate limiter decides in memory instead. */
+  REDIS_TIMEOUT_MS: positiveInt(200),
+  /** api/all roles: HTTP server processes on one port (node:cluster). More than 1 needs DATABASE_URL. */
+  API_PROCESSES: positiveInt(1),
   TOKEN_SIGNING_KEY: optionalText,
   DATA_ENCRYPTION_KEY: optionalText,
   BOOTSTRAP_CLIENT_ID: optionalText,
@@ -79,6 +83,10 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
   if (config.APP_ENV === 'production') {
     const missing = (['DATABASE_URL', 'TOKEN_SIGNING_KEY', 'DATA_ENCRYPTION_KEY'] as const).filter((key) => !config[key]);
     if (missing.length > 0) throw new Error(`Production needs ${missing.join(', ')}; refusing to start`);
+  }
+  if (config.API_PROCESSES > 1 && !config.DATABASE_URL) {
+    // PGlite is one process's embedded database: its data folder cannot be opened by several processes.
+    throw new Error('API_PROCESSES above 1 needs DATABASE_URL (PostgreSQL)');
   }
   if (Boolean(config.TLS_CERT_FILE) !== Boolean(config.TLS_KEY_FILE)) {
     throw new Error('TLS_CERT_FILE and TLS_KEY_FILE must be set together');

@@ -1,8 +1,9 @@
 import { type DestinationStream, type Logger, pino } from 'pino';
 
 /**
- * Paths that could carry a secret or personal data if a log call ever included them. The request
- * serializer below logs no headers and no bodies in the first place; this is the second line.
+ * Paths that could carry a secret or personal data if a log call ever included them. The serializers below
+ * log no headers and no bodies in the first place; this is the second line, on the few lines written outside
+ * the access log (errors, warnings, start-up), where its per-line cost does not matter.
  */
 export const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -17,12 +18,20 @@ export const REDACTED_PATHS = [
   '*.password',
 ];
 
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  originalUrl?: string;
+  id?: string;
+  requestId?: string;
+}
+
 export const httpSerializers = {
-  // Method and path only: headers carry credentials and query strings can carry e-mail addresses.
-  req: (req: { method?: string; url?: string; id?: string }) => ({
-    id: req.id,
+  // Id, method and path only: headers carry credentials and query strings can carry e-mail addresses.
+  req: (req: LoggedRequest) => ({
+    id: req.requestId ?? req.id,
     method: req.method,
-    path: req.url?.split('?')[0],
+    path: (req.originalUrl ?? req.url)?.split('?')[0],
   }),
   res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
 };
@@ -31,9 +40,18 @@ export const createLogger = (level: string, destination?: DestinationStream): Lo
   pino(
     {
       level,
-      base: { service: 'credit-bff' },
+      // The pid tells apart the processes of one instance (API_PROCESSES) writing to one stream.
+      base: { service: 'credit-bff', pid: process.pid },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       serializers: { err: pino.stdSerializers.err, ...httpSerializers },
     },
     destination,
   );
+
+/**
+ * Standard output, written asynchronously: a log line never blocks the request that wrote it. Lines still
+ * buffered are written by `flushSync()` on shutdown (and by pino itself when the process exits). Each write
+ * carries whole lines and at most 4 KiB, the size a pipe writes atomically, so the lines of several processes
+ * sharing one stdout (API_PROCESSES) never interleave mid-line.
+ */
+export const openLogDestination = () => pino.destination({ dest: 1, sync: false, maxWrite: 4096 });

@@ -1,19 +1,57 @@
+import cluster from 'node:cluster';
+import { forkApiProcesses, reportListening } from './api-processes.ts';
 import { createApp } from './app.ts';
 import { startBanner } from './banner.ts';
 import { buildContext, connectRedis } from './bootstrap.ts';
-import { loadConfig } from './config.ts';
+import { type Config, loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, openLogDestination } from './logger.ts';
 import { ensureBootstrapClient } from './modules/clients/service.ts';
 import { listen } from './server.ts';
 import { startDemo } from './start-demo.ts';
 import { startWorker } from './worker.ts';
 
+/** Runs `stop` once on SIGINT or SIGTERM (both may arrive: Ctrl-C reaches every process of the group). */
+const onShutdownSignal = (stop: (signal: string) => Promise<void>) => {
+  let stopping = false;
+  const handle = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    void stop(signal);
+  };
+  process.on('SIGINT', handle);
+  process.on('SIGTERM', handle);
+};
+
+/** One of API_PROCESSES: serves HTTP on the shared port, nothing else (the primary did start-up and runs the jobs). */
+const runApiProcess = async (config: Config) => {
+  const logs = openLogDestination();
+  const logger = createLogger(config.LOG_LEVEL, logs);
+  const db = await openDatabase(config);
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, logger, config.REDIS_TIMEOUT_MS) : undefined;
+  const ctx = await buildContext({ config, db, logger, redis });
+  const server = await listen(createApp(ctx), config);
+  config.PUBLIC_URL ??= server.url;
+  reportListening(server.url);
+  const stop = async () => {
+    await server.close();
+    redis?.disconnect();
+    await db.close();
+    logs.flushSync();
+    process.exit(0);
+  };
+  onShutdownSignal(stop);
+  // The primary is gone (killed without passing on a signal): nothing hands this process connections any more.
+  process.once('disconnect', () => void stop());
+};
+
 const main = async () => {
   const config = loadConfig();
-  const logger = createLogger(config.LOG_LEVEL);
+  if (cluster.isWorker) return runApiProcess(config);
+  const logs = openLogDestination();
+  const logger = createLogger(config.LOG_LEVEL, logs);
   const db = await openDatabase(config);
-  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, logger) : undefined;
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, logger, config.REDIS_TIMEOUT_MS) : undefined;
   const ctx = await buildContext({ config, db, logger, redis });
 
   const outcome =
@@ -26,24 +64,29 @@ const main = async () => {
         })
       : undefined;
 
-  const server = config.ROLE === 'worker' ? undefined : await listen(createApp(ctx), config);
+  const server =
+    config.ROLE === 'worker'
+      ? undefined
+      : config.API_PROCESSES > 1
+        ? await forkApiProcesses(config.API_PROCESSES, logger)
+        : await listen(createApp(ctx), config);
   // With PORT=0 the port is known only now; links the API hands out (lib/public-url.ts) must carry it.
   if (server) config.PUBLIC_URL ??= server.url;
+  // The webhook worker and housekeeping run here, in this one process, never in each of API_PROCESSES.
   const worker = config.ROLE === 'api' ? undefined : startWorker(ctx);
   const demo = server && config.APP_ENV === 'sandbox' ? await startDemo(ctx, server.url) : undefined;
   process.stdout.write(`${startBanner({ url: server?.url, outcome, role: config.ROLE, env: config.APP_ENV, demo })}\n`);
 
-  const shutdown = async (signal: string) => {
+  onShutdownSignal(async (signal) => {
     logger.info({ signal }, 'shutting down');
     await demo?.close();
     await worker?.stop();
     await server?.close();
     redis?.disconnect();
     await db.close();
+    logs.flushSync();
     process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  });
 };
 
 main().catch((error: unknown) => {

@@ -137,6 +137,15 @@ describe('query and path', () => {
   });
 });
 
+describe('headers', () => {
+  it('refuses an Idempotency-Key with a control character (HTTP lets a tab through), naming the header', async () => {
+    const message = await expectRefused('POST', '/v1/users/enroll', enrollment(), 'Idempotency-Key', {
+      'Idempotency-Key': 'key\twith-a-tab',
+    });
+    expect(message).toMatch(/control characters/);
+  });
+});
+
 describe('dates: years 1900–9999', () => {
   it.each(['/v1/users', '/v1/webhooks', `/v1/users/{userId}/alerts`])(
     '%s refuses createdAfter/createdBefore outside them',

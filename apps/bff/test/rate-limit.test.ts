@@ -89,6 +89,19 @@ describe('rate limits', () => {
     expect(third.status).toBe(429);
   });
 
+  it('counts pages outside the API reference, OPTIONS and unknown routes too, each with the headers', async () => {
+    const app = await start({ config: { RATE_LIMIT_USER_OPS_PER_MIN: '5' } });
+    const remaining: (string | null)[] = [];
+    for (const path of ['/health', '/openapi.json', '/v1/nowhere', '/v1/users/']) {
+      remaining.push((await app.request('GET', path)).headers.get('x-ratelimit-remaining'));
+    }
+    // Express answers OPTIONS itself (Allow), outside the OpenAPI document the harness checks against.
+    const options = await fetch(`${app.url}/v1/users`, { method: 'OPTIONS' });
+    remaining.push(options.headers.get('x-ratelimit-remaining'));
+    expect(remaining).toEqual(['4', '3', '2', '1', '0']);
+    expect((await app.request('GET', '/docs')).status).toBe(429);
+  });
+
   it.skipIf(!process.env.REDIS_URL)('shares one count across instances through Redis', async () => {
     const url = process.env.REDIS_URL as string;
     const prefixProbe = new Redis(url);

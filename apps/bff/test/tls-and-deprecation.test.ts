@@ -68,7 +68,9 @@ describe('deprecating a route', () => {
     const server = express();
     server.use((req, _res, next) => {
       req.requestId = 'req_test';
-      req.principal = { kind: 'access', client: { ipAllowlist: [] } as never, scopes: ['read'] };
+      // bindRoute rate limits the route, so the client carries the limits a stored one has.
+      const client = { id: 'cli_test', ipAllowlist: [], rateLimits: { auth: 100, batch: 50, userOps: 1000 } };
+      req.principal = { kind: 'access', client: client as never, scopes: ['read'] };
       next();
     });
     const router = express.Router();

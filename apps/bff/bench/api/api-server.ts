@@ -4,29 +4,37 @@
  * real app (api role only: no webhook worker), then seeds through HTTP what the measured routes need: a client,
  * its access token and one enrolled, verified user.
  *
- * Env: DATABASE_URL, BENCH_LOG_LEVEL (info), RATE_LIMIT_* (the coordinator raises them).
- * IPC out: { url, authorization, userId } once ready. IPC in: 'stop' (drops the schema, closes, exits).
+ * With BENCH_API_PROCESSES=N (N > 1, PostgreSQL only) this process is the primary of N API processes on one port
+ * (node:cluster, as API_PROCESSES does in the start command): it migrates and seeds, they serve.
+ *
+ * Env: DATABASE_URL, BENCH_API_PROCESSES (1), BENCH_LOG_LEVEL (info), RATE_LIMIT_* (the coordinator raises them).
+ * IPC out: { url, authorization, userId, db, processes } once ready. IPC in: 'stop' (drops the schema, closes, exits).
  */
+import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { forkApiProcesses, reportListening } from '../../src/api-processes.ts';
 import { createApp } from '../../src/app.ts';
 import { buildContext } from '../../src/bootstrap.ts';
+import type { Config } from '../../src/config.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Db } from '../../src/db/db.ts';
 import { openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { systemClock } from '../../src/lib/clock.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger, openLogDestination } from '../../src/logger.ts';
 import { createClient } from '../../src/modules/clients/service.ts';
-import { listen } from '../../src/server.ts';
+import { listen, type RunningServer } from '../../src/server.ts';
 
 const SECRET = 'sk_bench_secret_0123456789abcdefghijklmnop';
+const PROCESSES = Number(process.env.BENCH_API_PROCESSES ?? '1');
 
-/** In-memory PGlite, or PostgreSQL in a fresh schema that `close()` drops. */
+/** In-memory PGlite, or PostgreSQL in a fresh schema (BENCH_SCHEMA, for the API processes) that `close()` drops. */
 const openBenchDb = async (): Promise<Db> => {
   const url = process.env.DATABASE_URL;
   if (!url) return openPglite();
   const schema = `bench_${randomBytes(6).toString('hex')}`;
+  process.env.BENCH_SCHEMA = schema;
   const db = await openPostgres({ connectionString: url, schema });
   return {
     ...db,
@@ -35,6 +43,39 @@ const openBenchDb = async (): Promise<Db> => {
       await db.close();
     },
   };
+};
+
+const benchConfig = (): Config =>
+  // LOG_LEVEL=info by default: access logs are part of what a request costs (stdout goes to /dev/null).
+  loadConfig({
+    ...process.env,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: '/nonexistent',
+  });
+
+/** One of BENCH_API_PROCESSES: the app on the shared port, over the primary's schema. */
+const runApiProcess = async () => {
+  const config = benchConfig();
+  const db = await openPostgres({ connectionString: config.DATABASE_URL as string, schema: process.env.BENCH_SCHEMA });
+  const ctx = await buildContext({ config, db, logger: createLogger(config.LOG_LEVEL, openLogDestination()) });
+  const server = await listen(createApp(ctx), config);
+  reportListening(server.url);
+  process.once('SIGTERM', async () => {
+    await server.close();
+    await db.close();
+    process.exit(0);
+  });
+};
+
+/** The app in this process, or (BENCH_API_PROCESSES > 1) in that many API processes forked from it. */
+const serve = async (config: Config, db: Db): Promise<RunningServer> => {
+  const logger = createLogger(config.LOG_LEVEL, openLogDestination());
+  const ctx = await buildContext({ config, db, logger });
+  if (PROCESSES === 1) return listen(createApp(ctx), config);
+  if (db.kind !== 'postgres') throw new Error('BENCH_API_PROCESSES above 1 needs DATABASE_URL (PostgreSQL)');
+  return forkApiProcesses(PROCESSES, logger);
 };
 
 const call = async (url: string, init: RequestInit, expected: number): Promise<unknown> => {
@@ -61,17 +102,10 @@ const verifyWithSandboxAnswers = async (base: string, auth: Record<string, strin
 };
 
 const main = async () => {
-  // LOG_LEVEL=info by default: access logs are part of what a request costs (stdout goes to /dev/null).
-  const config = loadConfig({
-    ...process.env,
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    DATA_DIR: '/nonexistent',
-  });
+  if (!Number.isInteger(PROCESSES) || PROCESSES < 1) throw new Error('BENCH_API_PROCESSES must be a positive whole number');
+  const config = benchConfig();
   const db = await openBenchDb();
-  const ctx = await buildContext({ config, db, logger: createLogger(config.LOG_LEVEL) });
-  const api = await listen(createApp(ctx), config);
+  const api = await serve(config, db);
   config.PUBLIC_URL ??= api.url;
 
   const bank = { name: 'Bench bank', contactEmail: 'ops@bank.test', secret: SECRET };
@@ -100,10 +134,10 @@ const main = async () => {
     await db.close();
     process.exit(0);
   });
-  process.send?.({ url: api.url, authorization: auth.authorization, userId, db: db.kind });
+  process.send?.({ url: api.url, authorization: auth.authorization, userId, db: db.kind, processes: PROCESSES });
 };
 
-main().catch((error: unknown) => {
+(cluster.isWorker ? runApiProcess() : main()).catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Db, Queryable } from './db.ts';
+import { isStalePreparedStatement, statementFor } from './prepared-statements.ts';
 
 // Dates stay 'YYYY-MM-DD' text and bigints stay exact, as PGlite returns them.
 pg.types.setTypeParser(1082, (value) => value);
@@ -22,8 +23,24 @@ export const openPostgres = async ({ connectionString, schema, max = 10 }: Postg
   pool.on('error', () => {});
   if (schema) await pool.query(`create schema if not exists ${schema}`);
   const run: Queryable['query'] = async (sql, params = []) => {
-    const result = await pool.query(sql, params);
-    return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+    const statement = statementFor(sql, params);
+    if (typeof statement === 'string') {
+      const result = await pool.query(statement);
+      return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+    }
+    for (let attempt = 1; ; attempt++) {
+      const client = await pool.connect();
+      try {
+        const result = await client.query(statement);
+        client.release();
+        return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+      } catch (error) {
+        // A stale plan: drop this connection (and its prepared statements) and run once more on a fresh one.
+        const stale = isStalePreparedStatement(error);
+        client.release(stale);
+        if (!stale || attempt > 1) throw error;
+      }
+    }
   };
   return {
     kind: 'postgres',
@@ -33,12 +50,20 @@ export const openPostgres = async ({ connectionString, schema, max = 10 }: Postg
     },
     async transaction(work) {
       const client = await pool.connect();
+      let discard = false;
       try {
         await client.query('begin');
         const result = await work({
           query: async (sql, params = []) => {
-            const r = await client.query(sql, params);
-            return { rows: r.rows, rowCount: r.rowCount ?? 0 };
+            const statement = statementFor(sql, params);
+            try {
+              const r = typeof statement === 'string' ? await client.query(statement) : await client.query(statement);
+              return { rows: r.rows, rowCount: r.rowCount ?? 0 };
+            } catch (error) {
+              // The transaction is lost either way; a stale plan must not outlive this connection.
+              if (isStalePreparedStatement(error)) discard = true;
+              throw error;
+            }
           },
           exec: async (sql) => {
             await client.query(sql);
@@ -50,7 +75,7 @@ export const openPostgres = async ({ connectionString, schema, max = 10 }: Postg
         await client.query('rollback').catch(() => {});
         throw error;
       } finally {
-        client.release();
+        client.release(discard);
       }
     },
     async listen(channel, onNotify) {

@@ -1,4 +1,4 @@
-import { documentedErrors, type Operation, withStringPolicy } from '@credit/contract';
+import { documentedErrors, type Operation, stringPolicyProblem, withStringPolicy } from '@credit/contract';
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
@@ -9,6 +9,8 @@ import { errorResponse, type PreparedResponse, toApiError } from './error-respon
 import { fingerprintRequest, MAX_KEY_LENGTH, withIdempotency } from './idempotency.ts';
 import { assertIpAllowed } from './ip-allowlist.ts';
 import { malformedQueryDetails } from './malformed-query.ts';
+import { limitRequest } from './rate-limit.ts';
+import { requestLogger } from './request-logger.ts';
 import { zodIssuesToDetails } from './zod-details.ts';
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -42,6 +44,7 @@ const policed = (schema: z.ZodType): z.ZodType => {
   }
   return wrapped;
 };
+// Built once: a route without params, query or body still refuses any it is sent.
 const NO_INPUT = z.strictObject({});
 
 const parsePart = (schema: z.ZodType | undefined, input: unknown, where: string): unknown => {
@@ -99,9 +102,20 @@ export const send = (res: Response, response: PreparedResponse) => {
   else res.status(response.status).json(response.body);
 };
 
+/** `Idempotency-Key`: 1–255 characters under the contract's string policy, or 400 naming the header. */
+const readIdempotencyKey = (req: Request): string | undefined => {
+  const key = req.get('idempotency-key');
+  if (key === undefined) return undefined;
+  const problem =
+    key.length === 0 || key.length > MAX_KEY_LENGTH ? `must be 1–${MAX_KEY_LENGTH} characters` : stringPolicyProblem(key);
+  if (problem) throw validationError([{ field: 'Idempotency-Key', message: problem }]);
+  return key;
+};
+
 /**
- * Binds one contract operation to its handler: sandbox gate → auth → body errors → validation →
- * idempotency → handler → envelope. Every API route goes through here, so each rule is written once.
+ * Binds one contract operation to its handler: rate limit → sandbox gate → auth → body errors → validation →
+ * idempotency → handler → envelope. Every API route goes through here, so each rule is written once, and the
+ * limiter counts the request in the bucket of the operation the router matched (no second route table).
  */
 export const bindRoute = <O extends Operation>(
   router: Router,
@@ -113,6 +127,7 @@ export const bindRoute = <O extends Operation>(
   const expressPath = op.path.replace(/\{([^}]+)\}/g, ':$1');
   const documented = new Set(documentedErrors(op));
   router[op.method](expressPath, async (req: Request, res: Response) => {
+    await limitRequest(ctx, req, res, op.rateLimit);
     if (op.sandboxOnly && ctx.config.APP_ENV === 'production') throw new ApiError('NOT_FOUND', 'No such route.');
     const principal = authorize(op, req, ctx);
     if (op.deprecated) {
@@ -146,9 +161,9 @@ export const bindRoute = <O extends Operation>(
         });
         return prepareSuccess(op, result, req, ctx);
       } catch (error) {
-        const apiError = toApiError(error, req.log ?? ctx.logger);
+        const apiError = toApiError(error, requestLogger(ctx, req));
         if (!documented.has(apiError.code)) {
-          (req.log ?? ctx.logger).error(
+          requestLogger(ctx, req).error(
             { code: apiError.code, operationId: op.operationId },
             'error code not documented for this operation',
           );
@@ -156,10 +171,7 @@ export const bindRoute = <O extends Operation>(
         return errorResponse(apiError, req.requestId, ctx.clock);
       }
     };
-    const key = op.idempotent ? req.get('idempotency-key') : undefined;
-    if (key !== undefined && (key.length === 0 || key.length > MAX_KEY_LENGTH)) {
-      throw validationError([{ field: 'Idempotency-Key', message: `must be 1–${MAX_KEY_LENGTH} characters` }]);
-    }
+    const key = op.idempotent ? readIdempotencyKey(req) : undefined;
     // Keys are per client; a user token's keys are also per user, so two customers never share a replay.
     const scopedKey = key && caller.ownExternalUserId ? `user:${caller.ownExternalUserId}:${key}` : key;
     const response = scopedKey

@@ -1,6 +1,7 @@
-import { createUserToken, OAUTH_ERRORS, stringPolicyProblem } from '@credit/contract';
+import { createAccessToken, createUserToken, OAUTH_ERRORS, stringPolicyProblem } from '@credit/contract';
 import { type Request, type Response, Router } from 'express';
 import type { AppContext } from '../../context.ts';
+import { rateLimitedOperation } from '../../http/rate-limit.ts';
 import { bindRoute } from '../../http/route.ts';
 import { type ClientCredentials, issueAccessToken, issueUserToken, OAuthError } from './service.ts';
 
@@ -75,7 +76,7 @@ const tokenEndpoint = (ctx: AppContext) => async (req: Request, res: Response) =
 
 export const authRoutes = (ctx: AppContext): Router => {
   const router = Router();
-  router.post('/oauth/token', tokenEndpoint(ctx));
+  router.post(createAccessToken.path, rateLimitedOperation(ctx, createAccessToken), tokenEndpoint(ctx));
   bindRoute(router, ctx, createUserToken, async ({ body, caller }) => ({ data: await issueUserToken(ctx, caller, body) }));
   return router;
 };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { buildOpenApiDocument } from '@credit/contract';
 import express, { Router } from 'express';
 import type { AppContext } from '../../context.ts';
+import { rateLimitedPage } from '../../http/rate-limit.ts';
 
 const swaggerUiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -19,17 +20,18 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '
 export const docsRoutes = (ctx: AppContext): Router => {
   const router = Router();
   const document = buildOpenApiDocument(ctx.config.PUBLIC_URL ?? '/');
-  router.get('/openapi.json', (_req, res) => {
+  const limited = rateLimitedPage(ctx);
+  router.get('/openapi.json', limited, (_req, res) => {
     res.json(document);
   });
-  router.get('/docs', (_req, res) => {
+  router.get('/docs', limited, (_req, res) => {
     res.type('html').send(DOCS_PAGE);
   });
-  router.get('/docs/init.js', (_req, res) => {
+  router.get('/docs/init.js', limited, (_req, res) => {
     res.type('application/javascript').send(DOCS_INIT);
   });
-  router.use('/docs/assets', express.static(swaggerUiDir, { index: false, maxAge: '1d' }));
-  router.get('/health', (_req, res) => {
+  router.use('/docs/assets', limited, express.static(swaggerUiDir, { index: false, maxAge: '1d' }));
+  router.get('/health', limited, (_req, res) => {
     res.json({ status: 'ok', environment: ctx.config.APP_ENV });
   });
   return router;

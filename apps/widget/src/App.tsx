@@ -4,31 +4,26 @@ import { useEffect, useState } from 'react';
 import type { WidgetApiError } from './api/errors.ts';
 import { meKey, meQuery } from './api/me.ts';
 import { LoadingScreen, Shell } from './app/Shell.tsx';
-import { dashboardView, reportScreen, setInitialView } from './bridge/events.ts';
-import type { LaunchContext, LaunchSettings } from './bridge/launch.ts';
+import { useWidgetServices } from './app/WidgetServicesProvider.tsx';
+import type { LaunchSettings } from './bridge/launch.ts';
 import { Dashboard } from './dashboard/Dashboard.tsx';
 import { EnrollForm } from './enroll/EnrollForm.tsx';
 import { ErrorScreen, widgetErrorCode } from './errors/index.ts';
 import { detectLocale, I18nProvider } from './i18n/index.ts';
-import { boot } from './session/boot.ts';
-import { clearExpired, onSessionExpired } from './session/refresh.ts';
-import { currentSession, rememberUserId } from './session/session.ts';
 import { applyTheme } from './theme/apply-theme.ts';
 import { VerifyFlow } from './verify/VerifyFlow.tsx';
 
 type BootState = { status: 'connecting' } | { status: 'ready' } | { status: 'failed'; error: unknown };
 
-/** One boot per attempt, so React's StrictMode double effect does not exchange the token twice. */
-const bootAttempts = new Map<number, ReturnType<typeof boot>>();
-
 /** connecting → (me) → enrol | verify | locked | dashboard, with an error screen wherever it stops. */
-export function App({ launch }: { launch: LaunchContext }) {
+export function App() {
+  const { launch, boots, refresher, screens } = useWidgetServices();
   const [locale, setLocale] = useState<WidgetLocale>(launch.fragmentSettings.locale ?? detectLocale());
   const [state, setState] = useState<BootState>({ status: 'connecting' });
   const [attempt, setAttempt] = useState(0);
   const [expired, setExpired] = useState<WidgetApiError | null>(null);
 
-  useEffect(() => onSessionExpired(setExpired), []);
+  useEffect(() => refresher.onExpired(setExpired), [refresher]);
   useEffect(() => {
     document.documentElement.lang = locale;
     document.title = locale === 'es' ? 'Puntaje de crédito' : 'Credit score';
@@ -39,24 +34,19 @@ export function App({ launch }: { launch: LaunchContext }) {
     const applySettings = (settings: LaunchSettings) => {
       applyTheme(settings.theme);
       if (settings.locale) setLocale(settings.locale);
-      setInitialView(settings.view);
+      screens.setInitialView(settings.view);
     };
-    let run = bootAttempts.get(attempt);
-    if (!run) {
-      run = boot(launch, applySettings);
-      bootAttempts.set(attempt, run);
-    }
-    run.then(
+    boots.run(attempt, applySettings).then(
       () => !cancelled && setState({ status: 'ready' }),
       (error: unknown) => !cancelled && setState({ status: 'failed', error }),
     );
     return () => {
       cancelled = true;
     };
-  }, [attempt, launch]);
+  }, [attempt, boots, screens]);
 
   const retryBoot = () => {
-    clearExpired();
+    refresher.clearExpired();
     setExpired(null);
     setState({ status: 'connecting' });
     setAttempt((n) => n + 1);
@@ -77,11 +67,12 @@ export function App({ launch }: { launch: LaunchContext }) {
 
 /** Decides the screen from the user's enrolment status, and moves on after each step. */
 function UserFlow() {
+  const { api, session, screens } = useWidgetServices();
   const queryClient = useQueryClient();
   // The session exchange already said whether the token's user has enrolled. Asking `GET /v1/me` first would
   // answer 403 USER_NOT_ENROLLED, which the browser logs as an error although it is every new customer's start.
-  const [enrolled, setEnrolled] = useState(() => Boolean(currentSession()?.userId));
-  const me = useQuery({ ...meQuery(), enabled: enrolled });
+  const [enrolled, setEnrolled] = useState(() => Boolean(session.current()?.userId));
+  const me = useQuery({ ...meQuery(api), enabled: enrolled });
   // Still possible: the user was deleted while the session lived.
   const notEnrolled = !enrolled || (me.isError && widgetErrorCode(me.error) === 'USER_NOT_ENROLLED');
   const screen = notEnrolled
@@ -95,9 +86,9 @@ function UserFlow() {
         : 'loading';
 
   useEffect(() => {
-    if (screen === 'enroll' || screen === 'verify') reportScreen(screen);
-    else if (screen === 'dashboard') reportScreen(dashboardView());
-  }, [screen]);
+    if (screen === 'enroll' || screen === 'verify') screens.report(screen);
+    else if (screen === 'dashboard') screens.report(screens.dashboardView());
+  }, [screen, screens]);
 
   const refreshMe = () => queryClient.invalidateQueries({ queryKey: meKey });
 
@@ -106,7 +97,7 @@ function UserFlow() {
     return (
       <EnrollForm
         onEnrolled={async (userId) => {
-          if (userId) rememberUserId(userId);
+          if (userId) session.rememberUserId(userId);
           setEnrolled(true);
           await refreshMe();
         }}

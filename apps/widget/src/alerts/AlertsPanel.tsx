@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef } from 'react';
 import { announce } from '../a11y/announcer.tsx';
 import { alertsKey, alertsQuery, markAlertRead, unreadAlertCountQuery } from '../api/alerts.ts';
-import { emitEvent } from '../bridge/events.ts';
+import { useApi, useEmitEvent } from '../app/WidgetServicesProvider.tsx';
 import { PanelError } from '../dashboard/PanelError.tsx';
 import { useI18n, useMessages } from '../i18n/index.ts';
 import { Badge, type BadgeTone } from '../ui/Badge.tsx';
@@ -50,6 +50,8 @@ function AlertFacts({ alert }: { alert: TAlert }) {
 
 function AlertItem({ alert, userId }: { alert: TAlert; userId: string }) {
   const t = useMessages(messages);
+  const api = useApi();
+  const emitEvent = useEmitEvent();
   const { formatDateTime, formatDate } = useI18n();
   const queryClient = useQueryClient();
   const titleId = useId();
@@ -58,9 +60,9 @@ function AlertItem({ alert, userId }: { alert: TAlert; userId: string }) {
   const unread = alert.status === 'unread';
 
   const markRead = useMutation({
-    mutationFn: () => markAlertRead(userId, alert.alertId),
+    mutationFn: () => markAlertRead(api, userId, alert.alertId),
     onSuccess: async (updated) => {
-      queryClient.setQueryData(alertsQuery(userId).queryKey, (list) =>
+      queryClient.setQueryData(alertsQuery(api, userId).queryKey, (list) =>
         list?.map((item) => (item.alertId === updated.alertId ? { ...item, status: updated.status } : item)),
       );
       emitEvent({ name: 'alert_read', data: { userId, alertId: alert.alertId } });
@@ -123,17 +125,18 @@ function AlertItem({ alert, userId }: { alert: TAlert; userId: string }) {
 /** The alerts tab: newest first, unread ones marked "New" and with a "Mark as read" button. */
 export function AlertsPanel({ userId }: { userId: string }) {
   const t = useMessages(messages);
+  const api = useApi();
   const headingId = useId();
   const queryClient = useQueryClient();
-  const alerts = useQuery(alertsQuery(userId));
+  const alerts = useQuery(alertsQuery(api, userId));
   const unread = alerts.data?.filter((alert) => alert.status === 'unread').length ?? 0;
 
   // A fresh full list knows the unread count: the tab badge follows it without another request.
   useEffect(() => {
     if (alerts.data && alerts.data.length < LIST_LIMIT) {
-      queryClient.setQueryData(unreadAlertCountQuery(userId).queryKey, unread);
+      queryClient.setQueryData(unreadAlertCountQuery(api, userId).queryKey, unread);
     }
-  }, [alerts.data, unread, queryClient, userId]);
+  }, [alerts.data, unread, queryClient, userId, api]);
 
   let body: React.ReactNode;
   if (alerts.isPending) {

@@ -1,6 +1,6 @@
 import type { TCreditScore, TScoreHistoryEntry } from '@credit/contract';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
+import type { ApiClient } from './client.ts';
 
 const userPath = (userId: string) => `/v1/users/${encodeURIComponent(userId)}`;
 
@@ -8,22 +8,22 @@ const userPath = (userId: string) => `/v1/users/${encodeURIComponent(userId)}`;
 export const creditKey = (userId: string) => ['credit-score', userId] as const;
 
 /** The current score with its factors and trend; the dashboard header reads it too, so both share one request. */
-export const creditScoreQuery = (userId: string) =>
+export const creditScoreQuery = (api: ApiClient, userId: string) =>
   queryOptions({
     queryKey: creditKey(userId),
-    queryFn: async ({ signal }) => (await apiRequest<TCreditScore>('GET', `${userPath(userId)}/credit-score`, { signal })).data,
+    queryFn: async ({ signal }) => (await api.request<TCreditScore>('GET', `${userPath(userId)}/credit-score`, { signal })).data,
   });
 
 export const HISTORY_RANGES = [6, 12, 24] as const;
 export type HistoryRange = (typeof HISTORY_RANGES)[number];
 
 /** Monthly scores over the last `months` months, most recent first (as the API sends them). */
-export const scoreHistoryQuery = (userId: string, months: HistoryRange) =>
+export const scoreHistoryQuery = (api: ApiClient, userId: string, months: HistoryRange) =>
   queryOptions({
     queryKey: [...creditKey(userId), 'history', months] as const,
     queryFn: async ({ signal }) =>
       (
-        await apiRequest<TScoreHistoryEntry[]>('GET', `${userPath(userId)}/credit-score/history?months=${months}&limit=100`, {
+        await api.request<TScoreHistoryEntry[]>('GET', `${userPath(userId)}/credit-score/history?months=${months}&limit=100`, {
           signal,
         })
       ).data,

@@ -1,6 +1,6 @@
 import type { TUser } from '@credit/contract';
 import { queryOptions } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
+import type { ApiClient } from './client.ts';
 
 /** Enrolment, verification and a host refresh change the user's status. */
 export const meKey = ['me'] as const;
@@ -9,9 +9,9 @@ export const meKey = ['me'] as const;
  * The token's enrolled user. Only asked once the session named an enrolled user: before enrolment it is a
  * 403 USER_NOT_ENROLLED, which the browser logs as an error although nothing is wrong.
  */
-export const meQuery = () =>
+export const meQuery = (api: ApiClient) =>
   queryOptions({
     queryKey: meKey,
-    queryFn: async ({ signal }) => (await apiRequest<TUser>('GET', '/v1/me', { signal })).data,
+    queryFn: async ({ signal }) => (await api.request<TUser>('GET', '/v1/me', { signal })).data,
     staleTime: 30_000,
   });

@@ -1,6 +1,6 @@
 import type { TOffer, TOfferClick, TOfferClickInput, TOfferType } from '@credit/contract';
 import { queryOptions } from '@tanstack/react-query';
-import { apiRequest, newIdempotencyKey } from './client.ts';
+import { type ApiClient, newIdempotencyKey } from './client.ts';
 
 const offersPath = (userId: string) => `/v1/users/${encodeURIComponent(userId)}/offers`;
 
@@ -8,13 +8,13 @@ const offersPath = (userId: string) => `/v1/users/${encodeURIComponent(userId)}/
 export const offersKey = (userId: string) => ['offers', userId] as const;
 
 /** Active offers, best match first; `type` undefined lists every type. */
-export const offersQuery = (userId: string, type: TOfferType | undefined) =>
+export const offersQuery = (api: ApiClient, userId: string, type: TOfferType | undefined) =>
   queryOptions({
     queryKey: [...offersKey(userId), type ?? 'all'] as const,
     queryFn: async ({ signal }) => {
       const query = new URLSearchParams({ limit: '50' });
       if (type) query.set('type', type);
-      return (await apiRequest<TOffer[]>('GET', `${offersPath(userId)}?${query}`, { signal })).data;
+      return (await api.request<TOffer[]>('GET', `${offersPath(userId)}?${query}`, { signal })).data;
     },
   });
 
@@ -22,9 +22,14 @@ export const offersQuery = (userId: string, type: TOfferType | undefined) =>
  * Records the click before the application opens, so the partner is credited. One idempotency key per
  * press: a retried request after a network failure is counted once.
  */
-export const recordOfferClick = async (userId: string, offerId: string, input: TOfferClickInput): Promise<TOfferClick> =>
+export const recordOfferClick = async (
+  api: ApiClient,
+  userId: string,
+  offerId: string,
+  input: TOfferClickInput,
+): Promise<TOfferClick> =>
   (
-    await apiRequest<TOfferClick>('POST', `${offersPath(userId)}/${encodeURIComponent(offerId)}/click`, {
+    await api.request<TOfferClick>('POST', `${offersPath(userId)}/${encodeURIComponent(offerId)}/click`, {
       body: input,
       idempotencyKey: newIdempotencyKey(),
     })

@@ -1,5 +1,5 @@
 import { focusManager, QueryClient } from '@tanstack/react-query';
-import { onHostRefresh } from '../bridge/host.ts';
+import type { HostBridge } from '../bridge/host.ts';
 import { WidgetApiError } from './errors.ts';
 
 /** A 4xx will answer the same the second time; only network failures and 5xx are worth another try. */
@@ -13,7 +13,7 @@ const shouldRetry = (failureCount: number, error: unknown) => {
  * fetched again when the frame becomes visible or takes focus; mutations invalidate the resources they
  * change (see each `api/` file's key); and the host's `refresh()` invalidates everything.
  */
-export const createQueryClient = (): QueryClient => {
+export const createQueryClient = (bridge: Pick<HostBridge, 'onRefresh'>): QueryClient => {
   const queryClient = new QueryClient({
     defaultOptions: {
       queries: { retry: shouldRetry, refetchOnWindowFocus: true, staleTime: 60_000 },
@@ -31,6 +31,6 @@ export const createQueryClient = (): QueryClient => {
       window.removeEventListener('focus', listener);
     };
   });
-  onHostRefresh(() => void queryClient.invalidateQueries());
+  bridge.onRefresh(() => void queryClient.invalidateQueries());
   return queryClient;
 };

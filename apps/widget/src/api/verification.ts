@@ -1,5 +1,5 @@
 import type { TVerificationAnswersInput, TVerificationResult, TVerificationSession } from '@credit/contract';
-import { apiRequest } from './client.ts';
+import type { ApiClient } from './client.ts';
 
 export interface StartedVerification {
   session: TVerificationSession;
@@ -11,9 +11,9 @@ export interface StartedVerification {
  * Starts a new verification session. Each call creates a session on the server, so this is called
  * on purpose (start, start again), never by a query refetch.
  */
-export const startVerification = async (userId: string): Promise<StartedVerification> => {
+export const startVerification = async (api: ApiClient, userId: string): Promise<StartedVerification> => {
   const sent = Date.now();
-  const { data, meta } = await apiRequest<TVerificationSession>(
+  const { data, meta } = await api.request<TVerificationSession>(
     'GET',
     `/v1/users/${encodeURIComponent(userId)}/verification/questions`,
   );
@@ -22,6 +22,13 @@ export const startVerification = async (userId: string): Promise<StartedVerifica
   return { session: data, deadline: sent + remaining };
 };
 
-export const submitVerification = async (userId: string, input: TVerificationAnswersInput): Promise<TVerificationResult> =>
-  (await apiRequest<TVerificationResult>('POST', `/v1/users/${encodeURIComponent(userId)}/verification/answers`, { body: input }))
-    .data;
+export const submitVerification = async (
+  api: ApiClient,
+  userId: string,
+  input: TVerificationAnswersInput,
+): Promise<TVerificationResult> =>
+  (
+    await api.request<TVerificationResult>('POST', `/v1/users/${encodeURIComponent(userId)}/verification/answers`, {
+      body: input,
+    })
+  ).data;

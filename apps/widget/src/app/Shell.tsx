@@ -1,16 +1,17 @@
 import type { ReactNode } from 'react';
 import { LiveAnnouncer } from '../a11y/announcer.tsx';
-import { emitEvent } from '../bridge/events.ts';
 import type { LaunchMode } from '../bridge/launch.ts';
 import { useMessages } from '../i18n/index.ts';
 import { ScoreSkeleton } from '../score/ScoreSkeleton.tsx';
 import { Button } from '../ui/Button.tsx';
 import { LoadingRegion, Skeleton } from '../ui/Skeleton.tsx';
 import { messages } from './messages.ts';
+import { useEmitEvent } from './WidgetServicesProvider.tsx';
 
 /** The frame's chrome: product name, the Close button (only when a host can act on `exit`), and the live region. */
 export function Shell({ mode, children }: { mode: LaunchMode; children: ReactNode }) {
   const t = useMessages(messages);
+  const emitEvent = useEmitEvent();
   return (
     <div className="cw-app">
       {/* Named, so they stay unique beside the partner page's own header and main (axe landmark-unique). */}

@@ -1,63 +1,60 @@
 import type { WidgetEvent, WidgetView } from '@credit/contract/widget-protocol';
-import { useCallback, useSyncExternalStore } from 'react';
-import { onHostView, sendEvent } from './host.ts';
 
 /** What the customer sees: a dashboard view, or one of the onboarding steps. */
 export type WidgetScreen = WidgetView | 'enroll' | 'verify';
 
-/** Sends a public event (ready, view_changed, enrolled, …) to the host. */
-export const emitEvent = (event: WidgetEvent): void => {
-  sendEvent(event);
-};
-
-let currentView: WidgetView = 'score';
-let dashboardShown = false;
-let readySent = false;
-let lastScreen: WidgetScreen | null = null;
-const listeners = new Set<() => void>();
-
 /**
- * Tells the host which screen is visible: the first real screen is `ready`, later ones `view_changed`.
- * Error screens are not screens here; they report through `error` events.
+ * Which screen the frame shows and which dashboard tab is selected, and the public events that follow from
+ * them: the first real screen is `ready`, later ones `view_changed`. Error screens are not screens here;
+ * they report through `error` events.
  */
-export const reportScreen = (screen: WidgetScreen): void => {
-  dashboardShown = screen !== 'enroll' && screen !== 'verify';
-  if (screen === lastScreen) return;
-  lastScreen = screen;
-  if (!readySent) {
-    readySent = true;
-    emitEvent({ name: 'ready', data: { view: screen } });
-  } else {
-    emitEvent({ name: 'view_changed', data: { view: screen } });
-  }
-};
+export class ScreenState {
+  private view: WidgetView = 'score';
+  private dashboardShown = false;
+  private readySent = false;
+  private lastScreen: WidgetScreen | null = null;
+  private readonly listeners = new Set<() => void>();
 
-/** The dashboard view to show; App reports it when the dashboard appears. */
-export const dashboardView = (): WidgetView => currentView;
+  constructor(private readonly sendEvent: (event: WidgetEvent) => void) {}
 
-const setView = (view: WidgetView) => {
-  if (view === currentView) return;
-  currentView = view;
-  for (const listener of listeners) listener();
-  if (dashboardShown) reportScreen(view);
-};
-
-/** The host's starting view (`init.view` or the fragment's `view`), before anything renders. */
-export const setInitialView = (view: WidgetView | undefined): void => {
-  if (view) currentView = view;
-};
-
-onHostView(setView);
-
-const subscribe = (listener: () => void) => {
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
+  /** Sends a public event (ready, view_changed, enrolled, …) to the host. */
+  emit = (event: WidgetEvent): void => {
+    this.sendEvent(event);
   };
-};
 
-/** The dashboard tab: set by the host (`init.view`, `set_view`) and by the tabs; changes emit `view_changed`. */
-export const useCurrentView = (): [WidgetView, (view: WidgetView) => void] => {
-  const view = useSyncExternalStore(subscribe, dashboardView, dashboardView);
-  return [view, useCallback((next: WidgetView) => setView(next), [])];
-};
+  /** Tells the host which screen is visible. */
+  report = (screen: WidgetScreen): void => {
+    this.dashboardShown = screen !== 'enroll' && screen !== 'verify';
+    if (screen === this.lastScreen) return;
+    this.lastScreen = screen;
+    if (!this.readySent) {
+      this.readySent = true;
+      this.emit({ name: 'ready', data: { view: screen } });
+    } else {
+      this.emit({ name: 'view_changed', data: { view: screen } });
+    }
+  };
+
+  /** The dashboard view to show; App reports it when the dashboard appears. */
+  dashboardView = (): WidgetView => this.view;
+
+  /** Selects a tab (the customer, or the host's `set_view`); once the dashboard shows, the host hears of it. */
+  setView = (view: WidgetView): void => {
+    if (view === this.view) return;
+    this.view = view;
+    for (const listener of this.listeners) listener();
+    if (this.dashboardShown) this.report(view);
+  };
+
+  /** The host's starting view (`init.view` or the fragment's `view`), before anything renders. */
+  setInitialView = (view: WidgetView | undefined): void => {
+    if (view) this.view = view;
+  };
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+}

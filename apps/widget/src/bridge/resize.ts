@@ -1,7 +1,5 @@
-import { sendResize } from './host.ts';
-
 /** Keeps the host's iframe as tall as the content, so the partner's page scrolls instead of the frame. */
-export const observeContentHeight = (root: HTMLElement): (() => void) => {
+export const observeContentHeight = (root: HTMLElement, sendResize: (height: number) => void): (() => void) => {
   let lastHeight = -1;
   const report = () => {
     const height = Math.ceil(root.getBoundingClientRect().height);

@@ -1,9 +1,10 @@
-import type { WidgetView } from '@credit/contract/widget-protocol';
+import { WIDGET_VIEWS, type WidgetView } from '@credit/contract/widget-protocol';
 import { useQuery } from '@tanstack/react-query';
+import type { ComponentType } from 'react';
 import { AlertsPanel } from '../alerts/AlertsPanel.tsx';
 import { unreadAlertCountQuery } from '../api/alerts.ts';
 import { creditScoreQuery } from '../api/credit.ts';
-import { useCurrentView } from '../bridge/events.ts';
+import { useApi, useCurrentView } from '../app/WidgetServicesProvider.tsx';
 import { FactorsPanel } from '../factors/FactorsPanel.tsx';
 import { HistoryPanel } from '../history/HistoryPanel.tsx';
 import { useI18n, useMessages } from '../i18n/index.ts';
@@ -18,14 +19,14 @@ import './dashboard.css';
 
 /** The only model the platform serves; the API does not name it per score. */
 const SCORE_MODEL = 'VantageScore 3.0';
-const VIEWS: readonly WidgetView[] = ['score', 'factors', 'history', 'offers', 'alerts'];
 const ID_PREFIX = 'cw-dashboard';
 
 /** Where the score comes from: model, bureau and date, shown above every tab. */
 function Provenance({ userId }: { userId: string }) {
   const t = useMessages(messages);
+  const api = useApi();
   const { formatDate } = useI18n();
-  const score = useQuery(creditScoreQuery(userId));
+  const score = useQuery(creditScoreQuery(api, userId));
   if (score.isPending) {
     return (
       <span className="cw-dashboard__provenance-loading">
@@ -38,31 +39,29 @@ function Provenance({ userId }: { userId: string }) {
   return <>{t.provenance(SCORE_MODEL, score.data.bureau, formatDate(score.data.scoreDate, { dateStyle: 'long' }))}</>;
 }
 
-function Panel({ view, userId }: { view: WidgetView; userId: string }) {
-  switch (view) {
-    case 'score':
-      return <ScorePanel userId={userId} />;
-    case 'factors':
-      return <FactorsPanel userId={userId} />;
-    case 'history':
-      return <HistoryPanel userId={userId} />;
-    case 'offers':
-      return <OffersPanel userId={userId} />;
-    case 'alerts':
-      return <AlertsPanel userId={userId} />;
-  }
-}
+/**
+ * One panel per view the host may open: a view added to the contract's `WIDGET_VIEWS` does not compile
+ * until it has a panel here, and the tabs follow the contract's order.
+ */
+const PANELS = {
+  score: ScorePanel,
+  factors: FactorsPanel,
+  history: HistoryPanel,
+  offers: OffersPanel,
+  alerts: AlertsPanel,
+} satisfies Record<WidgetView, ComponentType<{ userId: string }>>;
 
 /** The enrolled, verified user's dashboard: one tab per view, the selected one kept in sync with the host. */
 export function Dashboard({ userId }: { userId: string }) {
   const t = useMessages(messages);
   const { formatNumber } = useI18n();
+  const api = useApi();
   const [view, setView] = useCurrentView();
-  const unread = useQuery(unreadAlertCountQuery(userId)).data ?? 0;
+  const unread = useQuery(unreadAlertCountQuery(api, userId)).data ?? 0;
   // A failed score shows its error screen in the panel; the header then has no provenance line at all.
-  const scoreFailed = useQuery(creditScoreQuery(userId)).isError;
+  const scoreFailed = useQuery(creditScoreQuery(api, userId)).isError;
 
-  const tabs: TabItem<WidgetView>[] = VIEWS.map((id) => ({
+  const tabs: TabItem<WidgetView>[] = WIDGET_VIEWS.map((id) => ({
     id,
     label: t.tabs[id],
     badge:
@@ -74,12 +73,13 @@ export function Dashboard({ userId }: { userId: string }) {
       ) : undefined,
   }));
 
+  const ViewPanel = PANELS[view];
   return (
     <div className="cw-dashboard">
       <ScreenHeader title={t.title} subtitle={scoreFailed ? undefined : <Provenance userId={userId} />} />
       <Tabs tabs={tabs} selected={view} onSelect={setView} label={t.tabsLabel} idPrefix={ID_PREFIX} />
       <TabPanel idPrefix={ID_PREFIX} id={view}>
-        <Panel view={view} userId={userId} />
+        <ViewPanel userId={userId} />
       </TabPanel>
     </div>
   );

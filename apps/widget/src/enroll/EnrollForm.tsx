@@ -1,9 +1,10 @@
+import type { TSelfEnrollmentInput } from '@credit/contract';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { announce } from '../a11y/announcer.tsx';
 import { enrollSelf } from '../api/enroll.ts';
 import { WidgetApiError } from '../api/errors.ts';
-import { emitEvent } from '../bridge/events.ts';
+import { useApi, useEmitEvent } from '../app/WidgetServicesProvider.tsx';
 import { ErrorScreen } from '../errors/ErrorScreen.tsx';
 import { useMessages } from '../i18n/index.ts';
 import { Button } from '../ui/Button.tsx';
@@ -34,6 +35,8 @@ const dateBounds = () => {
 
 export function EnrollForm({ onEnrolled }: { onEnrolled: (userId: string | null) => Promise<unknown> | undefined }) {
   const t = useMessages(messages);
+  const api = useApi();
+  const emitEvent = useEmitEvent();
   const [values, setValues] = useState<EnrollValues>(EMPTY);
   /** Messages on show: a field is checked when it loses focus and on submit, not while first typed. */
   const [errors, setErrors] = useState<Partial<Record<EnrollField, string>>>({});
@@ -43,7 +46,7 @@ export function EnrollForm({ onEnrolled }: { onEnrolled: (userId: string | null)
   const focusField = (field: EnrollField) => formRef.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
 
   const enroll = useMutation({
-    mutationFn: enrollSelf,
+    mutationFn: (input: TSelfEnrollmentInput) => enrollSelf(api, input),
     onSuccess: async (user) => {
       emitEvent({ name: 'enrolled', data: { userId: user.userId } });
       await onEnrolled(user.userId);

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import './errors.css';
 import { WidgetApiError } from '../api/errors.ts';
-import { emitEvent } from '../bridge/events.ts';
+import { useEmitEvent } from '../app/WidgetServicesProvider.tsx';
 import { useI18n, useMessages } from '../i18n/index.ts';
 import { Button } from '../ui/Button.tsx';
 import { ScreenHeader } from '../ui/ScreenHeader.tsx';
@@ -21,6 +21,7 @@ export interface ErrorScreenProps {
 /** One clear screen per failure, with the unlock time, a retry, or a reference to quote, as fits the code. */
 export function ErrorScreen({ error, onRetry, level = 1, report = true }: ErrorScreenProps) {
   const t = useMessages(messages);
+  const emitEvent = useEmitEvent();
   const { formatDateTime } = useI18n();
   const code = widgetErrorCode(error);
   const rateLimited = error instanceof WidgetApiError && error.code === 'RATE_LIMIT_EXCEEDED';
@@ -38,7 +39,7 @@ export function ErrorScreen({ error, onRetry, level = 1, report = true }: ErrorS
         ...(requestId ? { requestId } : {}),
       },
     });
-  }, [error, code, requestId, report]);
+  }, [error, code, requestId, report, emitEvent]);
 
   return (
     // A full screen moves focus to its heading; a panel-level error has no focus move, so it is announced as an alert.

@@ -2,6 +2,7 @@ import type { TCreditFactor } from '@credit/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { creditScoreQuery } from '../api/credit.ts';
+import { useApi } from '../app/WidgetServicesProvider.tsx';
 import { PanelError } from '../dashboard/PanelError.tsx';
 import { useI18n, useMessages } from '../i18n/index.ts';
 import { Badge, type BadgeTone } from '../ui/Badge.tsx';
@@ -115,8 +116,9 @@ function Factor({ factor }: { factor: TCreditFactor }) {
 /** The factors tab: each factor's impact in words and as an icon, its figures, and what to do about it. */
 export function FactorsPanel({ userId }: { userId: string }) {
   const t = useMessages(messages);
+  const api = useApi();
   const headingId = useId();
-  const score = useQuery(creditScoreQuery(userId));
+  const score = useQuery(creditScoreQuery(api, userId));
 
   if (score.isPending) {
     return (

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useId, useState } from 'react';
 import { HISTORY_RANGES, type HistoryRange, scoreHistoryQuery } from '../api/credit.ts';
+import { useApi } from '../app/WidgetServicesProvider.tsx';
 import { PanelError } from '../dashboard/PanelError.tsx';
 import { useI18n, useMessages } from '../i18n/index.ts';
 import { Button } from '../ui/Button.tsx';
@@ -33,12 +34,13 @@ const chartScale = (points: HistoryPoint[]): { domain: [number, number]; ticks: 
 /** The history tab: a 6/12/24-month line chart, a sentence summing it up, and the same data as a table. */
 export function HistoryPanel({ userId }: { userId: string }) {
   const t = useMessages(messages);
+  const api = useApi();
   const { formatDate, formatNumber } = useI18n();
   const headingId = useId();
   const [months, setMonths] = useState<HistoryRange>(12);
   const [asTable, setAsTable] = useState(false);
   const [chartFailed, setChartFailed] = useState(false);
-  const history = useQuery(scoreHistoryQuery(userId, months));
+  const history = useQuery(scoreHistoryQuery(api, userId, months));
   const markChartFailed = useCallback(() => setChartFailed(true), []);
 
   const formatMonth = (date: string) => formatDate(date, { month: 'short', year: '2-digit' });

@@ -3,7 +3,7 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { type Ref, useEffect, useId, useRef, useState } from 'react';
 import { SeverityIcon } from '../alerts/SeverityIcon.tsx';
 import { offersQuery, recordOfferClick } from '../api/offers.ts';
-import { emitEvent } from '../bridge/events.ts';
+import { useApi, useEmitEvent } from '../app/WidgetServicesProvider.tsx';
 import { PanelError } from '../dashboard/PanelError.tsx';
 import { useI18n, useMessages } from '../i18n/index.ts';
 import { Badge } from '../ui/Badge.tsx';
@@ -50,6 +50,8 @@ function OfferCard({
   headingRef?: Ref<HTMLHeadingElement>;
 }) {
   const t = useMessages(messages);
+  const api = useApi();
+  const emitEvent = useEmitEvent();
   const { formatCurrency, formatPercent, formatDate, locale } = useI18n();
   const applicationUrl = webUrl(offer.applicationUrl);
   const errorId = useId();
@@ -59,7 +61,7 @@ function OfferCard({
   // The click is recorded first so the partner is credited; only then does the application open.
   const apply = useMutation({
     mutationFn: (_popup: Window | null) =>
-      recordOfferClick(userId, offer.offerId, {
+      recordOfferClick(api, userId, offer.offerId, {
         source: 'widget',
         timestamp: new Date().toISOString(),
         metadata: { page: 'offers', position },
@@ -165,9 +167,10 @@ function OfferCard({
 /** The offers tab: filter by type, each offer's terms, and Apply (click recorded through the API first). */
 export function OffersPanel({ userId }: { userId: string }) {
   const t = useMessages(messages);
+  const api = useApi();
   const headingId = useId();
   const [type, setType] = useState<TOfferType | undefined>(undefined);
-  const offers = useQuery({ ...offersQuery(userId, type), placeholderData: keepPreviousData });
+  const offers = useQuery({ ...offersQuery(api, userId, type), placeholderData: keepPreviousData });
   const [shownCount, setShownCount] = useState(OFFERS_PER_STEP);
   /** Index of the first offer the last "Show more" revealed: its heading takes focus, so the reader lands there. */
   const [firstRevealed, setFirstRevealed] = useState<number | null>(null);

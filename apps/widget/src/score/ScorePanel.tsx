@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { creditScoreQuery } from '../api/credit.ts';
+import { useApi } from '../app/WidgetServicesProvider.tsx';
 import { PanelError } from '../dashboard/PanelError.tsx';
 import { useI18n, useMessages } from '../i18n/index.ts';
 import { LoadingRegion } from '../ui/Skeleton.tsx';
@@ -16,9 +17,10 @@ const TREND_ICONS = { up: '▲', down: '▼', stable: '▶' } as const;
 /** The score tab: the gauge, the score in words ("712, Good, up 8 points in 3 months") and the bands explained. */
 export function ScorePanel({ userId }: { userId: string }) {
   const t = useMessages(messages);
+  const api = useApi();
   const { formatNumber } = useI18n();
   const headingId = useId();
-  const score = useQuery(creditScoreQuery(userId));
+  const score = useQuery(creditScoreQuery(api, userId));
 
   if (score.isPending) {
     return (

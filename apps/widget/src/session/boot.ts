@@ -1,37 +1,26 @@
 import { WidgetApiError } from '../api/errors.ts';
-import { connectToHost, forgetLaunchToken, type LaunchContext, type LaunchSettings } from '../bridge/index.ts';
-import { refreshSession } from './refresh.ts';
-import { startSession, type WidgetSessionState } from './session.ts';
+import type { HostBridge, LaunchSettings } from '../bridge/index.ts';
+import type { SessionRefresher } from './refresh.ts';
+import type { WidgetSession, WidgetSessionState } from './session.ts';
 
 export interface BootResult {
   settings: LaunchSettings;
   session: WidgetSessionState;
 }
 
-let connection: Promise<{ userToken: string | null; settings: LaunchSettings }> | null = null;
-
-/** Starts listening to the host at once (the loader waits for `frame_loaded`); safe to call more than once. */
-export const connect = (launch: LaunchContext) => {
-  connection ??= connectToHost(launch);
-  return connection;
-};
-
-/**
- * Once the cookie carries the session, nothing in the frame may still hold the user token: the
- * settled connection and the launch context both drop it. Bearer mode needs it, so it stays.
- */
-const forgetTokenIfCookie = (launch: LaunchContext, settings: LaunchSettings, session: WidgetSessionState) => {
-  if (session.mode !== 'cookie') return;
-  connection = Promise.resolve({ userToken: null, settings });
-  forgetLaunchToken(launch);
-};
+export interface BootDependencies {
+  bridge: HostBridge;
+  session: WidgetSession;
+  refresher: SessionRefresher;
+}
 
 /** The host's token may already have expired while the page waited; one fresh token from the host, then give up. */
-const startWithFreshTokenIfExpired = async (userToken: string): Promise<WidgetSessionState> => {
+const startWithFreshTokenIfExpired = async (deps: BootDependencies, userToken: string): Promise<WidgetSessionState> => {
   try {
-    return await startSession(userToken);
+    return await deps.session.start(userToken);
   } catch (error) {
-    if (error instanceof WidgetApiError && error.status === 401 && error.code === 'INVALID_TOKEN') return refreshSession();
+    if (error instanceof WidgetApiError && error.status === 401 && error.code === 'INVALID_TOKEN')
+      return deps.refresher.refresh();
     throw error;
   }
 };
@@ -40,7 +29,8 @@ const startWithFreshTokenIfExpired = async (userToken: string): Promise<WidgetSe
  * The host's settings as soon as they arrive, and the session once the token is exchanged. The
  * settings come first so the loading screen already has the host's theme and language.
  */
-export const boot = async (launch: LaunchContext, onSettings: (settings: LaunchSettings) => void): Promise<BootResult> => {
+export const boot = async (deps: BootDependencies, onSettings: (settings: LaunchSettings) => void): Promise<BootResult> => {
+  const { launch } = deps.bridge;
   if (launch.originRefused) {
     throw new WidgetApiError(
       403,
@@ -48,7 +38,7 @@ export const boot = async (launch: LaunchContext, onSettings: (settings: LaunchS
       'A framed widget with a token in its fragment needs a valid parent origin.',
     );
   }
-  const { userToken, settings } = await connect(launch);
+  const { userToken, settings } = await deps.bridge.connect();
   onSettings(settings);
   if (!userToken) {
     throw new WidgetApiError(
@@ -57,7 +47,27 @@ export const boot = async (launch: LaunchContext, onSettings: (settings: LaunchS
       launch.mode === 'standalone' ? 'The widget was opened without a user token.' : 'The host sent no user token.',
     );
   }
-  const session = await startWithFreshTokenIfExpired(userToken);
-  forgetTokenIfCookie(launch, settings, session);
+  const session = await startWithFreshTokenIfExpired(deps, userToken);
+  // Once the cookie carries the session, nothing in the frame may still hold the user token. Bearer mode needs it.
+  if (session.mode === 'cookie') deps.bridge.forgetToken(settings);
   return { settings, session };
 };
+
+/**
+ * One boot per attempt, so React's StrictMode double effect does not exchange the token twice; the
+ * error screen's retry is the next attempt.
+ */
+export class BootAttempts {
+  private readonly runs = new Map<number, Promise<BootResult>>();
+
+  constructor(private readonly deps: BootDependencies) {}
+
+  run(attempt: number, onSettings: (settings: LaunchSettings) => void): Promise<BootResult> {
+    let run = this.runs.get(attempt);
+    if (!run) {
+      run = boot(this.deps, onSettings);
+      this.runs.set(attempt, run);
+    }
+    return run;
+  }
+}

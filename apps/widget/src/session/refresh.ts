@@ -1,48 +1,57 @@
 import { WidgetApiError } from '../api/errors.ts';
-import { requestFreshToken } from '../bridge/host.ts';
-import { startSession, type WidgetSessionState } from './session.ts';
-
-let inFlight: Promise<WidgetSessionState> | null = null;
-let expired: WidgetApiError | null = null;
-const expiredListeners = new Set<(error: WidgetApiError) => void>();
-
-const markExpired = (error: WidgetApiError) => {
-  expired = error;
-  for (const listener of expiredListeners) listener(error);
-};
+import type { WidgetSession, WidgetSessionState } from './session.ts';
 
 /**
- * Asks the host for a fresh token and starts a new session with it. Calls that fail together share
- * one refresh, so the host sees one `token_request`, not one per query.
+ * Renews an expired session: asks the host for a fresh token and starts a new session with it. Calls that
+ * fail together share one renewal, so the host sees one `token_request`, not one per query. Once the host
+ * has no token to give, the session is expired for good (until the error screen's retry).
  */
-export const refreshSession = (): Promise<WidgetSessionState> => {
-  if (expired) return Promise.reject(expired);
-  inFlight ??= (async () => {
-    const token = await requestFreshToken();
+export class SessionRefresher {
+  private inFlight: Promise<WidgetSessionState> | null = null;
+  private expired: WidgetApiError | null = null;
+  private readonly expiredListeners = new Set<(error: WidgetApiError) => void>();
+
+  constructor(
+    private readonly session: WidgetSession,
+    private readonly requestFreshToken: () => Promise<string | null>,
+  ) {}
+
+  refresh(): Promise<WidgetSessionState> {
+    if (this.expired) return Promise.reject(this.expired);
+    this.inFlight ??= this.renew()
+      .catch((error: unknown) => {
+        if (error instanceof WidgetApiError && (error.code === 'INVALID_TOKEN' || error.code === 'ORIGIN_NOT_ALLOWED')) {
+          this.markExpired(error);
+        }
+        throw error;
+      })
+      .finally(() => {
+        this.inFlight = null;
+      });
+    return this.inFlight;
+  }
+
+  /** App replaces every screen with the expired-session screen once the session cannot be renewed. */
+  onExpired(listener: (error: WidgetApiError) => void): () => void {
+    this.expiredListeners.add(listener);
+    return () => {
+      this.expiredListeners.delete(listener);
+    };
+  }
+
+  /** Called after a fresh session starts from the error screen's retry. */
+  clearExpired(): void {
+    this.expired = null;
+  }
+
+  private async renew(): Promise<WidgetSessionState> {
+    const token = await this.requestFreshToken();
     if (!token) throw new WidgetApiError(401, 'INVALID_TOKEN', 'The session expired and the host had no fresh user token.');
-    return startSession(token);
-  })()
-    .catch((error: unknown) => {
-      if (error instanceof WidgetApiError && (error.code === 'INVALID_TOKEN' || error.code === 'ORIGIN_NOT_ALLOWED')) {
-        markExpired(error);
-      }
-      throw error;
-    })
-    .finally(() => {
-      inFlight = null;
-    });
-  return inFlight;
-};
+    return this.session.start(token);
+  }
 
-/** App replaces every screen with the expired-session screen once the session cannot be renewed. */
-export const onSessionExpired = (listener: (error: WidgetApiError) => void): (() => void) => {
-  expiredListeners.add(listener);
-  return () => {
-    expiredListeners.delete(listener);
-  };
-};
-
-/** Called after a fresh session starts from the error screen's retry. */
-export const clearExpired = (): void => {
-  expired = null;
-};
+  private markExpired(error: WidgetApiError): void {
+    this.expired = error;
+    for (const listener of this.expiredListeners) listener(error);
+  }
+}

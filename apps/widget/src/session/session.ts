@@ -16,34 +16,7 @@ export interface WidgetSessionState {
   expiresAt: string;
 }
 
-let current: WidgetSessionState | null = null;
-let parentOrigin: string | null = null;
-
-export const currentSession = (): WidgetSessionState | null => current;
-
-/** The embedding page's origin from the frame URL, or null in a top-level webview. */
-export const setParentOrigin = (origin: string | null): void => {
-  parentOrigin = origin;
-};
-
-/** Headers that authenticate a call with whichever mode `session` (the current one by default) ended up in. */
-export const authHeaders = (session: WidgetSessionState | null = current): Record<string, string> => {
-  if (!session) return {};
-  if (session.mode === 'bearer' && session.userToken) return { Authorization: `Bearer ${session.userToken}` };
-  return { [WIDGET_CSRF_HEADER]: session.csrfToken };
-};
-
-const send = async (input: string, init: RequestInit): Promise<Response> => {
-  try {
-    return await fetch(input, { ...init, credentials: 'same-origin', cache: 'no-store' });
-  } catch (error) {
-    if (isAbort(error)) throw error;
-    throw networkError(error);
-  }
-};
-
-const isParentOriginRefusal = (error: WidgetApiError): boolean =>
-  error.status === 403 && (error.details ?? []).some((detail) => detail.field === 'parentOrigin');
+export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
 
 interface CreatedSession {
   csrfToken: string;
@@ -51,51 +24,87 @@ interface CreatedSession {
   userId: string | null;
 }
 
-/**
- * Exchanges a user token for a widget session, then checks whether the cookie came back: browsers
- * that block third-party cookies (Safari, partitioning off) drop it, and the frame falls back to
- * sending the token itself.
- */
-export const startSession = async (userToken: string): Promise<WidgetSessionState> => {
-  const created = await send('/widget/session', {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${userToken}`, 'Content-Type': 'application/json', Accept: 'application/json' },
-    body: JSON.stringify({ parentOrigin }),
-  });
-  if (!created.ok) {
-    const error = await errorFromResponse(created);
-    if (error.code === 'AUTHORIZATION_ERROR') {
-      // Only a refusal that names the parent origin is about where the widget is embedded; any other
-      // refusal (a scope, a disabled client) must not tell the customer this website is to blame.
-      const code = isParentOriginRefusal(error) ? 'ORIGIN_NOT_ALLOWED' : 'UNKNOWN';
-      throw new WidgetApiError(error.status, code, error.message, { requestId: error.requestId, details: error.details });
-    }
-    if (error.code === 'AUTHENTICATION_ERROR') {
-      throw new WidgetApiError(error.status, 'INVALID_TOKEN', error.message, { requestId: error.requestId });
-    }
-    throw error;
-  }
-  const { data } = (await created.json()) as { data: CreatedSession };
-  const probe = await send('/widget/session', {
-    method: 'GET',
-    headers: { [WIDGET_CSRF_HEADER]: data.csrfToken, Accept: 'application/json' },
-  });
-  const cookieWorks = probe.ok;
-  if (!cookieWorks && probe.status !== 401) throw await errorFromResponse(probe);
-  current = {
-    mode: cookieWorks ? 'cookie' : 'bearer',
-    csrfToken: data.csrfToken,
-    userToken: cookieWorks ? null : userToken,
-    userId: data.userId,
-    expiresAt: data.expiresAt,
-  };
-  return current;
+const isParentOriginRefusal = (error: WidgetApiError): boolean =>
+  error.status === 403 && (error.details ?? []).some((detail) => detail.field === 'parentOrigin');
+
+/** Headers that authenticate a call with whichever mode `session` ended up in. */
+export const authHeaders = (session: WidgetSessionState | null): Record<string, string> => {
+  if (!session) return {};
+  if (session.mode === 'bearer' && session.userToken) return { Authorization: `Bearer ${session.userToken}` };
+  return { [WIDGET_CSRF_HEADER]: session.csrfToken };
 };
 
-/**
- * After enrolment the session learns its user id from the API's answer rather than a new exchange. In
- * place: the session's identity tells apiRequest whether a 401 came from an older session.
- */
-export const rememberUserId = (userId: string): void => {
-  if (current) current.userId = userId;
+/** The frame's widget session: started from a user token at `POST /widget/session`, replaced on renewal. */
+export class WidgetSession {
+  private state: WidgetSessionState | null = null;
+
+  constructor(
+    /** The embedding page's origin from the frame URL, or null in a top-level webview. */
+    private readonly parentOrigin: string | null,
+    private readonly fetch: Fetch = (input, init) => globalThis.fetch(input, init),
+  ) {}
+
+  current(): WidgetSessionState | null {
+    return this.state;
+  }
+
+  /**
+   * Exchanges a user token for a widget session, then checks whether the cookie came back: browsers
+   * that block third-party cookies (Safari, partitioning off) drop it, and the frame falls back to
+   * sending the token itself.
+   */
+  async start(userToken: string): Promise<WidgetSessionState> {
+    const created = await this.send('/widget/session', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${userToken}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ parentOrigin: this.parentOrigin }),
+    });
+    if (!created.ok) throw await sessionRefusal(created);
+    const { data } = (await created.json()) as { data: CreatedSession };
+    const probe = await this.send('/widget/session', {
+      method: 'GET',
+      headers: { [WIDGET_CSRF_HEADER]: data.csrfToken, Accept: 'application/json' },
+    });
+    const cookieWorks = probe.ok;
+    if (!cookieWorks && probe.status !== 401) throw await errorFromResponse(probe);
+    this.state = {
+      mode: cookieWorks ? 'cookie' : 'bearer',
+      csrfToken: data.csrfToken,
+      userToken: cookieWorks ? null : userToken,
+      userId: data.userId,
+      expiresAt: data.expiresAt,
+    };
+    return this.state;
+  }
+
+  /**
+   * After enrolment the session learns its user id from the API's answer rather than a new exchange. In
+   * place: the session's identity tells the API client whether a 401 came from an older session.
+   */
+  rememberUserId(userId: string): void {
+    if (this.state) this.state.userId = userId;
+  }
+
+  private async send(input: string, init: RequestInit): Promise<Response> {
+    try {
+      return await this.fetch(input, { ...init, credentials: 'same-origin', cache: 'no-store' });
+    } catch (error) {
+      if (isAbort(error)) throw error;
+      throw networkError(error);
+    }
+  }
+}
+
+const sessionRefusal = async (response: Response): Promise<WidgetApiError> => {
+  const error = await errorFromResponse(response);
+  if (error.code === 'AUTHORIZATION_ERROR') {
+    // Only a refusal that names the parent origin is about where the widget is embedded; any other
+    // refusal (a scope, a disabled client) must not tell the customer this website is to blame.
+    const code = isParentOriginRefusal(error) ? 'ORIGIN_NOT_ALLOWED' : 'UNKNOWN';
+    return new WidgetApiError(error.status, code, error.message, { requestId: error.requestId, details: error.details });
+  }
+  if (error.code === 'AUTHENTICATION_ERROR') {
+    return new WidgetApiError(error.status, 'INVALID_TOKEN', error.message, { requestId: error.requestId });
+  }
+  return error;
 };

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { announce } from '../a11y/announcer.tsx';
 import { WidgetApiError } from '../api/errors.ts';
 import { type StartedVerification, startVerification, submitVerification } from '../api/verification.ts';
-import { emitEvent } from '../bridge/events.ts';
+import { useApi, useEmitEvent } from '../app/WidgetServicesProvider.tsx';
 import { ErrorScreen } from '../errors/ErrorScreen.tsx';
 import { useMessages } from '../i18n/index.ts';
 import { Button } from '../ui/Button.tsx';
@@ -56,13 +56,15 @@ export interface VerifyFlowProps {
 /** The KBA wizard: intro → one question a step against the clock → verified, retry, expired or locked. */
 export function VerifyFlow({ userId, initiallyLocked, onVerified }: VerifyFlowProps) {
   const t = useMessages(messages);
+  const api = useApi();
+  const emitEvent = useEmitEvent();
   const [started, setStarted] = useState<StartedVerification | null>(null);
   const [answers, setAnswers] = useState<Record<string, string>>({});
   const [step, setStep] = useState(0);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
 
   const start = useMutation({
-    mutationFn: () => startVerification(userId),
+    mutationFn: () => startVerification(api, userId),
     onMutate: () => setOutcome(null),
     onSuccess: (next) => {
       setStarted(next);
@@ -74,7 +76,7 @@ export function VerifyFlow({ userId, initiallyLocked, onVerified }: VerifyFlowPr
 
   const submit = useMutation({
     mutationFn: (current: StartedVerification) =>
-      submitVerification(userId, {
+      submitVerification(api, userId, {
         sessionId: current.session.sessionId,
         answers: current.session.questions.flatMap((q) =>
           answers[q.questionId] ? [{ questionId: q.questionId, answerId: answers[q.questionId] as string }] : [],

@@ -1,0 +1,45 @@
+import type { WidgetEvent } from '@credit/contract/widget-protocol';
+import { ApiClient } from '../api/client.ts';
+import { ScreenState } from '../bridge/events.ts';
+import { HostBridge, type HostBridgeEnvironment } from '../bridge/host.ts';
+import type { LaunchContext } from '../bridge/launch.ts';
+import { BootAttempts } from '../session/boot.ts';
+import { SessionRefresher } from '../session/refresh.ts';
+import { type Fetch, WidgetSession } from '../session/session.ts';
+
+/** Everything with state in the frame: made once by main.tsx, handed to the screens through context. */
+export interface WidgetServices {
+  launch: LaunchContext;
+  bridge: HostBridge;
+  session: WidgetSession;
+  refresher: SessionRefresher;
+  api: ApiClient;
+  screens: ScreenState;
+  boots: BootAttempts;
+  /** Sends a public event (ready, enrolled, offer_clicked, …) to the host. */
+  emitEvent: (event: WidgetEvent) => void;
+}
+
+export interface WidgetServicesOptions {
+  env?: HostBridgeEnvironment;
+  fetch?: Fetch;
+}
+
+export const createWidgetServices = (launch: LaunchContext, options: WidgetServicesOptions = {}): WidgetServices => {
+  const bridge = new HostBridge(launch, options.env);
+  const session = new WidgetSession(launch.parentOrigin, options.fetch);
+  const refresher = new SessionRefresher(session, () => bridge.requestFreshToken());
+  const api = new ApiClient(session, refresher, options.fetch);
+  const screens = new ScreenState((event) => bridge.sendEvent(event));
+  bridge.onView(screens.setView);
+  return {
+    launch,
+    bridge,
+    session,
+    refresher,
+    api,
+    screens,
+    boots: new BootAttempts({ bridge, session, refresher }),
+    emitEvent: screens.emit,
+  };
+};

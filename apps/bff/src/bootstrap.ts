@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { httpBureauFromConfig } from './bureau/http/adapter.ts';
 import type { BureauProvider } from './bureau/provider.ts';
 import { SandboxBureau } from './bureau/sandbox/sandbox-bureau.ts';
 import type { Config } from './config.ts';
@@ -40,8 +41,10 @@ export const buildContext = async ({ config, db, logger, clock, ids, redis, bure
     tokens,
     auth: createAuthService({ config, db, clock: resolvedClock, tokens }),
     rateLimits: RateLimits.fromConfig(config, redis),
-    // Production never falls back to synthetic data: without a real adapter, credit reads answer 503.
-    bureau: bureau ?? (config.APP_ENV === 'sandbox' ? new SandboxBureau() : undefined),
+    // BUREAU_URL wins in any environment (the HTTP adapter); otherwise the sandbox's built-in bureau. Production never
+    // falls back to synthetic data: without BUREAU_URL, credit reads answer 503.
+    bureau:
+      bureau ?? httpBureauFromConfig(config, logger, redis) ?? (config.APP_ENV === 'sandbox' ? new SandboxBureau() : undefined),
   };
 };
 

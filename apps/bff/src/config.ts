@@ -62,6 +62,31 @@ export const ZConfig = z.object({
   WEBHOOK_CONCURRENCY: positiveInt(128),
   /** Keep-alive connections the worker opens to one receiver origin, and so its deliveries in flight there at once. */
   WEBHOOK_CONNECTIONS_PER_ORIGIN: positiveInt(32),
+  /** The credit bureau's base URL (the JSON contract in bureau/http/contract.ts). Unset: sandbox uses its built-in bureau, production answers 503. */
+  BUREAU_URL: optionalText.refine((value) => value === undefined || /^https?:\/\/[^/?#\s]+(?:\/[^?#\s]*)?$/.test(value), {
+    message: 'must be an absolute http(s) URL such as https://bureau.example/api',
+  }),
+  /** Sent as `X-Api-Key` on every bureau call. */
+  BUREAU_API_KEY: optionalText,
+  /** PEM files of the client certificate and key, for a bureau that authenticates by mutual TLS. */
+  BUREAU_CLIENT_CERT: optionalText,
+  BUREAU_CLIENT_KEY: optionalText,
+  /** PEM file of a private CA that signed the bureau's certificate (added to the system CAs). */
+  BUREAU_CA_FILE: optionalText,
+  /** One attempt's limit (connect, answer, body), and also the longest wait for a slot under the cap. */
+  BUREAU_TIMEOUT_MS: positiveInt(5_000),
+  /** Attempts after the first on a 5xx/429, a timeout or a connection failure, with decorrelated-jitter backoff. */
+  BUREAU_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  /** The backoff's first delay; later ones grow about twice as long each, at most 5 s. */
+  BUREAU_RETRY_BASE_MS: positiveInt(200),
+  /** Consecutive failed attempts that open the circuit breaker (calls then fail fast with 503). */
+  BUREAU_BREAKER_THRESHOLD: positiveInt(5),
+  /** How long the breaker stays open before letting one test call through. */
+  BUREAU_BREAKER_HALF_OPEN_MS: positiveInt(30_000),
+  /** Bureau calls (attempts) started per second, by all processes together when REDIS_URL is set. */
+  BUREAU_MAX_PER_SECOND: positiveInt(50),
+  /** `pnpm bureau`: the port the sandbox bureau listens on (127.0.0.1). */
+  BUREAU_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
   SMTP_URL: optionalText,
   DEMO_PORT: z
     .union([z.literal('off'), z.coerce.number().int().min(0).max(65535)])
@@ -71,6 +96,11 @@ export const ZConfig = z.object({
   SMTP_FROM: z.string().default('Credit API <no-reply@credit.example>'),
 });
 export type Config = z.infer<typeof ZConfig>;
+
+const isHttpsOrLoopback = (url: string) => {
+  const { protocol, hostname } = new URL(url);
+  return protocol === 'https:' || ['127.0.0.1', 'localhost', '[::1]'].includes(hostname);
+};
 
 /** Reads and checks the environment; a production instance refuses to start without its secrets. */
 export const loadConfig = (env: Record<string, string | undefined> = process.env): Config => {
@@ -87,6 +117,16 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
   if (config.API_PROCESSES > 1 && !config.DATABASE_URL) {
     // PGlite is one process's embedded database: its data folder cannot be opened by several processes.
     throw new Error('API_PROCESSES above 1 needs DATABASE_URL (PostgreSQL)');
+  }
+  if (Boolean(config.BUREAU_CLIENT_CERT) !== Boolean(config.BUREAU_CLIENT_KEY)) {
+    throw new Error('BUREAU_CLIENT_CERT and BUREAU_CLIENT_KEY must be set together');
+  }
+  if (config.BUREAU_URL && !config.BUREAU_API_KEY && !config.BUREAU_CLIENT_CERT) {
+    throw new Error('BUREAU_URL needs BUREAU_API_KEY or BUREAU_CLIENT_CERT/BUREAU_CLIENT_KEY');
+  }
+  if (config.APP_ENV === 'production' && config.BUREAU_URL && !isHttpsOrLoopback(config.BUREAU_URL)) {
+    // Identity fields travel in these calls: only a bureau on this machine may be reached without TLS.
+    throw new Error('In production BUREAU_URL must be https:// (or http:// to 127.0.0.1 / localhost)');
   }
   if (Boolean(config.TLS_CERT_FILE) !== Boolean(config.TLS_KEY_FILE)) {
     throw new Error('TLS_CERT_FILE and TLS_KEY_FILE must be set together');

@@ -1,0 +1,174 @@
+import { readFileSync } from 'node:fs';
+import {
+  BrokenCircuitError,
+  type CircuitBreakerPolicy,
+  CircuitState,
+  ConsecutiveBreaker,
+  circuitBreaker,
+  ExponentialBackoff,
+  handleWhen,
+  type RetryPolicy,
+  retry,
+  TaskCancelledError,
+  type TimeoutPolicy,
+  TimeoutStrategy,
+  timeout,
+} from 'cockatiel';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { Config } from '../../config.ts';
+import type { BureauProvider, CreditFile, CreditFileResult, CreditSubject } from '../provider.ts';
+import { BUREAU_PATHS, toBureauRequest, ZBureauCreditFileAnswer, ZBureauIdentityFileAnswer } from './contract.ts';
+import { BureauAnswerError, BureauBusyError, type BureauFailureReason, BureauFault, BureauUnavailableError } from './errors.ts';
+import { BureauRateCap } from './rate-cap.ts';
+import { BureauTransport, type BureauTransportOptions, type RawAnswer } from './transport.ts';
+
+/** Longest pause between two attempts, whatever the backoff draws. */
+const MAX_RETRY_DELAY_MS = 5_000;
+
+export interface HttpBureauOptions extends BureauTransportOptions {
+  retries: number;
+  retryBaseMs: number;
+  breakerThreshold: number;
+  breakerHalfOpenMs: number;
+  maxPerSecond: number;
+  logger: Logger;
+  redis?: Redis;
+}
+
+/** Attempts worth repeating and counting against the bureau: 5xx/429/408, connection failures, timeouts. */
+const isBureauFault = (error: Error) => error instanceof BureauFault || error instanceof TaskCancelledError;
+
+/** Where zod found the answer wrong: paths and issue codes only, never a value from the file. */
+const issueFacts = (error: z.ZodError) => ({
+  issues: error.issues.slice(0, 20).map((issue) => ({ path: issue.path.join('.'), code: issue.code })),
+  issueCount: error.issues.length,
+});
+
+/**
+ * The credit bureau over HTTP, speaking the JSON contract in ./contract.ts. Each call: wait for a slot
+ * under BUREAU_MAX_PER_SECOND (shared through Redis), then one attempt bounded by BUREAU_TIMEOUT_MS,
+ * retried BUREAU_RETRIES times with decorrelated-jitter backoff on 5xx/429/timeouts/connection failures,
+ * through a circuit breaker that opens after BUREAU_BREAKER_THRESHOLD consecutive failed attempts and lets a
+ * test call through after BUREAU_BREAKER_HALF_OPEN_MS (cockatiel). Every answer is validated with zod: a
+ * malformed or partial file is refused whole. Failures throw BureauUnavailableError (503), so nothing
+ * downstream stores anything.
+ */
+export class HttpBureau implements BureauProvider {
+  readonly name = 'http';
+  readonly #transport: BureauTransport;
+  readonly #cap: BureauRateCap;
+  readonly #retry: RetryPolicy;
+  readonly #breaker: CircuitBreakerPolicy;
+  readonly #timeout: TimeoutPolicy;
+  readonly #timeoutMs: number;
+  readonly #halfOpenSeconds: number;
+  readonly #logger: Logger;
+
+  constructor(options: HttpBureauOptions) {
+    this.#transport = new BureauTransport(options);
+    this.#timeoutMs = options.timeoutMs;
+    this.#halfOpenSeconds = Math.max(1, Math.ceil(options.breakerHalfOpenMs / 1000));
+    this.#logger = options.logger.child({ component: 'bureau', bureau: new URL(options.url).host });
+    this.#cap = new BureauRateCap({
+      perSecond: options.maxPerSecond,
+      // Per bureau host: two bureaus (or two test servers) never share a budget.
+      keyPrefix: `bureau-cap:${new URL(options.url).host}`,
+      redis: options.redis,
+    });
+    this.#retry = retry(handleWhen(isBureauFault), {
+      maxAttempts: options.retries,
+      backoff: new ExponentialBackoff({ initialDelay: options.retryBaseMs, maxDelay: MAX_RETRY_DELAY_MS }),
+    });
+    this.#breaker = circuitBreaker(handleWhen(isBureauFault), {
+      halfOpenAfter: options.breakerHalfOpenMs,
+      breaker: new ConsecutiveBreaker(options.breakerThreshold),
+    });
+    this.#timeout = timeout(options.timeoutMs, TimeoutStrategy.Aggressive);
+    this.#breaker.onBreak(() => this.#logger.warn({ halfOpenAfterMs: options.breakerHalfOpenMs }, 'bureau circuit opened'));
+    this.#breaker.onReset(() => this.#logger.info('bureau circuit closed'));
+  }
+
+  /** Closed, open, half-open: for health checks and tests. */
+  get circuitState(): 'closed' | 'open' | 'half_open' {
+    const state = this.#breaker.state;
+    return state === CircuitState.Closed ? 'closed' : state === CircuitState.HalfOpen ? 'half_open' : 'open';
+  }
+
+  pullCreditFile(subject: CreditSubject, asOf: Date): Promise<CreditFileResult> {
+    return this.#call('credit_file', BUREAU_PATHS.creditFile, subject, asOf, ZBureauCreditFileAnswer);
+  }
+
+  async pullIdentityFile(subject: CreditSubject, asOf: Date): Promise<CreditFile> {
+    return (await this.#call('identity_file', BUREAU_PATHS.identityFile, subject, asOf, ZBureauIdentityFileAnswer)).file;
+  }
+
+  close(): Promise<void> {
+    return this.#transport.close();
+  }
+
+  async #call<T>(operation: string, path: string, subject: CreditSubject, asOf: Date, schema: z.ZodType<T>): Promise<T> {
+    const payload = toBureauRequest(subject, asOf);
+    try {
+      return await this.#retry.execute(() =>
+        this.#breaker.execute(async () => {
+          await this.#cap.take(Date.now() + this.#timeoutMs);
+          const answer = await this.#timeout.execute(({ signal }) => this.#transport.post(path, payload, signal));
+          return this.#parse(answer, schema);
+        }),
+      );
+    } catch (error) {
+      throw this.#failure(error, { operation, userId: subject.userId });
+    }
+  }
+
+  #parse<T>(answer: RawAnswer, schema: z.ZodType<T>): T {
+    let json: unknown;
+    try {
+      json = JSON.parse(answer.body);
+    } catch {
+      throw new BureauAnswerError('invalid_answer', { notJson: true, bytes: Buffer.byteLength(answer.body) });
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) throw new BureauAnswerError('invalid_answer', issueFacts(parsed.error));
+    return parsed.data;
+  }
+
+  /** The 503 the caller sees, logged with what went wrong and whose call it was (the internal user id), no personal data. */
+  #failure(error: unknown, about: { operation: string; userId: string }): BureauUnavailableError {
+    const fail = (reason: BureauFailureReason, facts: Record<string, unknown> = {}, retryAfter?: number) => {
+      const level = reason === 'circuit_open' ? 'debug' : reason === 'rejected' || reason === 'invalid_answer' ? 'error' : 'warn';
+      this.#logger[level]({ ...about, reason, ...facts }, 'bureau call failed');
+      return new BureauUnavailableError(reason, retryAfter);
+    };
+    if (error instanceof BrokenCircuitError) return fail('circuit_open', {}, this.#halfOpenSeconds);
+    if (error instanceof TaskCancelledError) return fail('timeout', { timeoutMs: this.#timeoutMs });
+    if (error instanceof BureauFault) return fail(error.reason, error.status ? { status: error.status } : {});
+    if (error instanceof BureauAnswerError) return fail(error.reason, error.facts);
+    if (error instanceof BureauBusyError) return fail('busy', {}, 1);
+    // Not expected; the class name only, as the message of an unknown error could quote anything.
+    return fail('network', { errorName: (error as Error | undefined)?.name ?? typeof error });
+  }
+}
+
+/** The adapter for BUREAU_URL, or undefined when none is configured. Reads the certificate files once, at start. */
+export const httpBureauFromConfig = (config: Config, logger: Logger, redis?: Redis): HttpBureau | undefined => {
+  if (!config.BUREAU_URL) return undefined;
+  const pem = (file: string | undefined) => (file ? readFileSync(file, 'utf8') : undefined);
+  return new HttpBureau({
+    url: config.BUREAU_URL,
+    apiKey: config.BUREAU_API_KEY,
+    clientCert: pem(config.BUREAU_CLIENT_CERT),
+    clientKey: pem(config.BUREAU_CLIENT_KEY),
+    ca: pem(config.BUREAU_CA_FILE),
+    timeoutMs: config.BUREAU_TIMEOUT_MS,
+    retries: config.BUREAU_RETRIES,
+    retryBaseMs: config.BUREAU_RETRY_BASE_MS,
+    breakerThreshold: config.BUREAU_BREAKER_THRESHOLD,
+    breakerHalfOpenMs: config.BUREAU_BREAKER_HALF_OPEN_MS,
+    maxPerSecond: config.BUREAU_MAX_PER_SECOND,
+    logger,
+    redis,
+  });
+};

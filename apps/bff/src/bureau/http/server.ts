@@ -1,0 +1,125 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { BureauProvider, CreditSubject } from '../provider.ts';
+import { BUREAU_API_KEY_HEADER, BUREAU_PATHS, ZBureauFileRequest } from './contract.ts';
+
+/** A request body is one identity: a few hundred bytes. */
+const MAX_REQUEST_BYTES = 16 * 1024;
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+const send = (res: ServerResponse, status: number, body: unknown) => {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+};
+
+const fail = (res: ServerResponse, status: number, code: string, message: string) =>
+  send(res, status, { error: { code, message } });
+
+const readBody = (req: IncomingMessage): Promise<string | undefined> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_REQUEST_BYTES) {
+        resolve(undefined);
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+
+export interface BureauHandlerOptions {
+  provider: BureauProvider;
+  /** Required on every call when set; leave unset only behind mutual TLS. */
+  apiKey?: string;
+  /** Called once per answered call, without the body: for the CLI's request log. */
+  onAnswer?: (line: { path: string; status: number; ms: number }) => void;
+}
+
+/**
+ * Serves a BureauProvider over the bureau JSON contract (./contract.ts): the sandbox bureau behind
+ * `pnpm bureau`, or any provider a test wants reachable over HTTP.
+ */
+export const bureauRequestHandler = ({ provider, apiKey, onAnswer }: BureauHandlerOptions): RequestListener => {
+  const expectedKey = apiKey ? digest(apiKey) : undefined;
+  return async (req, res) => {
+    const started = performance.now();
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    res.on('finish', () => onAnswer?.({ path, status: res.statusCode, ms: Math.round(performance.now() - started) }));
+    try {
+      if (path !== BUREAU_PATHS.creditFile && path !== BUREAU_PATHS.identityFile) {
+        return fail(res, 404, 'not_found', `POST ${BUREAU_PATHS.creditFile} or ${BUREAU_PATHS.identityFile}`);
+      }
+      if (req.method !== 'POST') return fail(res, 405, 'method_not_allowed', 'POST only');
+      const presented = req.headers[BUREAU_API_KEY_HEADER];
+      if (expectedKey && (typeof presented !== 'string' || !timingSafeEqual(digest(presented), expectedKey))) {
+        return fail(res, 401, 'unauthorized', `Missing or wrong ${BUREAU_API_KEY_HEADER} header`);
+      }
+      const text = await readBody(req);
+      if (text === undefined) return fail(res, 413, 'too_large', `The body is larger than ${MAX_REQUEST_BYTES} bytes`);
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        return fail(res, 400, 'invalid_request', 'The body is not JSON');
+      }
+      const parsed = ZBureauFileRequest.safeParse(json);
+      if (!parsed.success) {
+        const fields = parsed.error.issues.map((issue) => issue.path.join('.') || '(body)');
+        return fail(res, 400, 'invalid_request', `Invalid fields: ${[...new Set(fields)].join(', ')}`);
+      }
+      const subject: CreditSubject = { userId: parsed.data.reference ?? '', ...parsed.data.subject };
+      const asOf = new Date(parsed.data.asOf);
+      if (path === BUREAU_PATHS.creditFile) return send(res, 200, await provider.pullCreditFile(subject, asOf));
+      return send(res, 200, { file: await provider.pullIdentityFile(subject, asOf) });
+    } catch {
+      if (!res.headersSent) fail(res, 500, 'internal', 'The bureau failed to build the file');
+    }
+  };
+};
+
+export interface BureauServerOptions extends BureauHandlerOptions {
+  host?: string;
+  port?: number;
+  /** Serve HTTPS and require a client certificate signed by `ca` (mutual TLS). */
+  tls?: { cert: string; key: string; ca: string };
+}
+
+export interface RunningBureauServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export const startBureauServer = async ({
+  host = '127.0.0.1',
+  port = 0,
+  tls,
+  ...handler
+}: BureauServerOptions): Promise<RunningBureauServer> => {
+  const listener = bureauRequestHandler(handler);
+  const server = tls
+    ? https.createServer({ ...tls, requestCert: true, rejectUnauthorized: true }, listener)
+    : http.createServer(listener);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `${tls ? 'https' : 'http'}://${shownHost}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+};

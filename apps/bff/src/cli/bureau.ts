@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import { startBureauServer } from '../bureau/http/server.ts';
+import { SandboxBureau } from '../bureau/sandbox/sandbox-bureau.ts';
+import { ZConfig } from '../config.ts';
+
+/**
+ * `pnpm bureau`: the sandbox's deterministic bureau as a separate HTTP service speaking the bureau JSON
+ * contract, so a production-mode instance (APP_ENV=production, which never uses synthetic data in-process)
+ * can be run end to end on one machine with BUREAU_URL pointing here.
+ */
+const main = async () => {
+  const settings = ZConfig.pick({ BUREAU_PORT: true, BUREAU_API_KEY: true }).safeParse(process.env);
+  if (!settings.success) throw new Error(settings.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  const apiKey = settings.data.BUREAU_API_KEY ?? `bk_sandbox_${randomBytes(18).toString('base64url')}`;
+  const server = await startBureauServer({
+    provider: new SandboxBureau(),
+    apiKey,
+    port: settings.data.BUREAU_PORT,
+    // One line per call, never its body: the body is a person's identity.
+    onAnswer: ({ path, status, ms }) => process.stdout.write(`POST ${path} ${status} ${ms} ms\n`),
+  });
+  process.stdout.write(
+    [
+      'Sandbox bureau (deterministic synthetic files, the bureau JSON contract) is running.',
+      `  URL:      ${server.url}`,
+      `  API key:  ${apiKey}${settings.data.BUREAU_API_KEY ? '   (from BUREAU_API_KEY)' : '   (new at every start; set BUREAU_API_KEY to keep one)'}`,
+      '',
+      'Point a production-mode instance at it:',
+      `  APP_ENV=production BUREAU_URL=${server.url} BUREAU_API_KEY=${apiKey} \\`,
+      '  DATABASE_URL=postgres://… TOKEN_SIGNING_KEY=… DATA_ENCRYPTION_KEY=… pnpm start',
+      '',
+    ].join('\n'),
+  );
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+};
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Could not start the sandbox bureau: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,94 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { bureauRequestHandler } from '../../src/bureau/http/server.ts';
+import { SandboxBureau } from '../../src/bureau/sandbox/sandbox-bureau.ts';
+import type { Config } from '../../src/config.ts';
+import { openAnswerKey } from '../../src/modules/verification/answer-key.ts';
+import type { TestApp } from './harness.ts';
+import { productionEnv } from './harness.ts';
+
+/**
+ * How the bureau answers: the deterministic sandbox bureau over the contract (what `pnpm bureau` serves),
+ * 500s, no answer at all, or a fixed body with status 200.
+ */
+export type BureauBehaviour =
+  | { kind: 'sandbox' }
+  | { kind: 'fail' }
+  | { kind: 'hang' }
+  | { kind: 'raw'; body: (path: string) => string };
+
+export interface TestBureau {
+  url: string;
+  apiKey: string;
+  /** Every call the bureau received, in arrival order: its path and arrival time (epoch ms). */
+  calls: { path: string; at: number }[];
+  behave(behaviour: BureauBehaviour): void;
+  close(): Promise<void>;
+}
+
+/** A real HTTP bureau on 127.0.0.1 whose behaviour the test switches. */
+export const startTestBureau = async (): Promise<TestBureau> => {
+  const apiKey = `bk_test_${Math.random().toString(36).slice(2)}`;
+  const sandbox = bureauRequestHandler({ provider: new SandboxBureau(), apiKey });
+  let behaviour: BureauBehaviour = { kind: 'sandbox' };
+  const calls: TestBureau['calls'] = [];
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    calls.push({ path, at: Date.now() });
+    if (behaviour.kind === 'sandbox') return void sandbox(req, res);
+    req.resume();
+    if (behaviour.kind === 'hang') return;
+    if (behaviour.kind === 'fail') {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      return void res.end('{"error":{"code":"internal","message":"bureau down"}}');
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(behaviour.body(path));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    apiKey,
+    calls,
+    behave(next) {
+      behaviour = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+};
+
+/** A production instance's settings pointing at `bureau`. */
+export const productionWithBureau = (
+  bureau: Pick<TestBureau, 'url' | 'apiKey'>,
+  extra: Partial<Record<keyof Config, string>> = {},
+): Partial<Record<keyof Config, string>> => ({
+  ...productionEnv(),
+  BUREAU_URL: bureau.url,
+  BUREAU_API_KEY: bureau.apiKey,
+  ...extra,
+});
+
+/**
+ * Passes identity verification the way the person would, knowing their own file: production has no sandbox
+ * answer key, so the test reads the session's sealed key with the instance's cipher (as only the server can).
+ */
+export const verifyInProduction = async (app: TestApp, token: string, userId: string) => {
+  const questions = await app.request('GET', `/v1/users/${userId}/verification/questions`, { token });
+  if (questions.status !== 200) return { questions, result: undefined };
+  const sessionId = questions.body.data.sessionId as string;
+  const { rows } = await app.db.query<{ answer_key_enc: string }>(
+    'select answer_key_enc from verification_sessions where id = $1',
+    [sessionId],
+  );
+  const key = openAnswerKey(app.ctx.cipher, sessionId, rows[0]?.answer_key_enc as string);
+  const result = await app.request('POST', `/v1/users/${userId}/verification/answers`, {
+    token,
+    body: { sessionId, answers: Object.entries(key).map(([questionId, answerId]) => ({ questionId, answerId })) },
+  });
+  return { questions, result };
+};

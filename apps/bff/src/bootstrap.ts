@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import { httpBureauFromConfig } from './bureau/http/adapter.ts';
 import type { BureauProvider } from './bureau/provider.ts';
 import { SandboxBureau } from './bureau/sandbox/sandbox-bureau.ts';
+import { applyInvalidationsFrom } from './cache/invalidation.ts';
+import { ReadCache } from './cache/read-cache.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Db } from './db/db.ts';
@@ -31,6 +33,8 @@ export const buildContext = async ({ config, db, logger, clock, ids, redis, bure
   const keys = await loadInstanceKeys(db, config);
   const tokens = new TokenHasher(keys.tokenSigning);
   const resolvedClock = clock ?? systemClock;
+  const readCache = new ReadCache({ ttlMs: config.READ_CACHE_TTL_MS, maxEntries: config.READ_CACHE_MAX_ENTRIES });
+  await applyInvalidationsFrom(db, readCache, logger);
   return {
     config,
     db,
@@ -39,7 +43,8 @@ export const buildContext = async ({ config, db, logger, clock, ids, redis, bure
     ids: ids ?? randomIds,
     cipher: new DataCipher(keys.dataEncryption),
     tokens,
-    auth: createAuthService({ config, db, clock: resolvedClock, tokens }),
+    readCache,
+    auth: createAuthService({ config, db, clock: resolvedClock, tokens, readCache }),
     rateLimits: RateLimits.fromConfig(config, redis),
     // BUREAU_URL wins in any environment (the HTTP adapter); otherwise the sandbox's built-in bureau. Production never
     // falls back to synthetic data: without BUREAU_URL, credit reads answer 503.

@@ -33,6 +33,13 @@ export const ZConfig = z.object({
   REDIS_TIMEOUT_MS: positiveInt(200),
   /** api/all roles: HTTP server processes on one port (node:cluster). More than 1 needs DATABASE_URL. */
   API_PROCESSES: positiveInt(1),
+  /**
+   * Backstop lifetime of the in-process read cache (tokens, users, scores, credit files). Writes drop entries at once
+   * on the writing instance and through NOTIFY on every other; 0 turns the cache off.
+   */
+  READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  /** Entries per process, across every kind; the least recently used go first. */
+  READ_CACHE_MAX_ENTRIES: positiveInt(50_000),
   TOKEN_SIGNING_KEY: optionalText,
   DATA_ENCRYPTION_KEY: optionalText,
   BOOTSTRAP_CLIENT_ID: optionalText,

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { BureauProvider } from './bureau/provider.ts';
+import type { ReadCache } from './cache/read-cache.ts';
 import type { Config } from './config.ts';
 import type { AuthService } from './core/auth-service.ts';
 import type { Db } from './db/db.ts';
@@ -19,6 +20,8 @@ export interface AppContext {
   cipher: DataCipher;
   tokens: TokenHasher;
   rateLimits: RateLimits;
+  /** Tokens, users, scores and credit files of the hot read path; writes drop what they touch (cache/invalidation.ts). */
+  readCache: ReadCache;
   /** Token and client lookups for the HTTP layer (implemented by modules/auth). */
   auth: AuthService;
   /** Where credit files come from; absent in production until a real bureau adapter is configured. */

@@ -1,12 +1,13 @@
 import type { AppContext } from './context.ts';
 import { deleteExpiredIdempotencyKeys } from './http/idempotency.ts';
 import { deleteExpiredTokens } from './modules/auth/repo.ts';
+import { eraseCreditData } from './modules/credit/service.ts';
 import { purgeDeletedUsers } from './modules/users/service.ts';
 import { startDispatcher } from './modules/webhooks/dispatcher.ts';
 
 /** One sweep of the housekeeping jobs. Each is a single idempotent statement, safe on any number of workers. */
 export const runHousekeeping = async (ctx: AppContext) => {
-  const purgedUsers = await purgeDeletedUsers(ctx);
+  const purgedUsers = await purgeDeletedUsers(ctx, eraseCreditData);
   const expiredKeys = await deleteExpiredIdempotencyKeys(ctx);
   const expiredTokens = await deleteExpiredTokens(ctx.db, new Date(ctx.clock.now().getTime() - 24 * 3600 * 1000));
   return { purgedUsers, expiredKeys, expiredTokens };

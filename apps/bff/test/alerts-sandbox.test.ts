@@ -1,9 +1,9 @@
 import { ALERT_TYPES, ZAlertCreatedData } from '@credit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreditFile } from '../src/bureau/provider.ts';
-import { pullIdentityFile } from '../src/modules/credit/access.ts';
-import { listEventsForClient } from '../src/modules/outbox/repo.ts';
+import { pullIdentityFile } from '../src/modules/credit/service.ts';
 import { findLiveUser } from '../src/modules/users/repo.ts';
+import { listEventsForClient } from '../src/outbox/outbox.ts';
 import { enrolActiveUser } from './helpers/credit-users.ts';
 import { enrollment, productionEnv, startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listEventsForClient } from '../src/modules/outbox/repo.ts';
+import { listEventsForClient } from '../src/outbox/outbox.ts';
 import { enrollment, startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 
 let app: TestApp;

@@ -1,7 +1,7 @@
 import { createAccessToken } from '@credit/contract';
 import { bearerAuth, CreditClient, CreditOAuthError } from '@credit/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeClientTokens } from '../src/modules/auth/repo.ts';
+import { revokeClientTokens } from '../src/modules/clients/service.ts';
 import { startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 import { sdkEnrollment } from './helpers/sdk-enrollment.ts';
 

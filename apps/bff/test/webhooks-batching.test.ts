@@ -7,9 +7,9 @@ import selfsigned from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../src/context.ts';
 import type { Db, Queryable } from '../src/db/db.ts';
-import { recordEvent } from '../src/modules/outbox/repo.ts';
 import { startDispatcher } from '../src/modules/webhooks/dispatcher.ts';
 import { type AttemptSettlement, claimDeliveryJobs, fanOutBatch, settleAttempts } from '../src/modules/webhooks/queue-repo.ts';
+import { recordEvent } from '../src/outbox/outbox.ts';
 import { startTestApp, type TestApp } from './helpers/harness.ts';
 
 const SECRET = 'whsec_batching_0123456789abcdef';

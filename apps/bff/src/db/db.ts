@@ -11,10 +11,15 @@ export interface Db extends Queryable {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /**
-   * Calls `onNotify` on every NOTIFY on `channel` (after the notifying transaction commits); answers the
-   * unsubscribe function. A wake-up signal only: callers must still poll, as a listener can drop.
+   * Calls `onNotify` with the payload of every NOTIFY on `channel` (after the notifying transaction commits); answers
+   * the unsubscribe function. A listener can drop: `onConnection(false)` says notifications may be missed from now
+   * on, `onConnection(true)` that they arrive again (after a reconnect). `close()` ends every listener.
    */
-  listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  listen?(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onConnection?: (connected: boolean) => void,
+  ): Promise<() => Promise<void>>;
 }
 
 /** PostgreSQL's unique_violation: the caller lost a race for a unique key. */

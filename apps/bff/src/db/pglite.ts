@@ -46,7 +46,8 @@ export const openPglite = async (dataDir?: string, existing?: PGlite): Promise<D
     // it instead of running inside it (where it would see uncommitted writes and, by failing, abort it). Hence:
     // inside `work`, use `tx`, never this Db, or the query waits for its own transaction forever.
     transaction: (work) => queue(() => pg.transaction((tx) => work(wrap(tx)))),
-    listen: async (channel, onNotify) => pg.listen(channel, () => onNotify()),
+    // One in-process session: a listener cannot drop separately from the database itself.
+    listen: async (channel, onNotify) => pg.listen(channel, (payload) => onNotify(payload)),
     close: async () => {
       await queue(async () => {});
       if (!existing) await pg.close();

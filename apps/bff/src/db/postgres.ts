@@ -13,6 +13,67 @@ export interface PostgresOptions {
   max?: number;
 }
 
+interface Listener {
+  /** Resolves once the first LISTEN is in place; rejects when that first connection fails. */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+const RECONNECT_DELAY_MS = 500;
+
+/**
+ * LISTEN needs a session of its own (a pooled connection would be handed to other queries). When that session drops,
+ * the listener says so, reconnects every RECONNECT_DELAY_MS and says when notifications arrive again.
+ */
+const listenWithReconnect = (options: {
+  connectionString: string;
+  channel: string;
+  onNotify: (payload: string) => void;
+  onConnection?: (connected: boolean) => void;
+}): Listener => {
+  let stopped = false;
+  let current: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const reconnectLater = () => {
+    if (stopped) return;
+    retry = setTimeout(() => {
+      connect().then(() => options.onConnection?.(true), reconnectLater);
+    }, RECONNECT_DELAY_MS);
+    retry.unref();
+  };
+  const connect = async (): Promise<void> => {
+    const client = new pg.Client({ connectionString: options.connectionString });
+    current = client;
+    let lost = false;
+    const onLost = () => {
+      if (lost || stopped) return;
+      lost = true;
+      options.onConnection?.(false);
+      client.end().catch(() => {});
+      reconnectLater();
+    };
+    client.on('error', onLost);
+    client.on('end', onLost);
+    client.on('notification', (message) => options.onNotify(message.payload ?? ''));
+    try {
+      await client.connect();
+      await client.query(`listen ${pg.escapeIdentifier(options.channel)}`);
+    } catch (error) {
+      lost = true;
+      client.end().catch(() => {});
+      throw error;
+    }
+  };
+  return {
+    ready: connect(),
+    async stop() {
+      stopped = true;
+      clearTimeout(retry);
+      await current?.end().catch(() => {});
+    },
+  };
+};
+
 export const openPostgres = async ({ connectionString, schema, max = 10 }: PostgresOptions): Promise<Db> => {
   const pool = new pg.Pool({
     connectionString,
@@ -42,6 +103,7 @@ export const openPostgres = async ({ connectionString, schema, max = 10 }: Postg
       }
     }
   };
+  const listeners = new Set<Listener>();
   return {
     kind: 'postgres',
     query: run,
@@ -78,15 +140,18 @@ export const openPostgres = async ({ connectionString, schema, max = 10 }: Postg
         client.release(discard);
       }
     },
-    async listen(channel, onNotify) {
-      // LISTEN needs a session of its own; a pooled connection would be handed to other queries.
-      const client = new pg.Client({ connectionString });
-      client.on('error', () => {});
-      client.on('notification', () => onNotify());
-      await client.connect();
-      await client.query(`listen ${pg.escapeIdentifier(channel)}`);
-      return () => client.end().catch(() => {});
+    async listen(channel, onNotify, onConnection) {
+      const listener = listenWithReconnect({ connectionString, channel, onNotify, onConnection });
+      listeners.add(listener);
+      await listener.ready;
+      return async () => {
+        listeners.delete(listener);
+        await listener.stop();
+      };
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([...listeners].map((listener) => listener.stop()));
+      await pool.end();
+    },
   };
 };

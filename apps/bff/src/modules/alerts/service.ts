@@ -5,11 +5,16 @@ import { notFound } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
 import { cursorsOf } from '../../http/cursor.ts';
-import { pullCreditFile, pullIdentityFile, requireActiveUser } from '../credit/access.ts';
-import { getCurrentScore } from '../credit/service.ts';
-import { recordEvent } from '../outbox/repo.ts';
-import type { UserRow } from '../users/repo.ts';
-import type { AlertDraft } from './alert-draft.ts';
+import { recordEvent } from '../../outbox/outbox.ts';
+import {
+  getCurrentScore,
+  type OnSignificantChange,
+  pullCreditFile,
+  pullIdentityFile,
+  requireActiveUser,
+} from '../credit/service.ts';
+import type { UserRow } from '../users/service.ts';
+import { type AlertDraft, scoreChangeAlertDraft } from './alert-draft.ts';
 import { insertAlert, lastTwoScores, listUserAlerts, markAlertRead, toAlert } from './repo.ts';
 import { sandboxAlertDraft } from './sandbox-alert-drafts.ts';
 
@@ -51,6 +56,12 @@ export const recordAlert = async (tx: Queryable, ctx: AppContext, user: UserRow,
   });
   return alert;
 };
+
+/** The `score_change` alert of a significant move (credit's refresh calls this inside its transaction). */
+export const recordScoreChangeAlert =
+  (ctx: AppContext): OnSignificantChange =>
+  (tx, user, move) =>
+    recordAlert(tx, ctx, user, scoreChangeAlertDraft(move.previousScore, move.score));
 
 /** Stores and announces an alert in a transaction of its own. */
 export const createAlert = async (ctx: AppContext, user: UserRow, draft: AlertDraft): Promise<TAlert> =>

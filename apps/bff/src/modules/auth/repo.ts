@@ -1,10 +1,9 @@
 import type { Scope } from '@credit/contract';
-import type { UserTokenClaims } from '../../core/principal.ts';
+import type { ClientRecord, UserTokenClaims } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
+import { CLIENT_COLUMNS, type ClientRow, toClient } from '../clients/service.ts';
 
 export type { UserTokenClaims };
-
-import { CLIENT_COLUMNS, type ClientRecord, type ClientRow, toClient } from '../clients/repo.ts';
 
 export interface StoredToken {
   kind: 'access' | 'user';
@@ -71,14 +70,6 @@ export const findTokenByHashes = async (db: Queryable, hashes: string[]): Promis
     revokedAt: row.revoked_at ? new Date(row.revoked_at) : null,
     client: toClient(row),
   };
-};
-
-export const revokeClientTokens = async (db: Queryable, clientId: string, at: Date): Promise<number> => {
-  const { rowCount } = await db.query(
-    'update access_tokens set revoked_at = $2 where client_id = $1 and revoked_at is null and expires_at > $2',
-    [clientId, at],
-  );
-  return rowCount;
 };
 
 /** Expired tokens are useless; dropping them keeps the lookup index small. */

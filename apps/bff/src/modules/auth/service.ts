@@ -5,7 +5,7 @@ import { ENVIRONMENT_TAG } from '../../core/principal.ts';
 import { assertIpAllowed } from '../../http/ip-allowlist.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { verifySecret } from '../../security/secret-hash.ts';
-import { findClient } from '../clients/repo.ts';
+import { findClient } from '../clients/service.ts';
 import { insertToken } from './repo.ts';
 
 export const TOKEN_LIFETIME_SECONDS = 3600;

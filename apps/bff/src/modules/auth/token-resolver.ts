@@ -1,10 +1,11 @@
+import { clientTag, type ReadCache } from '../../cache/read-cache.ts';
 import type { Config } from '../../config.ts';
 import type { AuthService, TokenResolution } from '../../core/auth-service.ts';
 import { ENVIRONMENT_TAG } from '../../core/principal.ts';
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { TokenHasher } from '../../security/token-hasher.ts';
-import { findClient } from '../clients/repo.ts';
+import { findClient } from '../clients/service.ts';
 import { findTokenByHashes } from './repo.ts';
 
 const TOKEN_SHAPE = /^(at|ut)_(sbx|live)_[A-Za-z0-9]{20,80}$/;
@@ -14,10 +15,11 @@ interface ResolverParts {
   db: Db;
   clock: Clock;
   tokens: TokenHasher;
+  readCache: ReadCache;
 }
 
 /** The HTTP layer's view of authentication (core/auth-service.ts), backed by the tokens and clients tables. */
-export const createAuthService = ({ config, db, clock, tokens }: ResolverParts): AuthService => ({
+export const createAuthService = ({ config, db, clock, tokens, readCache }: ResolverParts): AuthService => ({
   findClient: (clientId) => findClient(db, clientId),
   async resolveToken(token): Promise<TokenResolution> {
     const shape = TOKEN_SHAPE.exec(token);
@@ -27,7 +29,14 @@ export const createAuthService = ({ config, db, clock, tokens }: ResolverParts):
         failure: `This is a ${shape[2] === 'sbx' ? 'sandbox' : 'production'} token; this is the ${config.APP_ENV} environment.`,
       };
     }
-    const stored = await findTokenByHashes(db, tokens.candidates(token));
+    const hashes = tokens.candidates(token);
+    // Revocation, expiry and the client are checked on every call below; the cache only saves the lookup, and
+    // revoking, rotating the client's secret or changing the client drops it (tag client:<id>).
+    const stored = await readCache.read(
+      `token:${hashes[0]}`,
+      () => findTokenByHashes(db, hashes),
+      (found) => [clientTag(found.client.id)],
+    );
     if (!stored || stored.client.environment !== config.APP_ENV) return { failure: 'The bearer token is not valid.' };
     if (stored.revokedAt) return { failure: 'The bearer token has been revoked.' };
     if (stored.expiresAt.getTime() <= clock.now().getTime())

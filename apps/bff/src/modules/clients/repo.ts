@@ -1,4 +1,6 @@
 import type { Scope } from '@credit/contract';
+import { announceInvalidation } from '../../cache/invalidation.ts';
+import { clientTag } from '../../cache/read-cache.ts';
 import type { ClientRecord } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
 
@@ -114,6 +116,8 @@ export const updateClient = async (db: Queryable, id: string, changes: ClientCha
   if (changes.rateLimits?.userOps !== undefined) set('rate_limit_user_ops', changes.rateLimits.userOps);
   if (sets.length === 0) return Boolean(await findClient(db, id));
   const { rowCount } = await db.query(`update clients set ${sets.join(', ')} where id = $1`, params);
+  // Every instance drops its cached tokens of this client, which carry the client's scopes, origins and limits.
+  await announceInvalidation(db, [clientTag(id)]);
   return rowCount === 1;
 };
 
@@ -123,6 +127,7 @@ export const replaceClientSecret = async (db: Queryable, id: string, secretHash:
     secretHash,
     at,
   ]);
+  await announceInvalidation(db, [clientTag(id)]);
   return rowCount === 1;
 };
 
@@ -133,4 +138,15 @@ export const listEmbedOriginPatterns = async (db: Queryable, environment: 'sandb
     [environment],
   );
   return rows.map((row) => row.origin);
+};
+
+/** Revokes every live token of the client (a rotated secret, a reset demo client): access_tokens rows, by client. */
+export const revokeClientTokens = async (db: Queryable, clientId: string, at: Date): Promise<number> => {
+  const { rowCount } = await db.query(
+    'update access_tokens set revoked_at = $2 where client_id = $1 and revoked_at is null and expires_at > $2',
+    [clientId, at],
+  );
+  // Every instance drops the tokens it cached for this client (NOTIFY is delivered when the caller's transaction commits).
+  await announceInvalidation(db, [clientTag(clientId)]);
+  return rowCount;
 };

@@ -5,7 +5,6 @@ import { invalidCidrs } from '../../http/ip-allowlist.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { hashSecret, verifySecret } from '../../security/secret-hash.ts';
-import { revokeClientTokens } from '../auth/repo.ts';
 import { invalidEmbedOrigins, originAllowed } from './embed-origins.ts';
 import {
   type ClientChanges,
@@ -15,6 +14,7 @@ import {
   insertClient,
   listEmbedOriginPatterns,
   replaceClientSecret,
+  revokeClientTokens,
   updateClient,
 } from './repo.ts';
 
@@ -155,6 +155,7 @@ export const ensureBootstrapClient = async (
 export const isEmbedOriginOfAnyClient = async (db: Db, environment: Environment, origin: string): Promise<boolean> =>
   originAllowed(await listEmbedOriginPatterns(db, environment), origin);
 
+export { CLIENT_COLUMNS, type ClientRow, findClient, revokeClientTokens, toClient } from './repo.ts';
 export { originAllowed };
 
 /** The fixed id of the sandbox client the demo partner page uses. */

@@ -1,10 +1,10 @@
 import type { CreditFile } from '../../bureau/provider.ts';
+import { userTag } from '../../cache/read-cache.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
-import type { UserRow } from '../users/repo.ts';
-import { effectiveStatus } from '../users/repo.ts';
-import { loadCreditSubject, requireUser } from '../users/service.ts';
+import type { UserRow } from '../users/service.ts';
+import { effectiveStatus, loadCreditSubject, requireUser } from '../users/service.ts';
 
 /**
  * The user behind a credit route: visible to this caller (else 404) and `active` (else 403
@@ -29,9 +29,17 @@ const bureauUnavailable = () =>
  * production); a frozen file → 403 CREDIT_FROZEN.
  */
 export const pullCreditFile = async (ctx: AppContext, user: UserRow): Promise<CreditFile> => {
-  if (!ctx.bureau) throw bureauUnavailable();
-  const subject = await loadCreditSubject(ctx, user);
-  const result = await ctx.bureau.pullCreditFile(subject, ctx.clock.now());
+  const bureau = ctx.bureau;
+  if (!bureau) throw bureauUnavailable();
+  const now = ctx.clock.now();
+  // One pull per user and day at most while cached: a bureau bills every pull, and the sandbox's file is a function of
+  // the day. A write to the user (tag user:<id>) or the TTL backstop (a freeze placed at the bureau) ends it.
+  const result = await ctx.readCache.read(
+    `file:${user.id}:${now.toISOString().slice(0, 10)}`,
+    async () => bureau.pullCreditFile(await loadCreditSubject(ctx, user), now),
+    () => [userTag(user.id)],
+  );
+  if (!result) throw bureauUnavailable();
   if (result.status === 'frozen') {
     throw new ApiError(
       'CREDIT_FROZEN',

@@ -1,18 +1,30 @@
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
-import { recordAlert, scoreChangeAlertDraft } from '../alerts/service.ts';
-import { recordEvent } from '../outbox/repo.ts';
-import type { UserRow } from '../users/repo.ts';
+import { recordEvent } from '../../outbox/outbox.ts';
+import type { UserRow } from '../users/service.ts';
 
 /** A move of more than this many points is a `score.changed` event and a `score_change` alert. */
 export const SIGNIFICANT_CHANGE = 10;
 
-/** Writes the events (and alert) a new score causes, in the caller's transaction. */
+export interface ScoreMove {
+  previousScore: number | null;
+  score: number;
+  scoreDate: string;
+}
+
+/**
+ * What else a significant move causes, in the same transaction: the `score_change` alert. Alerts sit above credit
+ * (they read scores), so whoever records a score passes it in rather than credit importing alerts.
+ */
+export type OnSignificantChange = (tx: Queryable, user: UserRow, move: ScoreMove & { previousScore: number }) => Promise<unknown>;
+
+/** Writes the events a new score causes, and calls `onSignificantChange` past the threshold, in the caller's transaction. */
 export const recordScoreChange = async (
   tx: Queryable,
   ctx: AppContext,
   user: UserRow,
-  move: { previousScore: number | null; score: number; scoreDate: string },
+  move: ScoreMove,
+  onSignificantChange: OnSignificantChange,
 ): Promise<void> => {
   const createdAt = ctx.clock.now();
   const change = move.previousScore === null ? 0 : move.score - move.previousScore;
@@ -32,5 +44,5 @@ export const recordScoreChange = async (
     data: { ...data, direction: change > 0 ? 'up' : 'down' },
     createdAt,
   });
-  await recordAlert(tx, ctx, user, scoreChangeAlertDraft(move.previousScore, move.score));
+  await onSignificantChange(tx, user, { ...move, previousScore: move.previousScore });
 };

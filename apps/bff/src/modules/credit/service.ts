@@ -12,15 +12,21 @@ import { monthsBefore } from '../../bureau/dates.ts';
 import { creditFactors } from '../../bureau/factors.ts';
 import type { CreditFile } from '../../bureau/provider.ts';
 import { nextSandboxScore } from '../../bureau/sandbox/next-score.ts';
+import { userTag } from '../../cache/read-cache.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
 import { cursorsOf } from '../../http/cursor.ts';
 import type { Pagination } from '../../http/envelope.ts';
-import { recordEvent } from '../outbox/repo.ts';
-import type { UserRow } from '../users/repo.ts';
+import { recordEvent } from '../../outbox/outbox.ts';
+import type { UserRow } from '../users/service.ts';
+import { writeUser } from '../users/service.ts';
 import { pullCreditFile, requireActiveUser } from './access.ts';
+
+export { pullCreditFile, pullIdentityFile, requireActiveUser } from './access.ts';
+export { eraseCreditData } from './erase-credit-data.ts';
+
 import { decodeHistoryCursor, encodeHistoryCursor } from './history-cursor.ts';
 import {
   countScores,
@@ -31,7 +37,9 @@ import {
   lockUserForScores,
   scoreOnOrBefore,
 } from './repo.ts';
-import { recordScoreChange } from './score-change.ts';
+import { type OnSignificantChange, recordScoreChange } from './score-change.ts';
+
+export type { OnSignificantChange } from './score-change.ts';
 
 export interface CurrentScore {
   score: number;
@@ -82,10 +90,19 @@ export const ensureScoreHistory = async (tx: Queryable, ctx: AppContext, user: U
 
 /** The user's current score: the latest stored one (seeding history from `file` the first time). */
 export const getCurrentScore = async (ctx: AppContext, user: UserRow, file: CreditFile): Promise<CurrentScore> => {
-  let latest = await latestScoreWithBaseline(ctx.db, user.id, TREND_MONTHS);
+  const latestScore = () =>
+    ctx.readCache.read(
+      `score:${user.id}`,
+      () => latestScoreWithBaseline(ctx.db, user.id, TREND_MONTHS),
+      () => [userTag(user.id)],
+    );
+  let latest = await latestScore();
   if (!latest) {
-    await ctx.db.transaction((tx) => ensureScoreHistory(tx, ctx, user, file));
-    latest = await latestScoreWithBaseline(ctx.db, user.id, TREND_MONTHS);
+    await writeUser(ctx, (tx, touches) => {
+      touches(userTag(user.id));
+      return ensureScoreHistory(tx, ctx, user, file);
+    });
+    latest = await latestScore();
   }
   if (!latest) {
     // A real bureau can hold a file too thin to score; say so instead of failing.
@@ -157,13 +174,15 @@ export const refreshScore = async (
   caller: Caller,
   userId: string,
   requested: number | undefined,
+  onSignificantChange: OnSignificantChange,
 ): Promise<TSandboxScoreRefreshResult> => {
   const user = await requireActiveUser(ctx, caller, userId);
   const file = await pullCreditFile(ctx, user);
   await getCurrentScore(ctx, user, file);
   const now = ctx.clock.now();
   const scoreDate = now.toISOString().slice(0, 10);
-  const { previous, score } = await ctx.db.transaction(async (tx) => {
+  const { previous, score } = await writeUser(ctx, async (tx, touches) => {
+    touches(userTag(user.id));
     await lockUserForScores(tx, user.id);
     const [latest] = await latestScores(tx, user.id, 1);
     const previousScore = latest?.score ?? null;
@@ -172,7 +191,7 @@ export const refreshScore = async (
     await insertScores(tx, [
       { userId: user.id, clientId: user.client_id, score: next, scoreDate, source: 'refresh', createdAt: now },
     ]);
-    await recordScoreChange(tx, ctx, user, { previousScore, score: next, scoreDate });
+    await recordScoreChange(tx, ctx, user, { previousScore, score: next, scoreDate }, onSignificantChange);
     return { previous: previousScore, score: next };
   });
   return { ...(await scoreObject(ctx, user, file, { score, scoreDate })), previousScore: previous };

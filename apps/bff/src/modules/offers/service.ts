@@ -11,9 +11,8 @@ import { notFound, validationError } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
 import { cursorsOf } from '../../http/cursor.ts';
 import type { Pagination } from '../../http/envelope.ts';
-import { pullCreditFile, requireActiveUser } from '../credit/access.ts';
-import { getCurrentScore } from '../credit/service.ts';
-import { recordEvent } from '../outbox/repo.ts';
+import { recordEvent } from '../../outbox/outbox.ts';
+import { getCurrentScore, pullCreditFile, requireActiveUser } from '../credit/service.ts';
 import { type DatedOffer, datedCatalogue, findOffer, isActive, toOffer } from './catalogue.ts';
 import { decodeOfferCursor, encodeOfferCursor, type OfferListKey } from './cursor.ts';
 import { rankForScore } from './ranking.ts';
@@ -52,6 +51,8 @@ const pageOfOffers = (
 };
 
 /** The catalogue, not tied to a user: nobody is pre-qualified, display order. */
+export { type DatedOffer, findOffer, isActive, SANDBOX_APPLY_PREFIX } from './catalogue.ts';
+
 export const listCatalogue = async (ctx: AppContext, query: TListOffersCatalogQuery) => {
   const offers = matchingOffers(ctx.clock.now(), query).map((offer) => toOffer(offer, false, ctx.config));
   return pageOfOffers(ctx, 'catalogue', query, offers);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DatedOffer } from '../offers/catalogue.ts';
+import type { DatedOffer } from '../offers/service.ts';
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);

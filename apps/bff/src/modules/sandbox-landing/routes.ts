@@ -2,7 +2,7 @@ import { type Request, type Response, Router } from 'express';
 import type { AppContext } from '../../context.ts';
 import { rateLimitedPage } from '../../http/rate-limit.ts';
 import { publicBaseUrl } from '../../lib/public-url.ts';
-import { findOffer, isActive, SANDBOX_APPLY_PREFIX } from '../offers/catalogue.ts';
+import { findOffer, isActive, SANDBOX_APPLY_PREFIX } from '../offers/service.ts';
 import { LANDING_CSP, renderLandingPage, renderUnknownOfferPage } from './page.ts';
 
 const sendPage = (res: Response, status: number, html: string) => {

@@ -2,7 +2,7 @@ import { sandboxConvertOffer, sandboxCreateAlert, sandboxGetVerificationAnswers,
 import { Router } from 'express';
 import type { AppContext } from '../../context.ts';
 import { bindRoute } from '../../http/route.ts';
-import { createSandboxAlert } from '../alerts/service.ts';
+import { createSandboxAlert, recordScoreChangeAlert } from '../alerts/service.ts';
 import { refreshScore } from '../credit/service.ts';
 import { convertOffer } from '../offers/service.ts';
 import { getSandboxAnswers } from '../verification/service.ts';
@@ -11,7 +11,7 @@ import { getSandboxAnswers } from '../verification/service.ts';
 export const sandboxRoutes = (ctx: AppContext): Router => {
   const router = Router();
   bindRoute(router, ctx, sandboxRefreshScore, async ({ params, body, caller }) => ({
-    data: await refreshScore(ctx, caller, params.userId, body.score),
+    data: await refreshScore(ctx, caller, params.userId, body.score, recordScoreChangeAlert(ctx)),
   }));
   bindRoute(router, ctx, sandboxCreateAlert, async ({ params, body, caller }) => ({
     data: await createSandboxAlert(ctx, caller, params.userId, body.type),

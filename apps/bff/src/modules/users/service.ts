@@ -9,14 +9,15 @@ import {
   ZEnrollmentInput,
 } from '@credit/contract';
 import type { CreditSubject } from '../../bureau/provider.ts';
+import { transactionInvalidating } from '../../cache/invalidation.ts';
+import { userTag } from '../../cache/read-cache.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError, notFound, validationError } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
-import { isUniqueViolation } from '../../db/db.ts';
+import { isUniqueViolation, type Queryable } from '../../db/db.ts';
 import { cursorsOf } from '../../http/cursor.ts';
 import { zodIssuesToDetails } from '../../http/zod-details.ts';
-import { eraseCreditData } from '../credit/erase-credit-data.ts';
-import { recordEvent } from '../outbox/repo.ts';
+import { recordEvent } from '../../outbox/outbox.ts';
 import { assertAdultAge } from './age.ts';
 import {
   findIdentity,
@@ -30,6 +31,8 @@ import {
   toUser,
   type UserRow,
 } from './repo.ts';
+
+export { effectiveStatus, type IdentityRow, type UserRow } from './repo.ts';
 
 const DELETION_MESSAGE = 'The user has been deleted. Their personal data is permanently removed within 30 days.';
 
@@ -120,12 +123,25 @@ export const enrollBatch = async (ctx: AppContext, caller: Caller, items: unknow
   return result;
 };
 
-/** A user visible to this caller, or 404 (another client's or another user token's user looks absent). */
+/**
+ * A user visible to this caller, or 404 (another client's or another user token's user looks absent). Served from
+ * the read cache; every write to a user row drops it (tag user:<id>, see writeUser).
+ */
 export const requireUser = async (ctx: AppContext, caller: Caller, userId: string) => {
-  const row = await findLiveUser(ctx.db, caller.clientId, userId, caller.ownExternalUserId);
-  if (!row) throw notFound('User');
+  const row = await ctx.readCache.read(
+    `user:${caller.clientId}:${userId}`,
+    () => findLiveUser(ctx.db, caller.clientId, userId),
+    (found) => [userTag(found.id)],
+  );
+  if (!row || (caller.ownExternalUserId !== undefined && row.external_user_id !== caller.ownExternalUserId)) {
+    throw notFound('User');
+  }
   return row;
 };
+
+/** A transaction that writes user rows (or what is cached with them: scores): the caches drop what it `touches`. */
+export const writeUser = <T>(ctx: AppContext, work: Parameters<typeof transactionInvalidating<T>>[2]): Promise<T> =>
+  transactionInvalidating(ctx.db, ctx.readCache, work);
 
 export const getUser = async (ctx: AppContext, caller: Caller, userId: string): Promise<TUser> =>
   toUser(await requireUser(ctx, caller, userId), ctx.clock.now());
@@ -163,9 +179,10 @@ export const listUsers = async (ctx: AppContext, caller: Caller, query: TListUse
 
 export const deleteUser = async (ctx: AppContext, caller: Caller, userId: string): Promise<TDeletedUser> => {
   const deletedAt = ctx.clock.now();
-  const deleted = await ctx.db.transaction(async (tx) => {
+  const deleted = await writeUser(ctx, async (tx, touches) => {
     const row = await markUserDeleted(tx, caller.clientId, userId, deletedAt);
     if (!row) return undefined;
+    touches(userTag(userId));
     await recordEvent(tx, ctx.ids, {
       clientId: caller.clientId,
       type: 'user.deleted',
@@ -178,13 +195,21 @@ export const deleteUser = async (ctx: AppContext, caller: Caller, userId: string
   return { userId, deletedAt: deletedAt.toISOString(), message: DELETION_MESSAGE };
 };
 
-/** The purge job: erases personal data of users deleted more than USER_PURGE_AFTER_DAYS ago. */
-export const purgeDeletedUsers = async (ctx: AppContext): Promise<number> => {
+/**
+ * The purge job: erases personal data of users deleted more than USER_PURGE_AFTER_DAYS ago, and with
+ * `eraseDependents` what other modules hold about them, in the same transaction (the worker wires credit's in: users
+ * sits below credit and does not import it).
+ */
+export const purgeDeletedUsers = async (
+  ctx: AppContext,
+  eraseDependents: (tx: Queryable, userIds: string[]) => Promise<void>,
+): Promise<number> => {
   const now = ctx.clock.now();
   const cutoff = new Date(now.getTime() - ctx.config.USER_PURGE_AFTER_DAYS * 24 * 60 * 60 * 1000);
-  return ctx.db.transaction(async (tx) => {
+  return writeUser(ctx, async (tx, touches) => {
     const purged = await purgeUsersDeletedBefore(tx, cutoff, now);
-    await eraseCreditData(tx, purged);
+    touches(...purged.map(userTag));
+    await eraseDependents(tx, purged);
     return purged.length;
   });
 };

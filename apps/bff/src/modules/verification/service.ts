@@ -5,14 +5,14 @@ import type {
   TVerificationSession,
 } from '@credit/contract';
 import type { CreditFileResult, CreditSubject } from '../../bureau/provider.ts';
+import { userTag } from '../../cache/read-cache.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
-import { pullIdentityFile } from '../credit/access.ts';
-import { ensureScoreHistory } from '../credit/service.ts';
-import { recordEvent } from '../outbox/repo.ts';
-import type { UserRow } from '../users/repo.ts';
-import { loadCreditSubject, requireUser } from '../users/service.ts';
+import { recordEvent } from '../../outbox/outbox.ts';
+import { ensureScoreHistory, pullIdentityFile } from '../credit/service.ts';
+import type { UserRow } from '../users/service.ts';
+import { loadCreditSubject, requireUser, writeUser } from '../users/service.ts';
 import { allAnswersRight, openAnswerKey, sealAnswerKey } from './answer-key.ts';
 import { contentSeed, identityHashes } from './identity.ts';
 import { afterFailure, assertNotLocked, LOCK_WINDOW_MS, verificationLocked } from './lock.ts';
@@ -87,7 +87,8 @@ export const startVerificationSession = async (
     asOf: now,
   });
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-  await ctx.db.transaction(async (tx) => {
+  await writeUser(ctx, async (tx, touches) => {
+    touches(userTag(user.id));
     await clearExpiredLock(tx, caller.clientId, user.id, now);
     await insertSession(tx, {
       id: sessionId,
@@ -132,7 +133,8 @@ export const submitVerificationAnswers = async (
   const passed = allAnswersRight(key, input.answers) && !ctx.bureau?.alwaysFailsVerification?.(subject);
   const scores = passed ? await fileForScores(ctx, subject, now) : null;
 
-  return ctx.db.transaction(async (tx): Promise<TVerificationResult> => {
+  return writeUser(ctx, async (tx, touches): Promise<TVerificationResult> => {
+    touches(userTag(user.id));
     const state = await lockVerificationState(tx, caller.clientId, user.id);
     if (!state) throw notFound('User');
     assertNotLocked(state, now);

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import { OUTBOX_CHANNEL } from '../outbox/repo.ts';
+import { OUTBOX_CHANNEL } from '../../outbox/outbox.ts';
 import { Deliverer } from './deliver.ts';
 import { sendSigned } from './envelope.ts';
 import { createFailureNotifier, type FailureNotifier } from './notify-failure.ts';

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { AppContext } from '../../context.ts';
-import { findClient } from '../clients/repo.ts';
+import { findClient } from '../clients/service.ts';
 import type { NoticeClaim } from './queue-repo.ts';
 
 export interface FailureNotifier {

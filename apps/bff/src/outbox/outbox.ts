@@ -1,6 +1,6 @@
 import type { TEventType } from '@credit/contract';
-import type { Queryable } from '../../db/db.ts';
-import type { IdGenerator } from '../../lib/ids.ts';
+import type { Queryable } from '../db/db.ts';
+import type { IdGenerator } from '../lib/ids.ts';
 
 export interface OutboxEvent {
   id: string;

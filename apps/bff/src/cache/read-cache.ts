@@ -1,0 +1,113 @@
+import { LRUCache } from 'lru-cache';
+
+/**
+ * What an entry depends on. A write names the tags it touched; every entry carrying one is dropped.
+ * `client:<id>` covers a client and its tokens, `user:<id>` a user, their score and their credit file.
+ */
+export type CacheTag = `client:${string}` | `user:${string}` | '*';
+
+export const clientTag = (clientId: string): CacheTag => `client:${clientId}`;
+export const userTag = (userId: string): CacheTag => `user:${userId}`;
+
+interface Entry {
+  value: unknown;
+  tags: readonly CacheTag[];
+  /** The invalidation sequence when its load started: any later invalidation of one of its tags makes it stale. */
+  loadedAt: number;
+}
+
+export interface ReadCacheOptions {
+  /** Backstop lifetime in ms; 0 disables caching altogether. */
+  ttlMs: number;
+  maxEntries: number;
+}
+
+/**
+ * The in-process read cache of the hot path. Correctness rests on one rule: a value loaded before an invalidation of
+ * one of its tags is never served after it. Each invalidation takes the next number of a sequence and stamps its tags;
+ * an entry remembers the sequence at which its load *started*, so a read that raced a write (loaded the old row, then
+ * the write committed and invalidated) cannot refill the cache with the old row.
+ *
+ * Tag stamps are kept for the most recent invalidations only; when one is evicted the floor rises to its stamp, and a
+ * tag with no stamp counts as invalidated at the floor. Forgetting a stamp therefore only ever drops entries early.
+ */
+export class ReadCache {
+  private readonly entries?: LRUCache<string, Entry>;
+  private readonly tagStamps: LRUCache<string, number>;
+  private sequence = 0;
+  private floor = 0;
+  /** While invalidations from other instances may be missed (listener down), nothing is stored. */
+  private suspended = false;
+
+  constructor(options: ReadCacheOptions) {
+    if (options.ttlMs > 0) {
+      this.entries = new LRUCache({ max: options.maxEntries, ttl: options.ttlMs, ttlAutopurge: false });
+    }
+    this.tagStamps = new LRUCache({
+      max: Math.max(1000, options.maxEntries),
+      dispose: (stamp) => {
+        this.floor = Math.max(this.floor, stamp);
+      },
+    });
+  }
+
+  get enabled(): boolean {
+    return this.entries !== undefined;
+  }
+
+  /**
+   * The cached value of `key`, or `load()`'s: stored with the tags `tagsOf` gives it, unless undefined (absence is
+   * never cached) or already stale when the load resolves.
+   */
+  async read<T>(
+    key: string,
+    load: () => Promise<T | undefined>,
+    tagsOf: (value: T) => readonly CacheTag[],
+  ): Promise<T | undefined> {
+    const entries = this.entries;
+    if (!entries) return load();
+    const hit = entries.get(key);
+    if (hit && this.isCurrent(hit.tags, hit.loadedAt)) return hit.value as T;
+    const loadedAt = this.sequence;
+    const value = await load();
+    if (value === undefined || this.suspended) return value;
+    const tags = tagsOf(value);
+    if (this.isCurrent(tags, loadedAt)) entries.set(key, { value, tags, loadedAt });
+    return value;
+  }
+
+  /** Drops every entry carrying one of `tags` (`*`: everything), including loads still in flight. */
+  invalidate(tags: readonly string[]): void {
+    this.sequence += 1;
+    if (tags.includes('*')) {
+      this.floor = this.sequence;
+      this.entries?.clear();
+      return;
+    }
+    for (const tag of tags) this.tagStamps.set(tag, this.sequence);
+  }
+
+  /** Invalidations may be lost from now on (the NOTIFY listener dropped): serve from the database only. */
+  suspend(): void {
+    this.suspended = true;
+    this.invalidate(['*']);
+  }
+
+  /** Invalidations arrive again; what was cached before may have missed some, so start empty. */
+  resume(): void {
+    this.suspended = false;
+    this.invalidate(['*']);
+  }
+
+  get size(): number {
+    return this.entries?.size ?? 0;
+  }
+
+  private isCurrent(tags: readonly CacheTag[], loadedAt: number): boolean {
+    if (loadedAt < this.floor) return false;
+    for (const tag of tags) {
+      if ((this.tagStamps.peek(tag) ?? this.floor) > loadedAt) return false;
+    }
+    return true;
+  }
+}

@@ -1,0 +1,330 @@
+import { describe, expect, it } from 'vitest';
+import { clientTag, ReadCache, userTag } from '../src/cache/read-cache.ts';
+import type { Db } from '../src/db/db.ts';
+import { openPostgres } from '../src/db/postgres.ts';
+import { rotateClientSecret } from '../src/modules/clients/service.ts';
+import { enrolActiveUser, enrolUser } from './helpers/credit-users.ts';
+import { startTestApp, type TestApp } from './helpers/harness.ts';
+import { openTestDb, usingPostgres } from './helpers/test-db.ts';
+
+/** The bound README states for another instance to see a write: NOTIFY delivery, in practice a few milliseconds. */
+const OTHER_INSTANCE_BOUND_MS = 1_000;
+
+/** A database that counts the statements and transactions it is asked for. */
+const counting = (db: Db) => {
+  let statements = 0;
+  const counted: Db = {
+    ...db,
+    query: (sql, params) => {
+      statements += 1;
+      return db.query(sql, params);
+    },
+    transaction: (work) => {
+      statements += 1;
+      return db.transaction(work);
+    },
+  };
+  return { db: counted, statements: () => statements };
+};
+
+/** How long until `check` holds, polling every 5 ms; fails past `boundMs`. */
+const within = async (boundMs: number, check: () => Promise<boolean>): Promise<number> => {
+  const started = performance.now();
+  for (;;) {
+    if (await check()) return performance.now() - started;
+    if (performance.now() - started > boundMs) throw new Error(`not seen within ${boundMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};
+
+describe('ReadCache', () => {
+  const cache = () => new ReadCache({ ttlMs: 60_000, maxEntries: 100 });
+
+  it('serves a stored value without loading again, and loads again once a tag it carries is invalidated', async () => {
+    const readCache = cache();
+    let loads = 0;
+    const read = () =>
+      readCache.read(
+        'k',
+        async () => ++loads,
+        () => [userTag('u1')],
+      );
+    expect(await read()).toBe(1);
+    expect(await read()).toBe(1);
+    readCache.invalidate([userTag('other')]);
+    expect(await read()).toBe(1);
+    readCache.invalidate([userTag('u1')]);
+    expect(await read()).toBe(2);
+  });
+
+  it('never stores a value whose load raced an invalidation (the write committed while the old row was read)', async () => {
+    const readCache = cache();
+    let release: (value: string) => void = () => {};
+    const inFlight = readCache.read(
+      'k',
+      () => new Promise<string>((resolve) => (release = resolve)),
+      () => [userTag('u1')],
+    );
+    readCache.invalidate([userTag('u1')]);
+    release('old row');
+    expect(await inFlight).toBe('old row');
+    expect(
+      await readCache.read(
+        'k',
+        async () => 'new row',
+        () => [userTag('u1')],
+      ),
+    ).toBe('new row');
+  });
+
+  it('drops everything on "*", stores nothing while suspended, and is off with a TTL of 0', async () => {
+    const readCache = cache();
+    await readCache.read(
+      'k',
+      async () => 'a',
+      () => [clientTag('c')],
+    );
+    readCache.invalidate(['*']);
+    expect(
+      await readCache.read(
+        'k',
+        async () => 'b',
+        () => [clientTag('c')],
+      ),
+    ).toBe('b');
+    readCache.suspend();
+    expect(
+      await readCache.read(
+        'k',
+        async () => 'c',
+        () => [],
+      ),
+    ).toBe('c');
+    expect(
+      await readCache.read(
+        'k',
+        async () => 'd',
+        () => [],
+      ),
+    ).toBe('d');
+    readCache.resume();
+    await readCache.read(
+      'k',
+      async () => 'e',
+      () => [],
+    );
+    expect(
+      await readCache.read(
+        'k',
+        async () => 'f',
+        () => [],
+      ),
+    ).toBe('e');
+    const off = new ReadCache({ ttlMs: 0, maxEntries: 10 });
+    await off.read(
+      'k',
+      async () => 1,
+      () => [],
+    );
+    expect(
+      await off.read(
+        'k',
+        async () => 2,
+        () => [],
+      ),
+    ).toBe(2);
+  });
+
+  it('treats a forgotten invalidation stamp as recent: evicting stamps drops entries early, never serves stale', async () => {
+    const readCache = new ReadCache({ ttlMs: 60_000, maxEntries: 10 });
+    await readCache.read(
+      'k',
+      async () => 'old',
+      () => [userTag('u1')],
+    );
+    // More distinct invalidations than stamps are kept: u1's own stamp is evicted along the way.
+    readCache.invalidate([userTag('u1')]);
+    for (let i = 0; i < 2_000; i++) readCache.invalidate([userTag(`other-${i}`)]);
+    expect(
+      await readCache.read(
+        'k',
+        async () => 'new',
+        () => [userTag('u1')],
+      ),
+    ).toBe('new');
+  });
+});
+
+describe('the hot read path', () => {
+  it('answers warm user, score and offer reads without a single SQL statement', async () => {
+    const { db, statements } = counting(await openTestDb());
+    const app = await startTestApp({ db });
+    const client = await app.createClient();
+    const token = await app.token(client, 'read write offers admin');
+    const userId = await enrolActiveUser(app, token);
+    const paths = [`/v1/users/${userId}`, `/v1/users/${userId}/credit-score`, `/v1/users/${userId}/offers`];
+    for (const path of paths) expect((await app.request('GET', path, { token })).status).toBe(200);
+    const before = statements();
+    for (let round = 0; round < 5; round++) {
+      for (const path of paths) expect((await app.request('GET', path, { token })).status).toBe(200);
+    }
+    expect(statements() - before).toBe(0);
+    await app.close();
+  });
+
+  it('with READ_CACHE_TTL_MS=0 reads the database every time', async () => {
+    const { db, statements } = counting(await openTestDb());
+    const app = await startTestApp({ db, config: { READ_CACHE_TTL_MS: '0' } });
+    const client = await app.createClient();
+    const token = await app.token(client, 'read write');
+    const userId = await enrolUser(app, token);
+    await app.request('GET', `/v1/users/${userId}`, { token });
+    const before = statements();
+    expect((await app.request('GET', `/v1/users/${userId}`, { token })).status).toBe(200);
+    expect(statements() - before).toBeGreaterThanOrEqual(2);
+    await app.close();
+  });
+
+  it('ends a cached entry after READ_CACHE_TTL_MS even when no invalidation reached it', async () => {
+    const app = await startTestApp({ config: { READ_CACHE_TTL_MS: '300' } });
+    const client = await app.createClient();
+    const token = await app.token(client, 'read write');
+    const userId = await enrolUser(app, token);
+    expect((await app.request('GET', `/v1/users/${userId}`, { token })).body.data.firstName).toBe('Jane');
+    // A write that announces nothing (as if its NOTIFY were lost).
+    await app.db.query(`update users set first_name = 'Janet' where id = $1`, [userId]);
+    expect((await app.request('GET', `/v1/users/${userId}`, { token })).body.data.firstName).toBe('Jane');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect((await app.request('GET', `/v1/users/${userId}`, { token })).body.data.firstName).toBe('Janet');
+    await app.close();
+  });
+});
+
+describe('invalidation', () => {
+  it('takes effect on the writing instance before the call returns: delete, lock, score refresh', async () => {
+    const app = await startTestApp();
+    const client = await app.createClient();
+    const token = await app.token(client, 'read write admin');
+    const active = await enrolActiveUser(app, token);
+    const score = await app.request('GET', `/v1/users/${active}/credit-score`, { token });
+    const refreshed = await app.request('POST', `/v1/sandbox/users/${active}/score-refresh`, {
+      token,
+      body: { score: score.body.data.score === 800 ? 801 : 800 },
+    });
+    expect(refreshed.status).toBe(200);
+    const after = await app.request('GET', `/v1/users/${active}/credit-score`, { token });
+    expect(after.body.data.score).toBe(refreshed.body.data.score);
+    expect((await app.request('GET', `/v1/users/${active}`, { token })).body.data.lastScoreDate).toBe(
+      refreshed.body.data.scoreDate,
+    );
+
+    const locking = await enrolUser(app, token);
+    expect((await app.request('GET', `/v1/users/${locking}`, { token })).body.data.status).toBe('pending_verification');
+    for (let attempt = 0; attempt < 3; attempt++) await failVerification(app, token, locking);
+    expect((await app.request('GET', `/v1/users/${locking}`, { token })).body.data.status).toBe('locked');
+
+    expect((await app.request('DELETE', `/v1/users/${active}`, { token })).status).toBe(200);
+    expect((await app.request('GET', `/v1/users/${active}`, { token })).status).toBe(404);
+    expect((await app.request('GET', `/v1/users/${active}/credit-score`, { token })).status).toBe(404);
+    await app.close();
+  });
+
+  it(`reaches another instance on the same database within ${OTHER_INSTANCE_BOUND_MS} ms: revoke, rotate, delete, lock, score refresh`, async () => {
+    const db = await openTestDb();
+    const one = await startTestApp({ db, keepDb: true });
+    const otherDb = usingPostgres
+      ? await openPostgres({ connectionString: process.env.DATABASE_URL as string, schema: db.schema })
+      : db;
+    const two = await startTestApp({ db: otherDb, keepDb: true });
+    const client = await one.createClient();
+    const token = await one.token(client, 'read write admin');
+    const seen: Record<string, number> = {};
+
+    // Score refresh on one; two had the old score cached.
+    const active = await enrolActiveUser(one, token);
+    const before = await two.request('GET', `/v1/users/${active}/credit-score`, { token });
+    const target = before.body.data.score === 800 ? 801 : 800;
+    await one.request('POST', `/v1/sandbox/users/${active}/score-refresh`, { token, body: { score: target } });
+    seen.scoreRefresh = await within(OTHER_INSTANCE_BOUND_MS, async () => {
+      const read = await two.request('GET', `/v1/users/${active}/credit-score`, { token });
+      return read.body.data.score === target;
+    });
+
+    // A lock from failed verifications on one.
+    const locking = await enrolUser(one, token);
+    expect((await two.request('GET', `/v1/users/${locking}`, { token })).body.data.status).toBe('pending_verification');
+    for (let attempt = 0; attempt < 3; attempt++) await failVerification(one, token, locking);
+    seen.lock = await within(OTHER_INSTANCE_BOUND_MS, async () => {
+      const read = await two.request('GET', `/v1/users/${locking}`, { token });
+      return read.body.data.status === 'locked';
+    });
+
+    // Deletion on one.
+    expect((await two.request('GET', `/v1/users/${active}`, { token })).status).toBe(200);
+    await one.request('DELETE', `/v1/users/${active}`, { token });
+    seen.delete = await within(OTHER_INSTANCE_BOUND_MS, async () => {
+      return (await two.request('GET', `/v1/users/${active}`, { token })).status === 404;
+    });
+
+    // Rotating the client's secret (the operator's CLI, on its own connection) revokes every token it minted.
+    const reader = await enrolUser(one, token);
+    expect((await two.request('GET', `/v1/users/${reader}`, { token })).status).toBe(200);
+    await rotateClientSecret(one.db, one.clock, client.id);
+    seen.rotateAndRevoke = await within(OTHER_INSTANCE_BOUND_MS, async () => {
+      return (await two.request('GET', `/v1/users/${reader}`, { token })).status === 401;
+    });
+
+    for (const ms of Object.values(seen)) expect(ms).toBeLessThan(OTHER_INSTANCE_BOUND_MS);
+    await one.close();
+    await two.close();
+    if (otherDb !== db) await otherDb.close();
+    await db.close();
+  });
+
+  it.skipIf(!usingPostgres)(
+    'reads from the database while the invalidation listener is down, and caches again once it is back',
+    async () => {
+      const app = await startTestApp();
+      const client = await app.createClient();
+      const token = await app.token(client, 'read write');
+      const userId = await enrolUser(app, token);
+      await app.request('GET', `/v1/users/${userId}`, { token });
+      // Cut the LISTEN session, as a network blip or a database failover would.
+      await app.db.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+       where pid <> pg_backend_pid() and query ilike 'listen "read_cache_invalidation"%'`,
+      );
+      // While it reconnects, a write nobody announces (the kind of write a lost notification would hide) is seen.
+      await within(OTHER_INSTANCE_BOUND_MS, async () => {
+        await app.db.query(`update users set first_name = 'Lost' where id = $1`, [userId]);
+        return (await app.request('GET', `/v1/users/${userId}`, { token })).body.data.firstName === 'Lost';
+      });
+      // Back on once reconnected: a silent write is hidden by the cache again (until its TTL).
+      let attempt = 0;
+      await within(5_000, async () => {
+        attempt += 1;
+        await app.request('GET', `/v1/users/${userId}`, { token });
+        await app.db.query('update users set first_name = $2 where id = $1', [userId, `Back${attempt}`]);
+        return (await app.request('GET', `/v1/users/${userId}`, { token })).body.data.firstName !== `Back${attempt}`;
+      });
+      await app.close();
+    },
+  );
+});
+
+/** One verification session answered wrongly: the sandbox's right answers with the first one swapped. */
+const failVerification = async (app: TestApp, token: string, userId: string) => {
+  const session = await app.request('GET', `/v1/users/${userId}/verification/questions`, { token });
+  expect(session.status).toBe(200);
+  const { sessionId } = session.body.data;
+  const key = await app.request('GET', `/v1/sandbox/users/${userId}/verification/answers?sessionId=${sessionId}`, { token });
+  const right = key.body.data.answers as { questionId: string; answerId: string }[];
+  const questions = session.body.data.questions as { questionId: string; options: { id: string }[] }[];
+  const answers = right.map((answer, index) => {
+    if (index > 0) return answer;
+    const question = questions.find((q) => q.questionId === answer.questionId);
+    return { ...answer, answerId: question?.options.find((option) => option.id !== answer.answerId)?.id };
+  });
+  const result = await app.request('POST', `/v1/users/${userId}/verification/answers`, { token, body: { sessionId, answers } });
+  expect(result.body.data.verified).toBe(false);
+};

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The import rules README's "Architecture" section states, checked on every `pnpm lint`:
 //  1. http/ (request plumbing) never imports a module; it reaches auth through AppContext.
-//  2. The neutral layers (core, lib, db, security, cache, bureau) import neither modules nor http/.
+//  2. The neutral layers (core, lib, db, security, cache, bureau, outbox) import neither modules nor http/.
 //  3. A module reaches another module only through that module's public file, service.ts (types included).
 //  4. No cycles between modules.
 // Usage: node scripts/check-layers.mjs [srcDir]   (default apps/bff/src; tests point it at a fixture)
@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(process.argv[2] ?? 'apps/bff/src');
-const NEUTRAL = ['core', 'lib', 'db', 'security', 'cache', 'bureau'];
+const NEUTRAL = ['core', 'lib', 'db', 'security', 'cache', 'bureau', 'outbox'];
 const PUBLIC_FILE = 'service.ts';
 
 const filesUnder = (dir) =>

@@ -26,7 +26,7 @@ const shellCredentials = ({ outcome, demo }: BannerInput): { id: string; secret:
   return undefined;
 };
 
-/** What the start command prints: where everything is, and credentials that make the README's "Try it" runnable. */
+/** What the start command prints: where everything is, and credentials that make docs/partner/quickstart-curl.md runnable. */
 export const startBanner = (input: BannerInput): string => {
   const { url, outcome, role, env, demo } = input;
   const lines = [`Credit API (${env}, role ${role}) is running.`];
@@ -50,7 +50,7 @@ export const startBanner = (input: BannerInput): string => {
   const credentials = shellCredentials(input);
   if (url && credentials) {
     lines.push(
-      '  Try it: paste these lines into a shell; the README\'s "Try it" commands use $API, $CLIENT_ID, $CLIENT_SECRET and $TOKEN',
+      '  Try it: paste these lines into a shell; docs/partner/quickstart-curl.md uses $API, $CLIENT_ID, $CLIENT_SECRET and $TOKEN',
       `    export API=${shellQuote(url)}`,
       `    export CLIENT_ID=${shellQuote(credentials.id)} CLIENT_SECRET=${shellQuote(credentials.secret)}   # ${credentials.whose}`,
       `    export TOKEN=$(curl -s -u "$CLIENT_ID:$CLIENT_SECRET" -d grant_type=client_credentials "$API/oauth/token" | ${TOKEN_FROM_STDIN})`,

@@ -5,7 +5,7 @@ import type { CreditFile, CreditFileResult, CreditSubject } from '../provider.ts
 /**
  * The one JSON contract between this platform and a credit bureau (or the gateway in front of one).
  * Both calls are `POST` with the identity in the body, never in the URL, so no proxy or access log
- * along the way records it. The sandbox bureau (`pnpm bureau`) serves exactly this; docs/bureau.md
+ * along the way records it. The sandbox bureau (`pnpm bureau`) serves exactly this; docs/operator/bureau.md
  * has a sample of each request and answer.
  */
 export const BUREAU_PATHS = {

@@ -2,7 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'e2e/test/**/*.test.ts', 'docs/samples/test/**/*.test.{ts,tsx}'],
+    include: [
+      'packages/*/test/**/*.test.ts',
+      'apps/*/test/**/*.test.ts',
+      'e2e/test/**/*.test.ts',
+      'docs/samples/test/**/*.test.{ts,tsx}',
+    ],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

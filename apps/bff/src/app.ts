@@ -4,6 +4,7 @@ import { accessLog } from './http/access-log.ts';
 import { classifyBodyError } from './http/body-errors.ts';
 import { errorResponse, toApiError } from './http/error-response.ts';
 import { malformedPathError } from './http/malformed-path.ts';
+import { operationTableOf } from './http/operation-table.ts';
 import { resolvePrincipal } from './http/principal.ts';
 import { countUnlimitedFailure, notFound, rateLimitedPage } from './http/rate-limit.ts';
 import { requestId } from './http/request-id.ts';
@@ -35,10 +36,12 @@ const trustProxySetting = (value: string | undefined): boolean | number | string
 const deferBodyErrors =
   (parser: RequestHandler): RequestHandler =>
   (req, res, next) =>
-    parser(req, res, (error?: unknown) => {
-      if (error) req.bodyError = classifyBodyError(error, req) as Express.Request['bodyError'];
-      next();
-    });
+    !hasBody(req)
+      ? next()
+      : parser(req, res, (error?: unknown) => {
+          if (error) req.bodyError = classifyBodyError(error, req) as Express.Request['bodyError'];
+          next();
+        });
 
 /**
  * API answers are private and current: never stored by a cache, no ETag and never a 304. Express answers 304
@@ -47,9 +50,16 @@ const deferBodyErrors =
  */
 const noStore: RequestHandler = (req, res, next) => {
   res.setHeader('Cache-Control', 'no-store');
-  Object.defineProperty(req, 'fresh', { value: false, configurable: true });
+  // Without validators in the request Express's `req.fresh` is false; dropping them (rarely sent to an API) keeps
+  // every request object the same shape, where redefining `fresh` per request cost every later property access.
+  if (req.headers['if-none-match'] !== undefined) delete req.headers['if-none-match'];
+  if (req.headers['if-modified-since'] !== undefined) delete req.headers['if-modified-since'];
   next();
 };
+
+/** The body parsers, entered only by a request that has a body (what they would decide themselves, later). */
+const hasBody = (req: { headers: Record<string, unknown> }) =>
+  req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
 
 /**
  * An API path with a trailing slash (`/v1/users/`) is not the resource without it: Express's routers would
@@ -84,6 +94,8 @@ export const createApp = (ctx: AppContext): Express => {
   const limitedPage = rateLimitedPage(ctx);
   app.use((req, res, next) => (req.method === 'OPTIONS' ? limitedPage(req, res, next) : next()));
 
+  // Every contract operation, matched in one lookup (http/operation-table.ts); filled by bindRoute below.
+  app.use(operationTableOf(ctx).dispatcher());
   app.use(docsRoutes(ctx));
   app.use(authRoutes(ctx));
   app.use(userRoutes(ctx));

@@ -4,9 +4,20 @@ import { randomToken } from '../lib/ids.ts';
 // A caller's id is echoed only when it is short and printable, so it cannot break headers or logs.
 const ACCEPTABLE = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/**
+ * Our ids: `req_` + 20 letters and digits, a random prefix drawn once per process and a counter, so no request
+ * pays for random bytes. Unique across processes (the prefix), not secret (they are echoed in every answer).
+ */
+const PROCESS_PREFIX = randomToken(9);
+let counter = 0;
+const nextRequestId = (): string => {
+  counter = (counter + 1) % 36 ** 11;
+  return `req_${PROCESS_PREFIX}${counter.toString(36).padStart(11, '0')}`;
+};
+
 export const requestId: RequestHandler = (req, res, next) => {
-  const given = req.get('x-request-id');
-  const id = given && ACCEPTABLE.test(given) ? given : `req_${randomToken(20)}`;
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && ACCEPTABLE.test(given) ? given : nextRequestId();
   req.requestId = id;
   res.setHeader('X-Request-ID', id);
   next();

@@ -9,6 +9,7 @@ import { errorResponse, type PreparedResponse, toApiError } from './error-respon
 import { fingerprintRequest, MAX_KEY_LENGTH, withIdempotency } from './idempotency.ts';
 import { assertIpAllowed } from './ip-allowlist.ts';
 import { malformedQueryDetails } from './malformed-query.ts';
+import { operationTableOf } from './operation-table.ts';
 import { limitRequest } from './rate-limit.ts';
 import { requestLogger } from './request-logger.ts';
 import { zodIssuesToDetails } from './zod-details.ts';
@@ -96,10 +97,22 @@ const prepareSuccess = (op: Operation, result: HandlerResult, req: Request, ctx:
   };
 };
 
+/**
+ * Writes a prepared answer. JSON is serialised and sent directly rather than through `res.json`: API answers never
+ * carry an ETag and are never fresh, so Express's send path (ETag, freshness, charset handling) has nothing to do.
+ */
 export const send = (res: Response, response: PreparedResponse) => {
-  for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, value);
-  if (response.body === undefined) res.status(response.status).end();
-  else res.status(response.status).json(response.body);
+  if (response.headers) for (const name in response.headers) res.setHeader(name, response.headers[name] as string);
+  res.statusCode = response.status;
+  if (response.body === undefined) {
+    res.end();
+    return;
+  }
+  const json = JSON.stringify(response.body);
+  if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(json));
+  if (res.req.method === 'HEAD') res.end();
+  else res.end(json);
 };
 
 /** `Idempotency-Key`: 1–255 characters under the contract's string policy, or 400 naming the header. */
@@ -126,7 +139,7 @@ export const bindRoute = <O extends Operation>(
 ) => {
   const expressPath = op.path.replace(/\{([^}]+)\}/g, ':$1');
   const documented = new Set(documentedErrors(op));
-  router[op.method](expressPath, async (req: Request, res: Response) => {
+  const serve = async (req: Request, res: Response) => {
     await limitRequest(ctx, req, res, op.rateLimit);
     if (op.sandboxOnly && ctx.config.APP_ENV === 'production') throw new ApiError('NOT_FOUND', 'No such route.');
     const principal = authorize(op, req, ctx);
@@ -178,5 +191,8 @@ export const bindRoute = <O extends Operation>(
       ? await withIdempotency(ctx, caller.clientId, scopedKey, fingerprintRequest(op.method, req.path, req.body), run)
       : await run();
     send(res, response);
-  });
+  };
+  // Exact matches are dispatched from the operation table in one lookup; the Express route serves the rest.
+  operationTableOf(ctx).add(op.method, op.path, serve);
+  router[op.method](expressPath, serve);
 };

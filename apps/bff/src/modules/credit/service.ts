@@ -111,6 +111,20 @@ export const getCurrentScore = async (ctx: AppContext, user: UserRow, file: Cred
   return { score: latest.score, scoreDate: latest.scoreDate, baselineScore: latest.baselineScore };
 };
 
+/**
+ * The factors of a file as of a day. A file is pulled (and cached) per user and day, so its factors are computed once
+ * per file and day, not on every read.
+ */
+const factorsByFile = new WeakMap<CreditFile, { day: string; factors: TCreditScore['factors'] }>();
+const factorsOf = (file: CreditFile, now: Date): TCreditScore['factors'] => {
+  const day = now.toISOString().slice(0, 10);
+  const known = factorsByFile.get(file);
+  if (known?.day === day) return known.factors;
+  const factors = creditFactors(file, now);
+  factorsByFile.set(file, { day, factors });
+  return factors;
+};
+
 const trendOf = (change: number): TCreditTrend => ({
   direction: change > 0 ? 'up' : change < 0 ? 'down' : 'stable',
   change,
@@ -129,7 +143,7 @@ const scoreObject = async (ctx: AppContext, user: UserRow, file: CreditFile, cur
     scoreRange: { min: SCORE_MIN, max: SCORE_MAX },
     rating: ratingForScore(current.score),
     bureau: file.bureau,
-    factors: creditFactors(file, ctx.clock.now()),
+    factors: factorsOf(file, ctx.clock.now()),
     trend: trendOf(baseline === null ? 0 : current.score - baseline),
   };
 };

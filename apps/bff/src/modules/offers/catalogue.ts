@@ -280,9 +280,16 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   },
 ];
 
-/** The catalogue as of `now`, in display order. */
-export const datedCatalogue = (now: Date): DatedOffer[] =>
-  CATALOGUE.map((entry) => ({ ...entry, expiresAt: expiresAt(entry, now) }));
+let datedForMonth: { month: number; offers: readonly DatedOffer[] } | undefined;
+
+/** The catalogue as of `now`, in display order. Expiry depends on the calendar month only, so it is built once a month. */
+export const datedCatalogue = (now: Date): readonly DatedOffer[] => {
+  const month = now.getUTCFullYear() * 12 + now.getUTCMonth();
+  if (datedForMonth?.month !== month) {
+    datedForMonth = { month, offers: CATALOGUE.map((entry) => ({ ...entry, expiresAt: expiresAt(entry, now) })) };
+  }
+  return datedForMonth.offers;
+};
 
 /** One offer as of `now`, active or not; undefined when the id is not in the catalogue. */
 export const findOffer = (offerId: string, now: Date): DatedOffer | undefined =>

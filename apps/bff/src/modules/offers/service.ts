@@ -33,15 +33,17 @@ const matchingOffers = (now: Date, filters: OfferFilters): DatedOffer[] =>
   );
 
 /** One page of an already ordered list, with a signed offset cursor bound to the list and its filters. */
-const pageOfOffers = (
+const pageOfOffers = <T>(
   ctx: AppContext,
   list: string,
   query: TListOffersCatalogQuery,
-  offers: TOffer[],
+  offers: readonly T[],
+  toItem: (offer: T) => TOffer,
 ): { items: TOffer[]; pagination: Pagination } => {
   const key: OfferListKey = { list, type: query.type ?? null, status: query.status };
   const offset = query.cursor ? decodeOfferCursor(cursorsOf(ctx), query.cursor, key) : 0;
-  const items = offers.slice(offset, offset + query.limit);
+  // Only the page is shaped for the answer.
+  const items = offers.slice(offset, offset + query.limit).map(toItem);
   const next = offset + items.length;
   const hasMore = next < offers.length;
   return {
@@ -54,8 +56,8 @@ const pageOfOffers = (
 export { type DatedOffer, findOffer, isActive, SANDBOX_APPLY_PREFIX } from './catalogue.ts';
 
 export const listCatalogue = async (ctx: AppContext, query: TListOffersCatalogQuery) => {
-  const offers = matchingOffers(ctx.clock.now(), query).map((offer) => toOffer(offer, false, ctx.config));
-  return pageOfOffers(ctx, 'catalogue', query, offers);
+  const offers = matchingOffers(ctx.clock.now(), query);
+  return pageOfOffers(ctx, 'catalogue', query, offers, (offer) => toOffer(offer, false, ctx.config));
 };
 
 /** The catalogue for one user: `preQualified` and the order follow the user's current score. */
@@ -64,12 +66,7 @@ export const listUserOffers = async (ctx: AppContext, caller: Caller, userId: st
   const file = await pullCreditFile(ctx, user);
   const { score } = await getCurrentScore(ctx, user, file);
   const ranked = rankForScore(matchingOffers(ctx.clock.now(), query), score);
-  return pageOfOffers(
-    ctx,
-    user.id,
-    query,
-    ranked.map((r) => toOffer(r.offer, r.preQualified, ctx.config)),
-  );
+  return pageOfOffers(ctx, user.id, query, ranked, (r) => toOffer(r.offer, r.preQualified, ctx.config));
 };
 
 /** When the user clicked: the client's timestamp if plausible, else now. */

@@ -2,41 +2,72 @@ import { ZMeta } from './common.ts';
 import { z } from './zod.ts';
 
 /**
- * Every error code the API can answer, the HTTP status it travels with, and when it is thrown.
+ * Every error code the API can answer, the HTTP status it travels with, when it is thrown and what the caller should
+ * do. The reference's error page (`/docs/errors`) is rendered from this table, and each response links there.
  * The server's one error handler and the SDK both read this table.
  */
 export const ERROR_CODES = {
   VALIDATION_ERROR: {
     status: 400,
     when: 'The request is malformed: bad JSON, wrong content type, unknown or invalid fields. `details` names each field.',
+    fix: "Fix the fields `details` names; the reference gives each field's rules. Do not retry unchanged.",
   },
   AUTHENTICATION_ERROR: {
     status: 401,
     when: 'No token, an unknown, revoked or expired token, or a token from the other environment.',
+    fix: 'Get a new access token from `POST /oauth/token` (the SDK renews it for you) and check the environment of your credentials.',
   },
   AUTHORIZATION_ERROR: {
     status: 403,
     when: 'The token lacks the scope for this route, a user token was used outside its own user, or the caller IP is not allow-listed.',
+    fix: "Ask for the scope the operation lists, call it with an access token rather than a user token, or add your server's address to the client's IP allowlist.",
   },
   USER_NOT_ENROLLED: {
     status: 403,
     when: 'The user exists but has not finished enrolment or identity verification, or a user token has no enrolled user yet.',
+    fix: 'Finish the missing step the message names: enrol (`POST /v1/users/enroll`) or pass identity verification (`GET …/verification/questions`).',
   },
-  CREDIT_FROZEN: { status: 403, when: 'The user has a security freeze on their credit file.' },
+  CREDIT_FROZEN: {
+    status: 403,
+    when: 'The user has a security freeze on their credit file.',
+    fix: 'Tell the customer their file is frozen at the bureau; scores and offers return once they lift the freeze. Do not retry.',
+  },
   VERIFICATION_LOCKED: {
     status: 403,
     when: 'Too many failed identity-verification sessions; `error.unlocksAt` says when it unlocks.',
+    fix: 'Wait until `unlocksAt`; further attempts before then are refused.',
   },
-  NOT_FOUND: { status: 404, when: 'No such route, or no such resource visible to this caller.' },
-  USER_EXISTS: { status: 409, when: 'A live user with this externalUserId is already enrolled for this client.' },
+  NOT_FOUND: {
+    status: 404,
+    when: 'No such route, or no such resource visible to this caller.',
+    fix: "Check the path and the id: another client's users, and a user token's other users, look absent.",
+  },
+  USER_EXISTS: {
+    status: 409,
+    when: 'A live user with this externalUserId is already enrolled for this client.',
+    fix: 'The customer is already enrolled: look them up with `GET /v1/users?externalUserId=…`.',
+  },
   IDEMPOTENCY_CONFLICT: {
     status: 409,
     when: 'The Idempotency-Key was used with a different request, or its first request is still running.',
+    fix: 'Use a new `Idempotency-Key` for a different request; for the same request, wait for the first to finish and retry.',
   },
-  RATE_LIMIT_EXCEEDED: { status: 429, when: 'Too many requests in this window for this client; wait `retryAfter` seconds.' },
-  INTERNAL_ERROR: { status: 500, when: 'An unexpected failure on our side. Quote the requestId to support.' },
-  SERVICE_UNAVAILABLE: { status: 503, when: 'A dependency (such as the credit bureau) is unavailable; retry later.' },
-} as const satisfies Record<string, { status: number; when: string }>;
+  RATE_LIMIT_EXCEEDED: {
+    status: 429,
+    when: 'Too many requests in this window for this client; wait `retryAfter` seconds.',
+    fix: 'Wait `retryAfter` seconds (also in `Retry-After`), then retry; spread batch work out. The SDK does this for you.',
+  },
+  INTERNAL_ERROR: {
+    status: 500,
+    when: 'An unexpected failure on our side. Quote the requestId to support.',
+    fix: 'Retry later; if it persists, send us the `requestId`.',
+  },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    when: 'A dependency (such as the credit bureau) is unavailable; retry later.',
+    fix: 'Retry after `Retry-After` if present, with backoff; reads and idempotent writes are safe to retry.',
+  },
+} as const satisfies Record<string, { status: number; when: string; fix: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 export const ZErrorCode = z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]).meta({ id: 'ErrorCode' });

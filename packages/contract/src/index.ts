@@ -1,6 +1,6 @@
 export * from './common.ts';
 export * from './errors.ts';
-export { buildOpenApiDocument, type OpenApiDocument } from './openapi.ts';
+export { buildOpenApiDocument, ERROR_PAGE_PATH, errorPageLink, type OpenApiDocument } from './openapi.ts';
 export * from './operation.ts';
 export * from './operations/index.ts';
 export * from './resources/alerts.ts';

@@ -34,6 +34,10 @@ const wwwAuthenticateHeader = {
   },
 };
 
+/** Where an error code is explained, with what to do about it: the page the API serves beside this reference. */
+export const ERROR_PAGE_PATH = '/docs/errors';
+export const errorPageLink = (code: string) => `${ERROR_PAGE_PATH}#${code}`;
+
 const errorResponses = (op: Operation) => {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of documentedErrors(op)) {
@@ -43,7 +47,7 @@ const errorResponses = (op: Operation) => {
   const responses: Record<string, unknown> = {};
   for (const [status, list] of byStatus) {
     responses[status] = {
-      description: list.map((code) => `\`${code}\`: ${ERROR_CODES[code].when}`).join('\n\n'),
+      description: list.map((code) => `[\`${code}\`](${errorPageLink(code)}): ${ERROR_CODES[code].when}`).join('\n\n'),
       headers:
         status === 429
           ? { ...rateLimitHeaders, 'Retry-After': { schema: { type: 'integer' } } }
@@ -173,7 +177,8 @@ const API_DESCRIPTION = `
 Credit scores, enrolment, offers, alerts, identity verification and signed webhooks for banks and credit unions.
 
 **Envelope.** Successful bodies are \`{data, meta:{requestId, timestamp}}\`; lists add \`pagination:{hasMore, nextCursor, total}\`.
-Errors are \`{error:{code, message, details?}, meta}\`; the status of each code is listed per response.
+Errors are \`{error:{code, message, details?}, meta}\`; the status of each code is listed per response, and each code
+links to [its explanation and what to do](/docs/errors).
 
 **Authentication.** OAuth 2.0 client credentials at \`POST /oauth/token\`; send \`Authorization: Bearer <token>\`.
 User tokens (\`ut_…\`) from \`POST /v1/auth/user-token\` open only the routes of their own user.

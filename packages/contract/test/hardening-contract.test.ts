@@ -53,7 +53,7 @@ describe('documented errors follow the operation’s flags', () => {
   it('documents exactly the derived codes, no more', () => {
     for (const op of ALL_OPERATIONS.filter((o) => o.auth.kind === 'bearer')) {
       const named = Object.values(operationOf(op).responses as Record<string, { description: string }>)
-        .flatMap((response) => [...response.description.matchAll(/`([A-Z_]+)`: /g)].map((m) => m[1]))
+        .flatMap((response) => [...response.description.matchAll(/\[`([A-Z_]+)`\]\(\/docs\/errors#\1\): /g)].map((m) => m[1]))
         .sort();
       expect(named, op.operationId).toEqual([...documentedErrors(op)].sort());
     }

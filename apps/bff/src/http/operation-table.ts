@@ -28,10 +28,10 @@ export class OperationTable {
       handler,
     };
     const verb = method.toUpperCase();
-    let byLength = this.byMethod.get(verb);
-    if (!byLength) this.byMethod.set(verb, (byLength = new Map()));
-    let entries = byLength.get(segments.length);
-    if (!entries) byLength.set(segments.length, (entries = new Map()));
+    const byLength = this.byMethod.get(verb) ?? new Map<number, Map<string, Entry>>();
+    this.byMethod.set(verb, byLength);
+    const entries = byLength.get(segments.length) ?? new Map<string, Entry>();
+    byLength.set(segments.length, entries);
     // The same app built twice over one context registers each operation twice: the latest wins.
     entries.set(template, entry);
   }
@@ -89,7 +89,7 @@ const tables = new WeakMap<object, OperationTable>();
 
 /** The table of one app's context (bindRoute fills it, createApp mounts its dispatcher). */
 export const operationTableOf = (ctx: object): OperationTable => {
-  let table = tables.get(ctx);
-  if (!table) tables.set(ctx, (table = new OperationTable()));
+  const table = tables.get(ctx) ?? new OperationTable();
+  tables.set(ctx, table);
   return table;
 };

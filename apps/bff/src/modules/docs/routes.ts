@@ -1,9 +1,10 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { buildOpenApiDocument } from '@credit/contract';
+import { buildOpenApiDocument, ERROR_PAGE_PATH } from '@credit/contract';
 import express, { Router } from 'express';
 import type { AppContext } from '../../context.ts';
 import { rateLimitedPage } from '../../http/rate-limit.ts';
+import { renderErrorsPage } from './errors-page.ts';
 
 const swaggerUiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -26,6 +27,10 @@ export const docsRoutes = (ctx: AppContext): Router => {
   });
   router.get('/docs', limited, (_req, res) => {
     res.type('html').send(DOCS_PAGE);
+  });
+  const errorsPage = renderErrorsPage();
+  router.get(ERROR_PAGE_PATH, limited, (_req, res) => {
+    res.type('html').send(errorsPage);
   });
   router.get('/docs/init.js', limited, (_req, res) => {
     res.type('application/javascript').send(DOCS_INIT);

@@ -21,7 +21,7 @@ import { sandboxLandingRoutes } from './modules/sandbox-landing/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { verificationRoutes } from './modules/verification/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
-import { widgetRoutes, widgetStaticRoutes } from './modules/widget/routes.ts';
+import { isWidgetFile, widgetRoutes, widgetStaticRoutes } from './modules/widget/routes.ts';
 
 export const BODY_LIMIT = '1mb';
 
@@ -71,6 +71,22 @@ const strictApiPaths =
   (req, res, next) =>
     /^\/(v1|oauth)(\/.*)?\/$/.test(req.path) ? unknownRoute(req, res, next) : next();
 
+/** Middlewares run one after another as one, as `app.use` would run them in turn; an error skips the rest. */
+const inSequence =
+  (handlers: RequestHandler[]): RequestHandler =>
+  (req, res, next) => {
+    let index = 0;
+    const step = (error?: unknown): void => {
+      if (error) return next(error);
+      const handler = handlers[index++];
+      if (!handler) return next();
+      // As Express does: an async middleware's rejection goes to the error handler.
+      const result: unknown = handler(req, res, step);
+      if (result instanceof Promise) result.catch(next);
+    };
+    step();
+  };
+
 export const createApp = (ctx: AppContext): Express => {
   const app = express();
   app.disable('x-powered-by');
@@ -78,24 +94,30 @@ export const createApp = (ctx: AppContext): Express => {
   app.set('query parser', 'simple');
   app.set('etag', false);
 
-  app.use(requestId);
-  app.use(accessLog(ctx.logger));
-  app.use(securityHeaders());
-  app.use(widgetStaticRoutes());
-  app.use(noStore);
-  app.use(deferBodyErrors(express.json({ limit: BODY_LIMIT, strict: true })));
-  app.use(deferBodyErrors(express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 50 })));
-  app.use(resolvePrincipal(ctx));
   // Rate limiting happens where a route matched (bindRoute, or the few routes outside the API reference), in the
   // bucket of that operation; an unknown route is counted by `unknownRoute`.
   const unknownRoute = notFound(ctx);
-  app.use(strictApiPaths(unknownRoute));
-  // Express answers OPTIONS itself (200 with Allow) for any known path; the request still counts.
   const limitedPage = rateLimitedPage(ctx);
-  app.use((req, res, next) => (req.method === 'OPTIONS' ? limitedPage(req, res, next) : next()));
-
-  // Every contract operation, matched in one lookup (http/operation-table.ts); filled by bindRoute below.
-  app.use(operationTableOf(ctx).dispatcher());
+  const widgetFiles = widgetStaticRoutes();
+  // Every request passes these, in this order, as one layer: the router's walk over a dozen layers cost more than
+  // most of them. The last step dispatches contract operations from one table (http/operation-table.ts, filled by
+  // bindRoute in the module routes below); what it does not match goes on to those Express routes.
+  app.use(
+    inSequence([
+      requestId,
+      accessLog(ctx.logger),
+      securityHeaders(),
+      (req, res, next) => (isWidgetFile(req.path) ? widgetFiles(req, res, next) : next()),
+      noStore,
+      deferBodyErrors(express.json({ limit: BODY_LIMIT, strict: true })),
+      deferBodyErrors(express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 50 })),
+      resolvePrincipal(ctx),
+      strictApiPaths(unknownRoute),
+      // Express answers OPTIONS itself (200 with Allow) for any known path; the request still counts.
+      (req, res, next) => (req.method === 'OPTIONS' ? limitedPage(req, res, next) : next()),
+      operationTableOf(ctx).dispatcher(),
+    ]),
+  );
   app.use(docsRoutes(ctx));
   app.use(authRoutes(ctx));
   app.use(userRoutes(ctx));

@@ -77,9 +77,15 @@ const inSequence =
   (req, res, next) => {
     let index = 0;
     const step = (error?: unknown): void => {
-      if (error) return next(error);
+      if (error) {
+        next(error);
+        return;
+      }
       const handler = handlers[index++];
-      if (!handler) return next();
+      if (!handler) {
+        next();
+        return;
+      }
       // As Express does: an async middleware's rejection goes to the error handler.
       const result: unknown = handler(req, res, step);
       if (result instanceof Promise) result.catch(next);

@@ -86,9 +86,14 @@ const inSequence =
         next();
         return;
       }
-      // As Express does: an async middleware's rejection goes to the error handler.
-      const result: unknown = handler(req, res, step);
-      if (result instanceof Promise) result.catch(next);
+      // As Express does: a middleware's throw or async rejection goes to the error handler (a step called back
+      // from a body parser's stream is outside Express's own try/catch, so it must be caught here).
+      try {
+        const result: unknown = handler(req, res, step);
+        if (result instanceof Promise) result.catch(next);
+      } catch (thrown) {
+        next(thrown);
+      }
     };
     step();
   };

@@ -130,6 +130,7 @@ describe('bearer tokens', () => {
     const rotating = await app.createClient();
     const token = await app.token(rotating);
     const { secret } = await rotateClientSecret(app.db, app.clock, rotating.id);
+    await app.invalidationsArrived();
     const res = await app.request('GET', '/v1/users', { token });
     expect(res.status).toBe(401);
     expect(res.body.error.message).toMatch(/revoked/);

@@ -38,6 +38,7 @@ describe('production', () => {
     const client = await app.createClient();
     const token = await app.token(client);
     await changeClient(app.db, client.id, { ipAllowlist: ['203.0.113.0/24', '2001:db8::/32'] });
+    await app.invalidationsArrived();
 
     const direct = await app.request('GET', '/v1/users', { token });
     expect(direct.status).toBe(403);
@@ -54,6 +55,7 @@ describe('production', () => {
     expect(outsider.status).toBe(403);
 
     await changeClient(app.db, client.id, { ipAllowlist: ['127.0.0.1'] });
+    await app.invalidationsArrived();
     expect((await app.request('GET', '/v1/users', { token })).status).toBe(200);
   });
 
@@ -61,6 +63,7 @@ describe('production', () => {
     const client = await app.createClient();
     const token = await app.token(client);
     await changeClient(app.db, client.id, { ipAllowlist: ['203.0.113.0/24'] });
+    await app.invalidationsArrived();
     const partnerServer = { 'x-forwarded-for': '203.0.113.9' };
     const body = { userId: 'cust-allowlist', email: 'c@example.test', firstName: 'Ana', lastName: 'Ruiz' };
 

@@ -77,6 +77,7 @@ describe('rate limits', () => {
     const app = await start({ config: { RATE_LIMIT_USER_OPS_PER_MIN: '3' } });
     const client = await app.createClient();
     await changeClient(app.db, client.id, { rateLimits: { userOps: 5000 } });
+    await app.invalidationsArrived();
     const res = await app.request('GET', '/v1/users', { token: await app.token(client) });
     expect(res.headers.get('x-ratelimit-limit')).toBe('5000');
   });

@@ -59,6 +59,7 @@ describe('SDK access tokens', () => {
     const sdk = app.sdk(client, { fetch });
     const user = await sdk.call('enrollUser', { body: sdkEnrollment() });
     await revokeClientTokens(app.db, client.id, app.clock.now());
+    await app.invalidationsArrived();
     const again = await sdk.call('getUser', { params: { userId: user.userId } });
     expect(again.userId).toBe(user.userId);
     expect(tally).toMatchObject({ tokenRequests: 2, unauthorized: 1 });

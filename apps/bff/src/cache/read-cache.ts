@@ -38,6 +38,7 @@ export class ReadCache {
   private floor = 0;
   /** While invalidations from other instances may be missed (listener down), nothing is stored. */
   private suspended = false;
+  private readonly waiters = new Map<string, (() => void)[]>();
 
   constructor(options: ReadCacheOptions) {
     if (options.ttlMs > 0) {
@@ -76,8 +77,23 @@ export class ReadCache {
     return value;
   }
 
+  /** Resolves the next time `tag` is invalidated (tests wait this way for a NOTIFY to arrive). */
+  whenInvalidated(tag: CacheTag): Promise<void> {
+    return new Promise((resolve) => {
+      const waiting = this.waiters.get(tag) ?? [];
+      waiting.push(resolve);
+      this.waiters.set(tag, waiting);
+    });
+  }
+
   /** Drops every entry carrying one of `tags` (`*`: everything), including loads still in flight. */
   invalidate(tags: readonly string[]): void {
+    if (this.waiters.size > 0) {
+      for (const tag of tags) {
+        for (const resolve of this.waiters.get(tag) ?? []) resolve();
+        this.waiters.delete(tag);
+      }
+    }
     this.sequence += 1;
     if (tags.includes('*')) {
       this.floor = this.sequence;

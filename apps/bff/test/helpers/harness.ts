@@ -5,6 +5,8 @@ import { type ClientCredentialsOptions, CreditClient } from '@credit/sdk';
 import { createApp } from '../../src/app.ts';
 import { buildContext, connectRedis } from '../../src/bootstrap.ts';
 import type { BureauProvider } from '../../src/bureau/provider.ts';
+import { announceInvalidation } from '../../src/cache/invalidation.ts';
+import { userTag } from '../../src/cache/read-cache.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { AppContext } from '../../src/context.ts';
 import type { Db } from '../../src/db/db.ts';
@@ -50,6 +52,12 @@ export interface TestApp {
   userToken(accessToken: string, userId: string, extra?: Record<string, string>): Promise<string>;
   /** The SDK signed in as `client`, on this app's URL and clock (so token expiry follows `clock.advance`). */
   sdk(client: TestClient, options?: Partial<ClientCredentialsOptions>): CreditClient;
+  /**
+   * Resolves once this app has received every cache invalidation committed so far. A test that changes a client
+   * straight through the database (as the operator's CLI does, from another process) waits here for the NOTIFY,
+   * which is what another instance experiences: the stated bound, not "before the call returns".
+   */
+  invalidationsArrived(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -160,6 +168,13 @@ export const startTestApp = async (
         now: () => clock.now().getTime(),
         ...options,
       });
+    },
+    async invalidationsArrived() {
+      // NOTIFYs arrive in commit order: once a marker sent now is back, every earlier one is too.
+      const marker = userTag(`marker-${randomBytes(6).toString('hex')}`);
+      const arrived = ctx.readCache.whenInvalidated(marker);
+      await announceInvalidation(db, [marker]);
+      await arrived;
     },
     async close() {
       await server.close();

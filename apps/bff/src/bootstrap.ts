@@ -33,7 +33,11 @@ export const buildContext = async ({ config, db, logger, clock, ids, redis, bure
   const keys = await loadInstanceKeys(db, config);
   const tokens = new TokenHasher(keys.tokenSigning);
   const resolvedClock = clock ?? systemClock;
-  const readCache = new ReadCache({ ttlMs: config.READ_CACHE_TTL_MS, maxEntries: config.READ_CACHE_MAX_ENTRIES });
+  const readCache = new ReadCache({
+    ttlMs: config.READ_CACHE_TTL_MS,
+    maxEntries: config.READ_CACHE_MAX_ENTRIES,
+    maxBytes: config.READ_CACHE_MAX_MB * 1024 * 1024,
+  });
   await applyInvalidationsFrom(db, readCache, logger);
   return {
     config,

@@ -40,6 +40,8 @@ export const ZConfig = z.object({
   READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   /** Entries per process, across every kind; the least recently used go first. */
   READ_CACHE_MAX_ENTRIES: positiveInt(50_000),
+  /** And megabytes per process (estimated from each value's JSON size), whichever bound is reached first. */
+  READ_CACHE_MAX_MB: positiveInt(64),
   TOKEN_SIGNING_KEY: optionalText,
   DATA_ENCRYPTION_KEY: optionalText,
   BOOTSTRAP_CLIENT_ID: optionalText,

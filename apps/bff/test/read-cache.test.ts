@@ -135,6 +135,28 @@ describe('ReadCache', () => {
     ).toBe(2);
   });
 
+  it('stays within its memory bound: the least recently used values go first', async () => {
+    const readCache = new ReadCache({ ttlMs: 60_000, maxEntries: 1_000, maxBytes: 20_000 });
+    const big = 'x'.repeat(2_000); // about 4 KB each, as estimated
+    for (let i = 0; i < 20; i++)
+      await readCache.read(
+        `k${i}`,
+        async () => big,
+        () => [],
+      );
+    expect(readCache.size).toBeLessThanOrEqual(5);
+    let reloaded = false;
+    await readCache.read(
+      'k0',
+      async () => {
+        reloaded = true;
+        return big;
+      },
+      () => [],
+    );
+    expect(reloaded).toBe(true);
+  });
+
   it('treats a forgotten invalidation stamp as recent: evicting stamps drops entries early, never serves stale', async () => {
     const readCache = new ReadCache({ ttlMs: 60_000, maxEntries: 10 });
     await readCache.read(

@@ -20,7 +20,18 @@ export interface ReadCacheOptions {
   /** Backstop lifetime in ms; 0 disables caching altogether. */
   ttlMs: number;
   maxEntries: number;
+  /** Bound on the estimated memory of all values (JSON length × 2 bytes per UTF-16 unit, plus overhead). */
+  maxBytes?: number;
 }
+
+/** A value's rough footprint: what it would take as JSON in UTF-16, plus the entry's own bookkeeping. */
+const estimatedBytes = (entry: Entry): number => {
+  try {
+    return 2 * (JSON.stringify(entry.value)?.length ?? 0) + 256;
+  } catch {
+    return 4096;
+  }
+};
 
 /**
  * The in-process read cache of the hot path. Correctness rests on one rule: a value loaded before an invalidation of
@@ -42,7 +53,12 @@ export class ReadCache {
 
   constructor(options: ReadCacheOptions) {
     if (options.ttlMs > 0) {
-      this.entries = new LRUCache({ max: options.maxEntries, ttl: options.ttlMs, ttlAutopurge: false });
+      this.entries = new LRUCache<string, Entry>({
+        max: options.maxEntries,
+        ttl: options.ttlMs,
+        ttlAutopurge: false,
+        ...(options.maxBytes ? { maxSize: options.maxBytes, sizeCalculation: estimatedBytes } : {}),
+      });
     }
     this.tagStamps = new LRUCache({
       max: Math.max(1000, options.maxEntries),

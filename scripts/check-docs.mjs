@@ -3,6 +3,8 @@
 //  - a fenced block announced by `<!-- sample: docs/samples/src/<file> -->` must be that file, byte for byte (the
 //    samples are compiled and run against a real instance by docs/samples/test); `--write` refreshes the blocks;
 //  - every sample file is shown somewhere;
+//  - every fenced block of docs/partner says how it is kept true: a `sample:` include, `<!-- runs in: <test file> -->`
+//    (a test that runs it), or `<!-- not run: <why> -->`;
 //  - relative links point at files that exist;
 //  - README.md stays under 10 KB (the rest belongs in docs/).
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -46,6 +48,27 @@ for (const file of [path.join(root, 'README.md'), ...markdownUnder(path.join(roo
   for (const [, target] of text.matchAll(LINK)) {
     const resolved = path.resolve(path.dirname(file), target.split('#')[0]);
     if (!existsSync(resolved)) problems.push(`${where}: link to ${target} leads nowhere`);
+  }
+}
+
+const MARKER = /^<!-- (?:sample: \S+|runs in: (\S+).*|not run: .+) -->$/;
+for (const file of markdownUnder(path.join(root, 'docs/partner'))) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  let inBlock = false;
+  for (const [index, line] of lines.entries()) {
+    if (!line.startsWith('```')) continue;
+    inBlock = !inBlock;
+    if (!inBlock) continue;
+    const previous =
+      lines
+        .slice(0, index)
+        .reverse()
+        .find((l) => l.trim() !== '') ?? '';
+    const marker = MARKER.exec(previous.trim());
+    const where = `${path.relative(root, file)}:${index + 1}`;
+    if (!marker)
+      problems.push(`${where}: say how this block is kept true (<!-- sample: … -->, <!-- runs in: … -->, <!-- not run: … -->)`);
+    else if (marker[1] && !existsSync(path.join(root, marker[1]))) problems.push(`${where}: ${marker[1]} does not exist`);
   }
 }
 

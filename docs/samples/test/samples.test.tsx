@@ -8,10 +8,12 @@ import { createCreditClient } from '../src/credit-client.ts';
 import { type Customer, enrolCustomer } from '../src/enrol-customer.ts';
 import { describeScore } from '../src/read-score.ts';
 import { ScoreWidget } from '../src/score-widget.tsx';
+import { sdkTour } from '../src/sdk-tour.ts';
 import { subscribeToWebhooks } from '../src/subscribe-webhooks.ts';
 import { userTokenFor } from '../src/user-token-route.ts';
 import { verifyInSandbox } from '../src/verify-in-sandbox.ts';
 import { handleCreditWebhook } from '../src/webhook-handler.ts';
+import { CreditPanel } from '../src/widget-with-events.tsx';
 
 /** The samples docs/ shows, run as a partner would run them, against a real instance of the API. */
 let app: TestApp;
@@ -80,6 +82,26 @@ describe('docs/quickstart.md, step by step', () => {
     expect(handled).toContainEqual(expect.stringMatching(/^score of cust-docs-1 went (up|down) to \d{3}$/));
     expect(handled).toContainEqual(expect.stringMatching(/^alert for cust-docs-1: /));
     expect(() => handleCreditWebhook(receiver.received[0]?.raw ?? '', 't=1,v1=00', secret)).toThrow();
+  });
+
+  it('runs the SDK tour of docs/partner/sdk.md', async () => {
+    const credit = createCreditClient(env);
+    const [user] = (await credit.call('listUsers', { query: { externalUserId: customer.id } })).data;
+    const tour = await sdkTour(
+      { baseUrl: env.CREDIT_API_URL, clientId: env.CREDIT_CLIENT_ID, clientSecret: env.CREDIT_CLIENT_SECRET },
+      user?.userId ?? '',
+    );
+    expect(tour.score).toBeGreaterThanOrEqual(300);
+    expect(tour.firstPage).toBe(1);
+    expect(tour.everyone).toEqual([user?.userId]);
+    expect(tour.userToken).toMatch(/^ut_sbx_/);
+    expect(tour.requestId).toMatch(/^req_/);
+  });
+
+  it('renders the full-props React sample of docs/partner/react.md on a server', () => {
+    const html = renderToString(<CreditPanel apiUrl={app.url} onClose={() => {}} />);
+    expect(html).toContain('See my offers');
+    expect(html).toContain('min-height:800px');
   });
 
   it('renders the React sample on a server: the container with its height held, no frame until the browser', () => {

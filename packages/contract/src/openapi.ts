@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { envelope, listEnvelope, ZMeta } from './common.ts';
 import { ERROR_CODES, type ErrorCode, OAUTH_ERRORS, ZErrorBody, ZOAuthError } from './errors.ts';
+import { RECORDED_EXAMPLES } from './examples.generated.ts';
 import { applyStringPolicyPatterns } from './openapi-string-policy.ts';
 import { documentedErrors, type Operation } from './operation.ts';
 import { ALL_OPERATIONS } from './operations/index.ts';
@@ -18,7 +19,8 @@ const rateLimitHeaders = {
   'X-RateLimit-Reset': { description: 'Unix time (seconds) when the window resets.', schema: { type: 'integer' as const } },
 };
 
-const successBody = (op: Operation) => {
+/** The schema of an operation's success body (envelope, list envelope or raw), or undefined for a 204. */
+export const successBody = (op: Operation) => {
   const { data, list, raw, meta } = op.success;
   if (!data) return undefined;
   if (raw) return data;
@@ -86,6 +88,10 @@ const describeAccess = (op: Operation) => {
 
 const registerOperation = (registry: OpenAPIRegistry, op: Operation) => {
   const body = successBody(op);
+  // A real request and answer from a sandbox run (`pnpm examples`), shown beside the schemas.
+  const recorded = RECORDED_EXAMPLES[op.operationId];
+  const requestExample = recorded?.request?.body !== undefined ? { example: recorded.request.body } : {};
+  const responseExample = recorded?.response.body !== undefined ? { example: recorded.response.body } : {};
   const successHeaders = op.deprecated
     ? {
         ...rateLimitHeaders,
@@ -125,14 +131,17 @@ const registerOperation = (registry: OpenAPIRegistry, op: Operation) => {
           ]
         : undefined,
       body: op.request.body
-        ? { required: true, content: { [op.request.bodyType ?? 'application/json']: { schema: op.request.body } } }
+        ? {
+            required: true,
+            content: { [op.request.bodyType ?? 'application/json']: { schema: op.request.body, ...requestExample } },
+          }
         : undefined,
     },
     responses: {
       [op.success.status]: {
         description: op.success.description,
         headers: successHeaders,
-        ...(body ? { content: { 'application/json': { schema: body } } } : {}),
+        ...(body ? { content: { 'application/json': { schema: body, ...responseExample } } } : {}),
       },
       ...errorResponses(op),
     },

@@ -1,6 +1,8 @@
+import { bearerAuth, CreditClient } from '@credit/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listEventsForClient } from '../src/outbox/outbox.ts';
-import { enrollment, startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
+import { startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
+import { sdkEnrollment } from './helpers/sdk-enrollment.ts';
 
 let app: TestApp;
 let client: TestClient;
@@ -14,68 +16,58 @@ afterAll(() => app.close());
  * A partner's whole integration, in the order its engineers build it: the server enrols and verifies a
  * customer, then the customer's own user token reads everything and acts on it.
  */
-describe('credit journey over HTTP', () => {
+describe('credit journey over HTTP, through the SDK', () => {
   it('enrol → verify → score → history → offers → click → refresh → alert → mark read', async () => {
-    const server = await app.token(client);
-    const enrolled = await app.request('POST', '/v1/users/enroll', {
-      token: server,
-      body: enrollment({ externalUserId: 'journey-1' }),
+    // The partner's server signs in with its credentials; the customer's browser holds only a user token.
+    const server = app.sdk(client);
+    const { userId } = await server.call('enrollUser', { body: sdkEnrollment({ externalUserId: 'journey-1' }) });
+    const { userToken } = await server.mintUserToken({
+      userId: 'journey-1',
+      email: 'journey-1@example.test',
+      firstName: 'Jane',
+      lastName: 'Doe',
     });
-    expect(enrolled.status).toBe(201);
-    const userId = enrolled.body.data.userId as string;
-    const me = await app.userToken(server, 'journey-1');
+    const me = new CreditClient({ baseUrl: app.url, auth: bearerAuth(() => userToken) });
 
-    const session = await app.request('GET', `/v1/users/${userId}/verification/questions`, { token: me });
-    expect(session.status).toBe(200);
-    expect(session.body.data.questions).toHaveLength(3);
-    const key = await app.request(
-      'GET',
-      `/v1/sandbox/users/${userId}/verification/answers?sessionId=${session.body.data.sessionId}`,
-      { token: server },
-    );
-    const verified = await app.request('POST', `/v1/users/${userId}/verification/answers`, {
-      token: me,
-      body: { sessionId: session.body.data.sessionId, answers: key.body.data.answers },
+    const session = await me.call('getVerificationQuestions', { params: { userId } });
+    expect(session.questions).toHaveLength(3);
+    const key = await server.call('sandboxGetVerificationAnswers', {
+      params: { userId },
+      query: { sessionId: session.sessionId },
     });
-    expect(verified.body.data).toMatchObject({ verified: true, userId });
-    expect((await app.request('GET', '/v1/me', { token: me })).body.data.status).toBe('active');
+    const verified = await me.call('submitVerificationAnswers', {
+      params: { userId },
+      body: { sessionId: session.sessionId, answers: key.answers },
+    });
+    expect(verified).toMatchObject({ verified: true, userId });
+    expect((await me.call('getMe')).status).toBe('active');
 
-    const score = await app.request('GET', `/v1/users/${userId}/credit-score`, { token: me });
-    expect(score.status).toBe(200);
-    const history = await app.request('GET', `/v1/users/${userId}/credit-score/history?months=6`, { token: me });
-    expect(history.body.data).toHaveLength(6);
-    expect(history.body.data[0].score).toBe(score.body.data.score);
+    const score = await me.call('getCreditScore', { params: { userId } });
+    const history = await me.call('listCreditScoreHistory', { params: { userId }, query: { months: 6 } });
+    expect(history.data).toHaveLength(6);
+    expect(history.data[0]?.score).toBe(score.score);
 
-    const offers = await app.request('GET', `/v1/users/${userId}/offers?limit=5`, { token: me });
-    expect(offers.status).toBe(200);
-    expect(offers.body.data.length).toBeGreaterThan(0);
-    const offer = offers.body.data[0];
-    const click = await app.request('POST', `/v1/users/${userId}/offers/${offer.offerId}/click`, {
-      token: me,
+    const offers = await me.call('listUserOffers', { params: { userId }, query: { limit: 5 } });
+    const offer = offers.data[0];
+    if (!offer) throw new Error('no offers');
+    const click = await me.call('recordOfferClick', {
+      params: { userId, offerId: offer.offerId },
       body: { source: 'widget', metadata: { page: 'offers', position: 0 } },
-      headers: { 'idempotency-key': 'journey-click-1' },
+      idempotencyKey: 'journey-click-1',
     });
-    expect(click.status).toBe(201);
-    expect(click.body.data).toMatchObject({ offerId: offer.offerId, userId });
+    expect(click).toMatchObject({ offerId: offer.offerId, userId });
 
-    const target = score.body.data.score > 700 ? score.body.data.score - 30 : score.body.data.score + 30;
-    const refreshed = await app.request('POST', `/v1/sandbox/users/${userId}/score-refresh`, {
-      token: server,
-      body: { score: target },
-    });
-    expect(refreshed.body.data).toMatchObject({ score: target, previousScore: score.body.data.score });
+    const target = score.score > 700 ? score.score - 30 : score.score + 30;
+    const refreshed = await server.call('sandboxRefreshScore', { params: { userId }, body: { score: target } });
+    expect(refreshed).toMatchObject({ score: target, previousScore: score.score });
 
-    const unread = await app.request('GET', `/v1/users/${userId}/alerts?status=unread`, { token: me });
-    const alert = unread.body.data.find((a: { type: string }) => a.type === 'score_change');
-    expect(alert).toMatchObject({ status: 'unread', data: { newScore: target, previousScore: score.body.data.score } });
-    const read = await app.request('PATCH', `/v1/users/${userId}/alerts/${alert.alertId}`, {
-      token: me,
-      body: { status: 'read' },
-    });
-    expect(read.status).toBe(200);
-    expect(read.body.data.status).toBe('read');
-    const stillUnread = await app.request('GET', `/v1/users/${userId}/alerts?status=unread&type=score_change`, { token: me });
-    expect(stillUnread.body.data).toHaveLength(0);
+    const unread = await me.call('listAlerts', { params: { userId }, query: { status: 'unread' } });
+    const alert = unread.data.find((a) => a.type === 'score_change');
+    expect(alert).toMatchObject({ status: 'unread', data: { newScore: target, previousScore: score.score } });
+    const read = await me.call('updateAlert', { params: { userId, alertId: alert?.alertId ?? '' }, body: { status: 'read' } });
+    expect(read.status).toBe('read');
+    const stillUnread = await me.call('listAlerts', { params: { userId }, query: { status: 'unread', type: 'score_change' } });
+    expect(stillUnread.data).toHaveLength(0);
 
     // Everything the partner's webhook endpoint would have been told, in order.
     const types = (await listEventsForClient(app.db, client.id)).map((e) => e.type);

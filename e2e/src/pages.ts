@@ -19,7 +19,10 @@ interface CreditWidgetOptions {
 
 declare global {
   interface Window {
-    CreditWidget?: { create(options: CreditWidgetOptions): { destroy(): void; readonly iframe: HTMLIFrameElement } };
+    CreditWidget?: {
+      create(options: CreditWidgetOptions): { destroy(): void; readonly iframe: HTMLIFrameElement };
+      scan(root?: ParentNode): unknown[];
+    };
     demoEvents?: HostEvent[];
     hostEvents?: HostEvent[];
     __marker?: string;

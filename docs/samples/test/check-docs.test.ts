@@ -20,7 +20,7 @@ const checkAfter = async (change: (root: string) => void) => {
   cpSync(path.join(repo, 'README.md'), path.join(root, 'README.md'));
   cpSync(path.join(repo, 'docs'), path.join(root, 'docs'), { recursive: true, filter: (from) => !from.includes('node_modules') });
   // Files outside docs/ that pages name as the tests running their blocks.
-  for (const named of ['e2e/test/demo-bank.test.ts']) {
+  for (const named of ['e2e/test/demo-bank.test.ts', 'e2e/test/declarative-embed.test.ts']) {
     cpSync(path.join(repo, named), path.join(root, named));
   }
   change(root);

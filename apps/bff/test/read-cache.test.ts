@@ -157,6 +157,22 @@ describe('ReadCache', () => {
     expect(reloaded).toBe(true);
   });
 
+  it('keeps entries of other tags when one tag is invalidated again (an overwritten stamp is not a forgotten one)', async () => {
+    const readCache = cache();
+    let loads = 0;
+    const read = () =>
+      readCache.read(
+        'k',
+        async () => ++loads,
+        () => [userTag('u1')],
+      );
+    readCache.invalidate([userTag('u2')]);
+    expect(await read()).toBe(1);
+    readCache.invalidate([userTag('u2')]);
+    readCache.invalidate([userTag('u2')]);
+    expect(await read()).toBe(1);
+  });
+
   it('treats a forgotten invalidation stamp as recent: evicting stamps drops entries early, never serves stale', async () => {
     const readCache = new ReadCache({ ttlMs: 60_000, maxEntries: 10 });
     await readCache.read(
@@ -190,6 +206,33 @@ describe('the hot read path', () => {
     for (let round = 0; round < 5; round++) {
       for (const path of paths) expect((await app.request('GET', path, { token })).status).toBe(200);
     }
+    expect(statements() - before).toBe(0);
+    await app.close();
+  });
+
+  it("keeps unrelated entries cached through writes to another user (a write drops only the tags it touched)", async () => {
+    const { db, statements } = counting(await openTestDb());
+    const app = await startTestApp({ db });
+    const reader = await app.createClient();
+    const readerToken = await app.token(reader, 'read write');
+    const readerUser = await enrolUser(app, readerToken);
+    const writer = await app.createClient();
+    const writerToken = await app.token(writer, 'read write admin');
+    const written = await enrolActiveUser(app, writerToken);
+    const readPath = `/v1/users/${readerUser}`;
+    expect((await app.request('GET', readPath, { token: readerToken })).status).toBe(200);
+    // Each write invalidates user:<written> here and again when its own NOTIFY comes back: the same tag stamped
+    // over and over, which must not raise the floor under every other entry.
+    for (const score of [700, 720, 740]) {
+      const refreshed = await app.request('POST', `/v1/sandbox/users/${written}/score-refresh`, {
+        token: writerToken,
+        body: { score },
+      });
+      expect(refreshed.status).toBe(200);
+    }
+    await app.invalidationsArrived();
+    const before = statements();
+    expect((await app.request('GET', readPath, { token: readerToken })).status).toBe(200);
     expect(statements() - before).toBe(0);
     await app.close();
   });

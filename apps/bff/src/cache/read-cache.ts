@@ -62,8 +62,11 @@ export class ReadCache {
     }
     this.tagStamps = new LRUCache({
       max: Math.max(1000, options.maxEntries),
-      dispose: (stamp) => {
-        this.floor = Math.max(this.floor, stamp);
+      // Only a stamp that leaves (evicted as least recent) is forgotten. lru-cache also calls dispose when a key is
+      // overwritten (`set`): a tag invalidated again keeps its newer stamp, and raising the floor there would drop
+      // every entry in the cache on every repeated write (each write is stamped here and again by its own NOTIFY).
+      dispose: (stamp, _tag, reason) => {
+        if (reason !== 'set') this.floor = Math.max(this.floor, stamp);
       },
     });
   }

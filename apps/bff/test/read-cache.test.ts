@@ -210,7 +210,7 @@ describe('the hot read path', () => {
     await app.close();
   });
 
-  it("keeps unrelated entries cached through writes to another user (a write drops only the tags it touched)", async () => {
+  it('keeps unrelated entries cached through writes to another user (a write drops only the tags it touched)', async () => {
     const { db, statements } = counting(await openTestDb());
     const app = await startTestApp({ db });
     const reader = await app.createClient();

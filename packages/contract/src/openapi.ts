@@ -203,7 +203,8 @@ Cursors are signed: pass \`nextCursor\` back unchanged, with the same filters; a
 
 **Input rules.** Every string in a path, query or body refuses C0 control characters (U+0000–U+001F; free-text fields
 allow tab and line breaks) and unpaired UTF-16 surrogates: \`400 VALIDATION_ERROR\` naming the field (the \`pattern\` of
-each request string says so). Dates are ISO 8601 in the years 1900–9999. Path segments must be valid percent-encoding.
+each request string says so). A body may nest arrays and objects at most 32 levels deep (more is \`400 VALIDATION_ERROR\`
+on \`body\`). Dates are ISO 8601 in the years 1900–9999. Path segments must be valid percent-encoding.
 An id with the right prefix that matches nothing is \`404 NOT_FOUND\`; only a wrong prefix is a \`400\`.
 Bodies may be sent with \`Content-Encoding: gzip\`, \`deflate\` or \`br\`; a body that does not decode, or another
 encoding, is \`400 VALIDATION_ERROR\` on \`Content-Encoding\`.

@@ -109,7 +109,27 @@ const findProblems = (value: unknown, freeText: Set<string>, path: (string | num
 };
 
 /**
- * `schema`, preceded by the string policy over the raw input: a value that breaks it is refused with one
+ * How deep arrays and objects may nest in a request body. No operation's input goes past 4 levels; the bound keeps
+ * every walk over a parsed body (the string policy's, zod's, the idempotency fingerprint's) far from the call
+ * stack's limit, which 20,000 bytes of `[[[[…` reached.
+ */
+export const MAX_NESTING_DEPTH = 32;
+export const TOO_DEEP_MESSAGE = `must not nest arrays and objects more than ${MAX_NESTING_DEPTH} levels deep`;
+
+/** Whether `value` nests arrays and objects more than `max` levels deep (`[]` is one level). Walks without recursion. */
+export const nestsDeeperThan = (value: unknown, max = MAX_NESTING_DEPTH): boolean => {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [node, depth] = next;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth + 1 > max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) pending.push([child, depth + 1]);
+  }
+  return false;
+};
+
+/**
+ * `schema`, preceded by the nesting bound and then the string policy over the raw input: a value that breaks it is refused with one
  * issue per offending field, before any other rule runs (so a NUL never reaches a message, a log or the database).
  */
 export const withStringPolicy = <T extends z.ZodType>(schema: T) => {
@@ -117,6 +137,11 @@ export const withStringPolicy = <T extends z.ZodType>(schema: T) => {
   return z
     .unknown()
     .check((ctx) => {
+      // First, and alone: every later step walks the value recursively.
+      if (nestsDeeperThan(ctx.value)) {
+        ctx.issues.push({ code: 'custom', input: ctx.value, path: [], message: TOO_DEEP_MESSAGE });
+        return;
+      }
       for (const problem of findProblems(ctx.value, freeText)) {
         ctx.issues.push({ code: 'custom', input: ctx.value, path: problem.path, message: problem.message });
       }

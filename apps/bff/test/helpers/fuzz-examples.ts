@@ -1,7 +1,7 @@
 import type { Operation } from '@credit/contract';
 import fc from 'fast-check';
 import type { z } from 'zod';
-import { getAt, hostilePathSegments, leafPaths } from './fuzz-hostile.ts';
+import { DEEP_BODIES, getAt, hostilePathSegments, leafPaths } from './fuzz-hostile.ts';
 import { hostileQueryTexts, isForgedCursor, type QueryMutation, type QueryValue, UNKNOWN_QUERY_NAMES } from './fuzz-query.ts';
 import { type CallerName, type Category, type FuzzRequest, overridesFor, type Parts, toRequest } from './fuzz-requests.ts';
 import { CONTENT_TYPES, defaultContentType, ENCODINGS } from './fuzz-wire.ts';
@@ -107,6 +107,7 @@ export const exampleRequests = (world: FuzzWorld, op: Operation, category: Categ
           REFUSED_SAMPLES.map((value) => one({ bodyMutation: { kind: 'string', pick, value, append: true } })),
         ),
         one({ bodyMutation: { kind: 'whole', value: null } }),
+        ...DEEP_BODIES.map((value) => one({ bodyMutation: { kind: 'whole', value } })),
         one({ bodyMutation: { kind: 'unknown-field', name: 'extra', value: 'x' } }),
       ];
     }

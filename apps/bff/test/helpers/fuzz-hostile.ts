@@ -35,6 +35,28 @@ const nested = (depth: number): unknown => {
   for (let i = 0; i < depth; i += 1) value = i % 2 ? [value] : { a: value };
   return value;
 };
+
+/**
+ * A body sent exactly as written. Nesting deep enough to have overflowed the server's walks (20,000 bytes of
+ * `[[[[…`) is deeper than JSON.stringify can build here, so it travels as text; it prints as its size.
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+  toJSON(): string {
+    return `<${this.text.length} bytes of raw JSON: ${this.text.slice(0, 12)}…>`;
+  }
+}
+/** Arrays (`[[[…]]]`) or objects (`{"a":{"a":…}}`) nested `depth` levels: the contract refuses more than 32. */
+export const deeplyNested = (depth: number, shape: 'arrays' | 'objects'): RawJson =>
+  new RawJson(shape === 'arrays' ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
+/** Just past the bound, and the bodies that once answered 500. */
+export const DEEP_BODIES: RawJson[] = [
+  deeplyNested(33, 'arrays'),
+  deeplyNested(33, 'objects'),
+  deeplyNested(10_000, 'arrays'),
+  deeplyNested(4_000, 'objects'),
+];
+
 export const WRONG_TYPES: unknown[] = [
   null,
   true,
@@ -147,7 +169,7 @@ export const bodyMutationArbitrary: fc.Arbitrary<BodyMutation> = fc.oneof(
   {
     arbitrary: fc.record({
       kind: fc.constant('whole' as const),
-      value: fc.constantFrom<unknown>(null, [], [{}], 'a\u0000b', 42, nested(2000), { a: nested(200) }),
+      value: fc.constantFrom<unknown>(null, [], [{}], 'a\u0000b', 42, nested(2000), { a: nested(200) }, ...DEEP_BODIES),
     }),
     weight: 1,
   },

@@ -1,5 +1,6 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import type { Operation } from '@credit/contract';
+import { RawJson } from './fuzz-hostile.ts';
 import { encodeText } from './fuzz-query.ts';
 
 /** How a body goes on the wire: its content type and its Content-Encoding, honest or not. */
@@ -28,15 +29,17 @@ export type Encoding =
   | 'unknown';
 
 const formEncode = (body: unknown): string =>
-  body && typeof body === 'object' && !Array.isArray(body)
-    ? Object.entries(body)
-        .filter(([, v]) => v !== undefined)
-        .map(([k, v]) => `${encodeText(k)}=${encodeText(typeof v === 'string' ? v : JSON.stringify(v))}`)
-        .join('&')
-    : encodeText(JSON.stringify(body) ?? '');
+  body instanceof RawJson
+    ? encodeText(body.text)
+    : body && typeof body === 'object' && !Array.isArray(body)
+      ? Object.entries(body)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => `${encodeText(k)}=${encodeText(typeof v === 'string' ? v : JSON.stringify(v))}`)
+          .join('&')
+      : encodeText(JSON.stringify(body) ?? '');
 
 export const serialise = (body: unknown, contentType: ContentType): { type?: string; bytes: Buffer } => {
-  const json = JSON.stringify(body) ?? 'null';
+  const json = body instanceof RawJson ? body.text : (JSON.stringify(body) ?? 'null');
   switch (contentType) {
     case 'json':
       return { type: 'application/json', bytes: Buffer.from(json) };

@@ -1,0 +1,64 @@
+import { MAX_NESTING_DEPTH } from '@credit/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enrolUser } from './helpers/credit-users.ts';
+import { startTestApp, type TestApp } from './helpers/harness.ts';
+
+/**
+ * Bodies nested deeper than MAX_NESTING_DEPTH are refused as `400 VALIDATION_ERROR` naming the body, before any
+ * recursive walk of them. Before the bound, 20,000 bytes of `[[[[…` overflowed the stack in the string policy's walk
+ * (RangeError) and answered 500.
+ */
+let app: TestApp;
+let token: string;
+let userId: string;
+let webhookId: string;
+
+const arrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+const objects = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  token = await app.token(await app.createClient());
+  userId = await enrolUser(app, token);
+  const webhook = await app.request('POST', '/v1/webhooks', {
+    token,
+    body: { url: 'https://127.0.0.1/hook', events: ['user.verified'], secret: 'a-secret-of-16-chars' },
+  });
+  expect(webhook.status, JSON.stringify(webhook.body)).toBe(201);
+  webhookId = webhook.body.data.webhookId;
+});
+afterAll(() => app.close());
+
+const routes = (): [string, string][] => [
+  ['POST', '/v1/users/enroll'],
+  ['POST', '/v1/users/enroll/batch'],
+  ['POST', `/v1/users/${userId}/verification/answers`],
+  ['PATCH', `/v1/webhooks/${webhookId}`],
+];
+
+const send = (method: string, path: string, rawBody: string) =>
+  app.request(method, path, { token, rawBody, headers: { 'content-type': 'application/json', 'idempotency-key': path } });
+
+describe(`bodies nested deeper than ${MAX_NESTING_DEPTH} levels`, () => {
+  it('20,000 bytes of [[[[…]]]] or {"a":{"a":…}} are a 400 naming the body on every route that reads one', async () => {
+    for (const [method, path] of routes()) {
+      for (const raw of [arrays(10_000), objects(4_000)]) {
+        const res = await send(method, path, raw);
+        expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(400);
+        expect(res.body.error.code).toBe('VALIDATION_ERROR');
+        expect(res.body.error.details).toEqual([
+          { field: 'body', message: `must not nest arrays and objects more than ${MAX_NESTING_DEPTH} levels deep` },
+        ]);
+      }
+    }
+  });
+
+  it(`takes ${MAX_NESTING_DEPTH} levels, and refuses ${MAX_NESTING_DEPTH + 1}`, async () => {
+    const [method, path] = routes()[0] as [string, string];
+    const deepest = await send(method, path, arrays(MAX_NESTING_DEPTH));
+    expect(deepest.status).toBe(400);
+    expect(deepest.body.error.details[0].message).not.toMatch(/levels deep/);
+    const tooDeep = await send(method, path, arrays(MAX_NESTING_DEPTH + 1));
+    expect(tooDeep.body.error.details[0].message).toMatch(/levels deep/);
+  });
+});

@@ -112,7 +112,7 @@ const main = async () => {
       secret: SECRET,
       embedOrigins: ['https://www.maple.example'],
     });
-    const token = (
+    let token = (
       await call('createAccessToken', { form: { grant_type: 'client_credentials', client_id: client.id, client_secret: SECRET } })
     ).answer.access_token as string;
     const jane = {
@@ -157,6 +157,12 @@ const main = async () => {
       body: { source: 'dashboard', metadata: { page: 'offers', position: 0 } },
     });
     await call('sandboxConvertOffer', { token, params: { userId, offerId } });
+    // A month on, the customer asks for a fresh score (a refresh now pulls the file as of that day).
+    clock.advance(31 * 24 * 3600 * 1000);
+    token = (
+      await call('createAccessToken', { form: { grant_type: 'client_credentials', client_id: client.id, client_secret: SECRET } })
+    ).answer.access_token as string;
+    await call('refreshCreditScore', { token, params: { userId } });
     await call('sandboxRefreshScore', { token, params: { userId }, body: { score: 742 } });
     const alert = (await call('sandboxCreateAlert', { token, params: { userId }, body: { type: 'new_inquiry' } })).answer.data;
     await call('listAlerts', { token, params: { userId }, query: { status: 'unread', limit: '2' } });

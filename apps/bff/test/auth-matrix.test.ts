@@ -102,6 +102,7 @@ const specEndpoints = (text: string): Set<string> =>
 const EXTENSIONS = [
   'GET /v1/me', // the user a user token belongs to (the widget's first call)
   'GET /v1/webhooks/{webhookId}', // one subscription; the spec lists only the collection
+  'POST /v1/users/{userId}/credit-score/refresh', // refresh now, outside the monitoring schedule (DECISIONS)
   'POST /v1/sandbox/users/{userId}/score-refresh',
   'POST /v1/sandbox/users/{userId}/alerts',
   'POST /v1/sandbox/users/{userId}/offers/{offerId}/convert',

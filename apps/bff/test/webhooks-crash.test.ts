@@ -1,7 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildContext } from '../src/bootstrap.ts';
 import type { AppContext } from '../src/context.ts';
@@ -16,6 +12,7 @@ import { recordEvent } from '../src/outbox/outbox.ts';
 import { enrollment, testConfig } from './helpers/harness.ts';
 import { checkedFetch } from './helpers/openapi-check.ts';
 import { startServerProcess } from './helpers/processes.ts';
+import { sharedDatabase } from './helpers/shared-database.ts';
 import { openTestDb, usingPostgres } from './helpers/test-db.ts';
 import { type Receiver, startReceiver, waitFor } from './helpers/webhook-receiver.ts';
 
@@ -29,24 +26,6 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-/** The database both server processes share: a fresh PostgreSQL schema, or a PGlite folder. */
-const sharedDatabase = async (): Promise<{ env: Record<string, string>; drop(): Promise<void> }> => {
-  if (!usingPostgres) return { env: { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'credit-crash-')) }, drop: async () => {} };
-  const schema = `crash_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  const url = new URL(process.env.DATABASE_URL as string);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return {
-    env: { DATABASE_URL: url.toString() },
-    drop: async () => {
-      await admin.query(`drop schema ${schema} cascade`);
-      await admin.end();
-    },
-  };
-};
-
 const api = async (base: string, method: string, p: string, token: string, body: unknown) =>
   checkedFetch(`${base}${p}`, {
     method,
@@ -56,7 +35,7 @@ const api = async (base: string, method: string, p: string, token: string, body:
 
 describe('durability', { timeout: 180_000 }, () => {
   it('delivers every event committed before a SIGKILL once the server is back', async () => {
-    const db = await sharedDatabase();
+    const db = await sharedDatabase('crash');
     const env = {
       ...db.env,
       BOOTSTRAP_CLIENT_ID: CLIENT_ID,
@@ -202,7 +181,7 @@ describe.skipIf(!usingPostgres)('several workers on one PostgreSQL', { timeout: 
 
 describe.skipIf(!usingPostgres)('several worker processes on one PostgreSQL', { timeout: 120_000 }, () => {
   it('two server processes split the work without ever sending one attempt twice at once', async () => {
-    const shared = await sharedDatabase();
+    const shared = await sharedDatabase('procs');
     const inFlight = new Map<string, number>();
     const overlaps: string[] = [];
     const local = await startReceiver(
@@ -222,7 +201,7 @@ describe.skipIf(!usingPostgres)('several worker processes on one PostgreSQL', { 
       WEBHOOK_POLL_INTERVAL_MS: '50',
     };
     const servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
-    const db = await openPostgres({ connectionString: shared.env.DATABASE_URL as string });
+    const db = await shared.open();
     try {
       const [one] = servers;
       if (!one) throw new Error('no server');

@@ -34,11 +34,11 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         "data": {
           "userToken": "ut_sbx_3fKq8ZsT1xWc7YpLm2Rn9VbG",
           "expiresIn": 3600,
-          "expiresAt": "2026-03-16T15:30:00.000Z"
+          "expiresAt": "2026-04-16T15:30:00.000Z"
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
-          "timestamp": "2026-03-16T14:30:00.000Z"
+          "timestamp": "2026-04-16T14:30:00.000Z"
         }
       }
     }
@@ -54,12 +54,12 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": {
           "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
-          "deletedAt": "2026-03-16T14:30:00.000Z",
+          "deletedAt": "2026-04-16T14:30:00.000Z",
           "message": "The user has been deleted. Their personal data is permanently removed within 30 days."
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
-          "timestamp": "2026-03-16T14:30:00.000Z"
+          "timestamp": "2026-04-16T14:30:00.000Z"
         }
       }
     }
@@ -181,11 +181,18 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
           "status": "active",
           "enrolledAt": "2026-03-16T14:30:00.000Z",
           "createdAt": "2026-03-16T14:30:00.000Z",
-          "lastScoreDate": "2026-03-16"
+          "lastScoreDate": "2026-04-16",
+          "monitoring": {
+            "status": "active",
+            "pausedReason": null,
+            "lastRefreshedAt": "2026-04-16T14:30:00.000Z",
+            "nextRefreshAt": "2026-03-16T14:30:00.000Z",
+            "refreshAvailableAt": "2026-04-17T14:30:00.000Z"
+          }
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
-          "timestamp": "2026-03-16T14:30:00.000Z"
+          "timestamp": "2026-04-16T14:30:00.000Z"
         }
       }
     }
@@ -208,7 +215,14 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
           "status": "pending_verification",
           "enrolledAt": "2026-03-16T14:30:00.000Z",
           "createdAt": "2026-03-16T14:30:00.000Z",
-          "lastScoreDate": null
+          "lastScoreDate": null,
+          "monitoring": {
+            "status": "paused",
+            "pausedReason": "not_verified",
+            "lastRefreshedAt": null,
+            "nextRefreshAt": null,
+            "refreshAvailableAt": null
+          }
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
@@ -237,7 +251,14 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
             "status": "pending_verification",
             "enrolledAt": "2026-03-16T14:30:00.000Z",
             "createdAt": "2026-03-16T14:30:00.000Z",
-            "lastScoreDate": null
+            "lastScoreDate": null,
+            "monitoring": {
+              "status": "paused",
+              "pausedReason": "not_verified",
+              "lastRefreshedAt": null,
+              "nextRefreshAt": null,
+              "refreshAvailableAt": null
+            }
           },
           {
             "userId": "usr_Ex4mple2aB3dE5fG7hJ9",
@@ -248,7 +269,14 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
             "status": "pending_verification",
             "enrolledAt": "2026-03-16T14:30:00.000Z",
             "createdAt": "2026-03-16T14:30:00.000Z",
-            "lastScoreDate": null
+            "lastScoreDate": null,
+            "monitoring": {
+              "status": "paused",
+              "pausedReason": "not_verified",
+              "lastRefreshedAt": null,
+              "nextRefreshAt": null,
+              "refreshAvailableAt": null
+            }
           }
         ],
         "pagination": {
@@ -273,43 +301,43 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "status": 200,
       "body": {
         "data": {
-          "score": 591,
+          "score": 688,
           "scoreDate": "2026-03-16",
           "scoreRange": {
             "min": 300,
             "max": 850
           },
-          "rating": "poor",
+          "rating": "good",
           "bureau": "Experian",
           "factors": [
             {
               "code": "PAYMENT_HISTORY",
               "name": "Payment history",
-              "impact": "medium",
-              "score": 93,
-              "description": "99.1% of your payments were on time; 3 were late. Late payments weigh most on a score and fade over 7 years."
+              "impact": "low",
+              "score": 100,
+              "description": "Every payment on your accounts has been on time. Payment history weighs most on your score."
             },
             {
               "code": "CREDIT_UTILIZATION",
               "name": "Credit utilization",
               "impact": "medium",
-              "score": 54,
-              "description": "You are using 42% of your $27,300 of card credit. Under 30% helps your score; under 10% is best.",
+              "score": 66,
+              "description": "You are using 30.6% of your $44,200 of card credit. Under 30% helps your score; under 10% is best.",
               "details": {
-                "utilizationPercent": 42,
-                "totalBalance": 11466,
-                "totalLimit": 27300
+                "utilizationPercent": 30.6,
+                "totalBalance": 13522,
+                "totalLimit": 44200
               }
             },
             {
               "code": "CREDIT_AGE",
               "name": "Credit age",
-              "impact": "medium",
-              "score": 57,
-              "description": "Your accounts are 4.9 years old on average and the oldest is 12.1 years old. Older accounts help.",
+              "impact": "low",
+              "score": 88,
+              "description": "Your accounts are 8.5 years old on average and the oldest is 13 years old. Older accounts help.",
               "details": {
-                "averageAgeYears": 4.9,
-                "oldestAccountYears": 12.1
+                "averageAgeYears": 8.5,
+                "oldestAccountYears": 13
               }
             },
             {
@@ -317,7 +345,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "name": "Credit mix",
               "impact": "low",
               "score": 80,
-              "description": "You have 3 kinds of credit: credit cards, an auto loan and a mortgage. Lenders like to see both cards and loans handled well."
+              "description": "You have 3 kinds of credit: credit cards, a student loan and a mortgage. Lenders like to see both cards and loans handled well."
             },
             {
               "code": "NEW_CREDIT",
@@ -331,8 +359,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
             }
           ],
           "trend": {
-            "direction": "down",
-            "change": -3,
+            "direction": "up",
+            "change": 2,
             "period": "3months"
           }
         },
@@ -358,15 +386,15 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": [
           {
-            "score": 591,
+            "score": 688,
             "date": "2026-03-16"
           },
           {
-            "score": 592,
+            "score": 687,
             "date": "2026-02-16"
           },
           {
-            "score": 597,
+            "score": 686,
             "date": "2026-01-16"
           }
         ],
@@ -378,6 +406,88 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
           "timestamp": "2026-03-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "refreshCreditScore": {
+    "request": {
+      "params": {
+        "userId": "usr_Ex4mple1aB3dE5fG7hJ9"
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "score": 693,
+          "scoreDate": "2026-04-16",
+          "scoreRange": {
+            "min": 300,
+            "max": 850
+          },
+          "rating": "good",
+          "bureau": "Experian",
+          "factors": [
+            {
+              "code": "PAYMENT_HISTORY",
+              "name": "Payment history",
+              "impact": "low",
+              "score": 100,
+              "description": "Every payment on your accounts has been on time. Payment history weighs most on your score."
+            },
+            {
+              "code": "CREDIT_UTILIZATION",
+              "name": "Credit utilization",
+              "impact": "low",
+              "score": 68,
+              "description": "You are using 29% of your $44,200 of card credit. Under 30% helps your score; under 10% is best.",
+              "details": {
+                "utilizationPercent": 29,
+                "totalBalance": 12840,
+                "totalLimit": 44200
+              }
+            },
+            {
+              "code": "CREDIT_AGE",
+              "name": "Credit age",
+              "impact": "low",
+              "score": 88,
+              "description": "Your accounts are 8.6 years old on average and the oldest is 13.1 years old. Older accounts help.",
+              "details": {
+                "averageAgeYears": 8.6,
+                "oldestAccountYears": 13.1
+              }
+            },
+            {
+              "code": "CREDIT_MIX",
+              "name": "Credit mix",
+              "impact": "low",
+              "score": 80,
+              "description": "You have 3 kinds of credit: credit cards, a student loan and a mortgage. Lenders like to see both cards and loans handled well."
+            },
+            {
+              "code": "NEW_CREDIT",
+              "name": "New credit",
+              "impact": "medium",
+              "score": 64,
+              "description": "2 hard inquiries in the last 12 months. Each application can lower your score a little for up to a year.",
+              "details": {
+                "recentInquiries": 2
+              }
+            }
+          ],
+          "trend": {
+            "direction": "up",
+            "change": 7,
+            "period": "3months"
+          },
+          "previousScore": 688,
+          "refreshAvailableAt": "2026-04-17T14:30:00.000Z"
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-04-16T14:30:00.000Z"
         }
       }
     }
@@ -468,46 +578,46 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": [
           {
-            "offerId": "off_tspFhaLoan0001",
+            "offerId": "off_tspFixed30yr01",
             "type": "mortgage",
             "provider": "Tailspin Mortgage",
-            "name": "Tailspin FHA 30-Year Mortgage",
-            "description": "Government-insured FHA loan with 3.5% down, for first-time buyers and moderate credit.",
+            "name": "Tailspin 30-Year Fixed Mortgage",
+            "description": "A conforming 30-year fixed-rate mortgage for purchase or refinance, from 5% down.",
             "apr": {
-              "min": 6.125,
-              "max": 7.25,
+              "min": 6.25,
+              "max": 7.49,
               "type": "fixed"
             },
             "creditLimit": {
-              "min": 50000,
-              "max": 498257
+              "min": 100000,
+              "max": 806500
             },
             "annualFee": 0,
             "signupBonus": null,
             "preQualified": true,
-            "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_tspFhaLoan0001",
-            "expiresAt": "2026-05-31T23:59:59.000Z"
+            "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_tspFixed30yr01",
+            "expiresAt": "2026-06-30T23:59:59.000Z"
           },
           {
-            "offerId": "off_wgbStarterLn01",
+            "offerId": "off_fcuDebtConsol1",
             "type": "loan",
-            "provider": "Woodgrove Bank",
-            "name": "Woodgrove Credit Starter Loan",
-            "description": "A small fixed-rate loan for thin or rebuilding credit files; on-time payments are reported monthly.",
+            "provider": "Fabrikam Credit Union",
+            "name": "Fabrikam Debt Consolidation Loan",
+            "description": "Combine card balances into one fixed monthly payment; we can pay your other lenders directly.",
             "apr": {
-              "min": 17.99,
-              "max": 35.99,
+              "min": 8.49,
+              "max": 17.99,
               "type": "fixed"
             },
             "creditLimit": {
-              "min": 500,
-              "max": 5000
+              "min": 5000,
+              "max": 40000
             },
             "annualFee": 0,
             "signupBonus": null,
             "preQualified": true,
-            "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_wgbStarterLn01",
-            "expiresAt": "2026-04-30T23:59:59.000Z"
+            "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_fcuDebtConsol1",
+            "expiresAt": "2026-07-31T23:59:59.000Z"
           }
         ],
         "pagination": {
@@ -526,7 +636,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
     "request": {
       "params": {
         "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
-        "offerId": "off_tspFhaLoan0001"
+        "offerId": "off_tspFixed30yr01"
       },
       "body": {
         "source": "dashboard",
@@ -541,7 +651,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": {
           "clickId": "clk_Ex4mple1aB3dE5fG7hJ9",
-          "offerId": "off_tspFhaLoan0001",
+          "offerId": "off_tspFixed30yr01",
           "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
           "recordedAt": "2026-03-16T14:30:00.000Z"
         },
@@ -569,28 +679,28 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
           {
             "alertId": "alt_Ex4mple1aB3dE5fG7hJ9",
             "type": "score_change",
-            "title": "Your score went up 151 points",
-            "message": "Your credit score rose from 591 to 742. Keep paying on time and keeping card balances low to hold on to it.",
+            "title": "Your score went up 49 points",
+            "message": "Your credit score rose from 693 to 742. Keep paying on time and keeping card balances low to hold on to it.",
             "severity": "info",
             "status": "unread",
-            "createdAt": "2026-03-16T14:30:00.000Z",
+            "createdAt": "2026-04-16T14:30:00.000Z",
             "data": {
-              "change": 151,
+              "change": 49,
               "newScore": 742,
-              "previousScore": 591
+              "previousScore": 693
             }
           },
           {
             "alertId": "alt_Ex4mple2aB3dE5fG7hJ9",
             "type": "new_inquiry",
-            "title": "New credit inquiry from Lamna Healthcare Financing",
-            "message": "Lamna Healthcare Financing checked your credit on 2025-12-17. If you did not apply for credit with them, contact them and the bureau.",
+            "title": "New credit inquiry from Proseware Lending",
+            "message": "Proseware Lending checked your credit on 2025-12-12. If you did not apply for credit with them, contact them and the bureau.",
             "severity": "info",
             "status": "unread",
-            "createdAt": "2026-03-16T14:30:00.000Z",
+            "createdAt": "2026-04-16T14:30:00.000Z",
             "data": {
-              "inquiryDate": "2025-12-17",
-              "inquirySource": "Lamna Healthcare Financing"
+              "inquiryDate": "2025-12-12",
+              "inquirySource": "Proseware Lending"
             }
           }
         ],
@@ -601,7 +711,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
-          "timestamp": "2026-03-16T14:30:00.000Z"
+          "timestamp": "2026-04-16T14:30:00.000Z"
         }
       }
     }
@@ -622,19 +732,19 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         "data": {
           "alertId": "alt_Ex4mple2aB3dE5fG7hJ9",
           "type": "new_inquiry",
-          "title": "New credit inquiry from Lamna Healthcare Financing",
-          "message": "Lamna Healthcare Financing checked your credit on 2025-12-17. If you did not apply for credit with them, contact them and the bureau.",
+          "title": "New credit inquiry from Proseware Lending",
+          "message": "Proseware Lending checked your credit on 2025-12-12. If you did not apply for credit with them, contact them and the bureau.",
           "severity": "info",
           "status": "read",
-          "createdAt": "2026-03-16T14:30:00.000Z",
+          "createdAt": "2026-04-16T14:30:00.000Z",
           "data": {
-            "inquiryDate": "2025-12-17",
-            "inquirySource": "Lamna Healthcare Financing"
+            "inquiryDate": "2025-12-12",
+            "inquirySource": "Proseware Lending"
           }
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
-          "timestamp": "2026-03-16T14:30:00.000Z"
+          "timestamp": "2026-04-16T14:30:00.000Z"
         }
       }
     }
@@ -657,19 +767,19 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "options": [
                 {
                   "id": "q1_ecdfbc",
-                  "text": "$9,500 – $9,999"
+                  "text": "$13,000 – $13,499"
                 },
                 {
                   "id": "q1_7dd418",
-                  "text": "$10,000 – $10,499"
+                  "text": "$13,500 – $13,999"
                 },
                 {
                   "id": "q1_02e82a",
-                  "text": "$10,500 – $10,999"
+                  "text": "$14,000 – $14,499"
                 },
                 {
                   "id": "q1_871dc5",
-                  "text": "$11,000 – $11,499"
+                  "text": "$14,500 – $14,999"
                 },
                 {
                   "id": "q1_8d1d53",
@@ -679,23 +789,23 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
             },
             {
               "questionId": "q2",
-              "text": "What was the original amount of your auto loan?",
+              "text": "What was the original amount of your mortgage?",
               "options": [
                 {
                   "id": "q2_489346",
-                  "text": "$22,000 – $23,999"
+                  "text": "$300,000 – $324,999"
                 },
                 {
                   "id": "q2_68487c",
-                  "text": "$24,000 – $25,999"
+                  "text": "$325,000 – $349,999"
                 },
                 {
                   "id": "q2_07e4e5",
-                  "text": "$26,000 – $27,999"
+                  "text": "$350,000 – $374,999"
                 },
                 {
                   "id": "q2_ae9a30",
-                  "text": "$28,000 – $29,999"
+                  "text": "$375,000 – $399,999"
                 },
                 {
                   "id": "q2_25a8c3",
@@ -709,19 +819,19 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "options": [
                 {
                   "id": "q3_fbb764",
-                  "text": "7706 Oak Dr, Tucson, AZ"
+                  "text": "9016 Sunset Dr, Sacramento, CA"
                 },
                 {
                   "id": "q3_09c461",
-                  "text": "4867 Park Way, Omaha, NE"
+                  "text": "4139 Elm Ct, Sacramento, CA"
                 },
                 {
                   "id": "q3_ec62d4",
-                  "text": "7290 Maple Dr, Richmond, VA"
+                  "text": "6068 Jefferson Ave, Boise, ID"
                 },
                 {
                   "id": "q3_ec2cf1",
-                  "text": "6068 Jefferson Ave, Boise, ID"
+                  "text": "5509 Park Ln, Omaha, NE"
                 },
                 {
                   "id": "q3_81b41a",
@@ -749,7 +859,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         "answers": [
           {
             "questionId": "q1",
-            "answerId": "q1_7dd418"
+            "answerId": "q1_02e82a"
           },
           {
             "questionId": "q2",
@@ -757,7 +867,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
           },
           {
             "questionId": "q3",
-            "answerId": "q3_fbb764"
+            "answerId": "q3_09c461"
           }
         ]
       }
@@ -799,12 +909,12 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
             "alert.created"
           ],
           "status": "active",
-          "createdAt": "2026-03-16T14:30:00.000Z",
-          "updatedAt": "2026-03-16T14:30:00.000Z"
+          "createdAt": "2026-04-16T14:30:00.000Z",
+          "updatedAt": "2026-04-16T14:30:00.000Z"
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
-          "timestamp": "2026-03-16T14:30:00.000Z"
+          "timestamp": "2026-04-16T14:30:00.000Z"
         }
       }
     }
@@ -836,12 +946,12 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
             "alert.created"
           ],
           "status": "active",
-          "createdAt": "2026-03-16T14:30:00.000Z",
-          "updatedAt": "2026-03-16T14:30:00.000Z"
+          "createdAt": "2026-04-16T14:30:00.000Z",
+          "updatedAt": "2026-04-16T14:30:00.000Z"
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
-          "timestamp": "2026-03-16T14:30:00.000Z"
+          "timestamp": "2026-04-16T14:30:00.000Z"
         }
       }
     }
@@ -861,12 +971,12 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         "data": [
           {
             "deliveryId": "del_Ex4mple1aB3dE5fG7hJ9",
-            "eventId": "evt_Ex4mple11aB3dE5fG7hJ",
+            "eventId": "evt_Ex4mple12aB3dE5fG7hJ",
             "eventType": "score.changed",
             "status": "failed",
             "statusCode": 0,
             "responseTime": 84,
-            "deliveredAt": "2026-03-16T14:30:00.000Z",
+            "deliveredAt": "2026-04-16T14:30:00.000Z",
             "attempt": 1
           }
         ],
@@ -877,7 +987,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
-          "timestamp": "2026-03-16T14:30:00.000Z"
+          "timestamp": "2026-04-16T14:30:00.000Z"
         }
       }
     }
@@ -900,8 +1010,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "alert.created"
             ],
             "status": "active",
-            "createdAt": "2026-03-16T14:30:00.000Z",
-            "updatedAt": "2026-03-16T14:30:00.000Z"
+            "createdAt": "2026-04-16T14:30:00.000Z",
+            "updatedAt": "2026-04-16T14:30:00.000Z"
           }
         ],
         "pagination": {
@@ -911,7 +1021,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
-          "timestamp": "2026-03-16T14:30:00.000Z"
+          "timestamp": "2026-04-16T14:30:00.000Z"
         }
       }
     }
@@ -930,17 +1040,17 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": {
           "deliveryId": "del_Ex4mple1aB3dE5fG7hJ9",
-          "eventId": "evt_Ex4mple11aB3dE5fG7hJ",
+          "eventId": "evt_Ex4mple12aB3dE5fG7hJ",
           "eventType": "score.changed",
           "status": "failed",
           "statusCode": 0,
           "responseTime": 84,
-          "deliveredAt": "2026-03-16T14:30:00.000Z",
+          "deliveredAt": "2026-04-16T14:30:00.000Z",
           "attempt": 1
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
-          "timestamp": "2026-03-16T14:30:00.000Z"
+          "timestamp": "2026-04-16T14:30:00.000Z"
         }
       }
     }
@@ -966,12 +1076,12 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
             "score.changed"
           ],
           "status": "active",
-          "createdAt": "2026-03-16T14:30:00.000Z",
-          "updatedAt": "2026-03-16T14:30:00.000Z"
+          "createdAt": "2026-04-16T14:30:00.000Z",
+          "updatedAt": "2026-04-16T14:30:00.000Z"
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
-          "timestamp": "2026-03-16T14:30:00.000Z"
+          "timestamp": "2026-04-16T14:30:00.000Z"
         }
       }
     }
@@ -980,7 +1090,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
     "request": {
       "params": {
         "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
-        "offerId": "off_tspFhaLoan0001"
+        "offerId": "off_tspFixed30yr01"
       }
     },
     "response": {
@@ -988,7 +1098,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": {
           "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
-          "offerId": "off_tspFhaLoan0001",
+          "offerId": "off_tspFixed30yr01",
           "clickId": "clk_Ex4mple1aB3dE5fG7hJ9",
           "convertedAt": "2026-03-16T14:30:00.000Z"
         },
@@ -1014,19 +1124,19 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         "data": {
           "alertId": "alt_Ex4mple2aB3dE5fG7hJ9",
           "type": "new_inquiry",
-          "title": "New credit inquiry from Lamna Healthcare Financing",
-          "message": "Lamna Healthcare Financing checked your credit on 2025-12-17. If you did not apply for credit with them, contact them and the bureau.",
+          "title": "New credit inquiry from Proseware Lending",
+          "message": "Proseware Lending checked your credit on 2025-12-12. If you did not apply for credit with them, contact them and the bureau.",
           "severity": "info",
           "status": "unread",
-          "createdAt": "2026-03-16T14:30:00.000Z",
+          "createdAt": "2026-04-16T14:30:00.000Z",
           "data": {
-            "inquiryDate": "2025-12-17",
-            "inquirySource": "Lamna Healthcare Financing"
+            "inquiryDate": "2025-12-12",
+            "inquirySource": "Proseware Lending"
           }
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
-          "timestamp": "2026-03-16T14:30:00.000Z"
+          "timestamp": "2026-04-16T14:30:00.000Z"
         }
       }
     }
@@ -1048,7 +1158,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
           "answers": [
             {
               "questionId": "q1",
-              "answerId": "q1_7dd418"
+              "answerId": "q1_02e82a"
             },
             {
               "questionId": "q2",
@@ -1056,7 +1166,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
             },
             {
               "questionId": "q3",
-              "answerId": "q3_fbb764"
+              "answerId": "q3_09c461"
             }
           ]
         },
@@ -1081,7 +1191,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": {
           "score": 742,
-          "scoreDate": "2026-03-16",
+          "scoreDate": "2026-04-16",
           "scoreRange": {
             "min": 300,
             "max": 850
@@ -1092,31 +1202,31 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
             {
               "code": "PAYMENT_HISTORY",
               "name": "Payment history",
-              "impact": "medium",
-              "score": 93,
-              "description": "99.1% of your payments were on time; 3 were late. Late payments weigh most on a score and fade over 7 years."
+              "impact": "low",
+              "score": 100,
+              "description": "Every payment on your accounts has been on time. Payment history weighs most on your score."
             },
             {
               "code": "CREDIT_UTILIZATION",
               "name": "Credit utilization",
-              "impact": "medium",
-              "score": 54,
-              "description": "You are using 42% of your $27,300 of card credit. Under 30% helps your score; under 10% is best.",
+              "impact": "low",
+              "score": 68,
+              "description": "You are using 29% of your $44,200 of card credit. Under 30% helps your score; under 10% is best.",
               "details": {
-                "utilizationPercent": 42,
-                "totalBalance": 11466,
-                "totalLimit": 27300
+                "utilizationPercent": 29,
+                "totalBalance": 12840,
+                "totalLimit": 44200
               }
             },
             {
               "code": "CREDIT_AGE",
               "name": "Credit age",
-              "impact": "medium",
-              "score": 57,
-              "description": "Your accounts are 4.9 years old on average and the oldest is 12.1 years old. Older accounts help.",
+              "impact": "low",
+              "score": 88,
+              "description": "Your accounts are 8.6 years old on average and the oldest is 13.1 years old. Older accounts help.",
               "details": {
-                "averageAgeYears": 4.9,
-                "oldestAccountYears": 12.1
+                "averageAgeYears": 8.6,
+                "oldestAccountYears": 13.1
               }
             },
             {
@@ -1124,7 +1234,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "name": "Credit mix",
               "impact": "low",
               "score": 80,
-              "description": "You have 3 kinds of credit: credit cards, an auto loan and a mortgage. Lenders like to see both cards and loans handled well."
+              "description": "You have 3 kinds of credit: credit cards, a student loan and a mortgage. Lenders like to see both cards and loans handled well."
             },
             {
               "code": "NEW_CREDIT",
@@ -1139,14 +1249,14 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
           ],
           "trend": {
             "direction": "up",
-            "change": 148,
+            "change": 56,
             "period": "3months"
           },
-          "previousScore": 591
+          "previousScore": 693
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
-          "timestamp": "2026-03-16T14:30:00.000Z"
+          "timestamp": "2026-04-16T14:30:00.000Z"
         }
       }
     }
@@ -1162,12 +1272,12 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": {
           "csrfToken": "5fe1cb1104dc451a9afb6baf7da96531c0653601c9adee105cf3693ef585e831",
-          "expiresAt": "2026-03-16T15:30:00.000Z",
+          "expiresAt": "2026-04-16T15:30:00.000Z",
           "userId": "usr_Ex4mple1aB3dE5fG7hJ9"
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
-          "timestamp": "2026-03-16T14:30:00.000Z"
+          "timestamp": "2026-04-16T14:30:00.000Z"
         }
       }
     }
@@ -1179,11 +1289,11 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": {
           "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
-          "expiresAt": "2026-03-16T15:30:00.000Z"
+          "expiresAt": "2026-04-16T15:30:00.000Z"
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
-          "timestamp": "2026-03-16T14:30:00.000Z"
+          "timestamp": "2026-04-16T14:30:00.000Z"
         }
       }
     }

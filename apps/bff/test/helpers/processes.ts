@@ -69,3 +69,37 @@ export const runProcess = (
 
 export const runCli = (args: string[], env: Record<string, string>) => runProcess([CLI, ...args], env);
 export const runMain = (env: Record<string, string>) => runProcess([MAIN], env);
+
+export interface StartedProcess {
+  child: ChildProcess;
+  output: () => string;
+  /** The JSON log lines printed so far whose `msg` is `message`. */
+  logLines: (message: string) => Record<string, unknown>[];
+  kill(signal: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Runs `src/main.ts` (any ROLE) in its own process without waiting for anything: a worker prints no URL. */
+export const spawnMain = (env: Record<string, string>): StartedProcess => {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { cwd: REPO_ROOT, env: baseEnv(env) });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => output,
+    logLines: (message) =>
+      output
+        .split('\n')
+        .filter((line) => line.startsWith('{') && line.includes(`"msg":"${message}"`))
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    kill: async (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+};

@@ -1,5 +1,11 @@
 import { defineOperation } from '../operation.ts';
-import { ZCreditHistoryQuery, ZCreditScore, ZScoreHistoryEntry } from '../resources/credit.ts';
+import {
+  MANUAL_REFRESH_INTERVAL_HOURS,
+  ZCreditHistoryQuery,
+  ZCreditScore,
+  ZCreditScoreRefreshResult,
+  ZScoreHistoryEntry,
+} from '../resources/credit.ts';
 import { ZUserIdParams } from '../resources/users.ts';
 
 export const getCreditScore = defineOperation({
@@ -39,5 +45,26 @@ export const listCreditScoreHistory = defineOperation({
     data: ZScoreHistoryEntry,
     list: true,
   },
+  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CREDIT_FROZEN', 'SERVICE_UNAVAILABLE'],
+});
+
+export const refreshCreditScore = defineOperation({
+  operationId: 'refreshCreditScore',
+  method: 'post',
+  path: '/v1/users/{userId}/credit-score/refresh',
+  tag: 'Credit scores',
+  summary: 'Refresh the credit score now',
+  description:
+    'Pulls the user’s credit file from the bureau now, outside the monitoring schedule, and answers the new score ' +
+    'with `previousScore`. Like a scheduled refresh it appends a history point, emits `score.updated` ' +
+    '(and `score.changed` past 10 points) and raises alerts for what changed on the file. A bureau pull is billed, so ' +
+    `a user can be refreshed at most once every ${MANUAL_REFRESH_INTERVAL_HOURS} hours: the next call answers ` +
+    '`429 RATE_LIMIT_EXCEEDED` with `Retry-After` (seconds until allowed); `monitoring.refreshAvailableAt` on the user ' +
+    'says when. `403 USER_NOT_ENROLLED` until the user is verified; `403 CREDIT_FROZEN` for a frozen file. No body.',
+  auth: { kind: 'bearer', scope: 'write', userToken: 'own-user' },
+  rateLimit: 'userOps',
+  idempotent: true,
+  request: { params: ZUserIdParams },
+  success: { status: 200, description: 'The refreshed credit score.', data: ZCreditScoreRefreshResult },
   errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CREDIT_FROZEN', 'SERVICE_UNAVAILABLE'],
 });

@@ -1,4 +1,4 @@
-import { ZDate, ZPageQuery } from '../common.ts';
+import { ZDate, ZPageQuery, ZTimestamp } from '../common.ts';
 import { z } from '../zod.ts';
 
 /** VantageScore 3.0 range. */
@@ -147,3 +147,14 @@ export const ZCreditHistoryQuery = z.strictObject({
   ...ZPageQuery.shape,
 });
 export type TCreditHistoryQuery = z.infer<typeof ZCreditHistoryQuery>;
+
+/** Refresh now: at most one pull a user a day, because every bureau pull is billed. */
+export const MANUAL_REFRESH_INTERVAL_HOURS = 24;
+
+export const ZCreditScoreRefreshResult = ZCreditScore.extend({
+  previousScore: ZScoreValue.nullable().meta({ description: 'The score before this refresh; null if there was none.' }),
+  refreshAvailableAt: ZTimestamp.meta({
+    description: `When the next refresh now is allowed: ${MANUAL_REFRESH_INTERVAL_HOURS} hours after this one.`,
+  }),
+}).meta({ id: 'CreditScoreRefreshResult' });
+export type TCreditScoreRefreshResult = z.infer<typeof ZCreditScoreRefreshResult>;

@@ -136,6 +136,37 @@ export const ZEnrolledUser = z
   .meta({ id: 'EnrolledUser' });
 export type TEnrolledUser = z.infer<typeof ZEnrolledUser>;
 
+export const MONITORING_STATUSES = ['active', 'paused', 'stopped'] as const;
+
+export const ZMonitoring = z
+  .object({
+    status: z.enum(MONITORING_STATUSES).meta({
+      description:
+        '`active`: the file is refreshed every monitoring period (default 30 days). `paused`: nothing is pulled until ' +
+        'the cause ends (identity not verified yet, verification locked, or the file frozen at the bureau); ' +
+        '`pausedReason` says which. `stopped`: the user was deleted; monitoring never resumes.',
+    }),
+    pausedReason: z
+      .enum(['not_verified', 'verification_locked', 'credit_frozen'])
+      .nullable()
+      .meta({ description: 'Why monitoring is `paused`; null otherwise.' }),
+    lastRefreshedAt: ZTimestamp.nullable().meta({
+      description:
+        'When the credit file was last pulled and compared (a scheduled refresh or a refresh now); null before the first.',
+    }),
+    nextRefreshAt: ZTimestamp.nullable().meta({
+      description:
+        'When the next scheduled refresh is due (for a frozen file: when the freeze is next checked); null while ' +
+        'the user is not verified.',
+    }),
+    refreshAvailableAt: ZTimestamp.nullable().meta({
+      description:
+        'When `POST …/credit-score/refresh` is next allowed (one per user per 24 hours); null when allowed now or not applicable.',
+    }),
+  })
+  .meta({ id: 'Monitoring' });
+export type TMonitoring = z.infer<typeof ZMonitoring>;
+
 export const ZUser = z
   .object({
     userId: ZUserId,
@@ -147,6 +178,7 @@ export const ZUser = z
     enrolledAt: ZTimestamp,
     createdAt: ZTimestamp,
     lastScoreDate: ZDate.nullable().meta({ description: 'Date of the latest score on file; null before the first score.' }),
+    monitoring: ZMonitoring,
   })
   .meta({ id: 'User' });
 export type TUser = z.infer<typeof ZUser>;

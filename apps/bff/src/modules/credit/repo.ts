@@ -81,7 +81,7 @@ export interface NewScore {
   clientId: string;
   score: number;
   scoreDate: string;
-  source: 'bureau' | 'refresh';
+  source: 'bureau' | 'refresh' | 'monitoring';
   createdAt: Date;
 }
 

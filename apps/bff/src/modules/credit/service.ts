@@ -131,7 +131,13 @@ const trendOf = (change: number): TCreditTrend => ({
   period: '3months',
 });
 
-const scoreObject = async (ctx: AppContext, user: UserRow, file: CreditFile, current: CurrentScore): Promise<TCreditScore> => {
+/** The credit score resource for a user's current score (reads, refresh now). */
+export const creditScoreOf = async (
+  ctx: AppContext,
+  user: UserRow,
+  file: CreditFile,
+  current: CurrentScore,
+): Promise<TCreditScore> => {
   const baseline =
     current.baselineScore !== undefined
       ? current.baselineScore
@@ -151,7 +157,7 @@ const scoreObject = async (ctx: AppContext, user: UserRow, file: CreditFile, cur
 export const getCreditScore = async (ctx: AppContext, caller: Caller, userId: string): Promise<TCreditScore> => {
   const user = await requireActiveUser(ctx, caller, userId);
   const file = await pullCreditFile(ctx, user);
-  return scoreObject(ctx, user, file, await getCurrentScore(ctx, user, file));
+  return creditScoreOf(ctx, user, file, await getCurrentScore(ctx, user, file));
 };
 
 export const listScoreHistory = async (
@@ -208,5 +214,44 @@ export const refreshScore = async (
     await recordScoreChange(tx, ctx, user, { previousScore, score: next, scoreDate }, onSignificantChange);
     return { previous: previousScore, score: next };
   });
-  return { ...(await scoreObject(ctx, user, file, { score, scoreDate })), previousScore: previous };
+  return { ...(await creditScoreOf(ctx, user, file, { score, scoreDate })), previousScore: previous };
+};
+
+/** What recording a pulled file's score did: the score before it (null on the first pull) and the one now on file. */
+export interface RecordedScore {
+  previousScore: number | null;
+  score: number;
+  scoreDate: string;
+}
+
+/**
+ * Records the score of a file pulled by monitoring or refresh now, in the caller's transaction. The first pull seeds the
+ * history with the file's monthly scores (announced as `score.updated` with previousScore null); a later one appends
+ * one point dated `asOf` and announces it (`score.changed` and a `score_change` alert past the threshold). A first pull
+ * on a day whose score a read already seeded adds nothing: that point is this file's.
+ */
+export const recordPulledScore = async (
+  tx: Queryable,
+  ctx: AppContext,
+  user: UserRow,
+  file: CreditFile,
+  asOf: Date,
+  options: { source: 'monitoring' | 'refresh'; firstComparison: boolean; onSignificantChange: OnSignificantChange },
+): Promise<RecordedScore> => {
+  await lockUserForScores(tx, user.id);
+  const scoreDate = asOf.toISOString().slice(0, 10);
+  const score = file.monthlyScores.at(-1)?.score;
+  const [latest] = await latestScores(tx, user.id, 1);
+  if (!latest) {
+    await ensureScoreHistory(tx, ctx, user, file);
+    return { previousScore: null, score: score ?? 0, scoreDate };
+  }
+  if (score === undefined || (options.firstComparison && latest.scoreDate === scoreDate)) {
+    return { previousScore: latest.score, score: latest.score, scoreDate: latest.scoreDate };
+  }
+  await insertScores(tx, [
+    { userId: user.id, clientId: user.client_id, score, scoreDate, source: options.source, createdAt: ctx.clock.now() },
+  ]);
+  await recordScoreChange(tx, ctx, user, { previousScore: latest.score, score, scoreDate }, options.onSignificantChange);
+  return { previousScore: latest.score, score, scoreDate };
 };

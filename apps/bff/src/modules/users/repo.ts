@@ -3,6 +3,7 @@ import type { Queryable } from '../../db/db.ts';
 import type { CursorCodec } from '../../http/cursor.ts';
 import type { Pagination } from '../../http/envelope.ts';
 import { Filters, keysetPage, type SortableColumn } from '../../http/pagination.ts';
+import { monitoringOf } from './monitoring-status.ts';
 
 export interface UserRow {
   id: string;
@@ -15,10 +16,20 @@ export interface UserRow {
   created_at: Date;
   last_score_date: string | null;
   locked_until: Date | null;
+  monitoring_due_at: Date | null;
+  monitoring_last_at: Date | null;
+  monitoring_paused_reason: 'credit_frozen' | null;
+  manual_refresh_at: Date | null;
+  /** Sandbox: the frozen time of the test clock the user is on (their "now"), and whether it is advancing. */
+  clock_time?: Date | null;
+  clock_advancing?: boolean | null;
 }
 
 const COLUMNS =
-  'id, client_id, external_user_id, email, first_name, last_name, status, created_at, last_score_date::text, locked_until';
+  'id, client_id, external_user_id, email, first_name, last_name, status, created_at, last_score_date::text, locked_until, ' +
+  'monitoring_due_at, monitoring_last_at, monitoring_paused_reason, manual_refresh_at, ' +
+  '(select frozen_time from sandbox_clocks k where k.id = users.clock_id) as clock_time, ' +
+  `(select status = 'advancing' from sandbox_clocks k where k.id = users.clock_id) as clock_advancing`;
 
 /** A verification lock ends by itself 24 h after the last failure; reads see that without a write. */
 export const effectiveStatus = (row: UserRow, now: Date): TUser['status'] =>
@@ -26,17 +37,22 @@ export const effectiveStatus = (row: UserRow, now: Date): TUser['status'] =>
     ? 'pending_verification'
     : row.status;
 
-export const toUser = (row: UserRow, now: Date): TUser => ({
-  userId: row.id,
-  externalUserId: row.external_user_id,
-  email: row.email,
-  firstName: row.first_name,
-  lastName: row.last_name,
-  status: effectiveStatus(row, now),
-  enrolledAt: new Date(row.created_at).toISOString(),
-  createdAt: new Date(row.created_at).toISOString(),
-  lastScoreDate: row.last_score_date,
-});
+/** `now` is real time; a user on a sandbox test clock is shown at the clock's time. */
+export const toUser = (row: UserRow, realNow: Date): TUser => {
+  const now = row.clock_time ? new Date(row.clock_time) : realNow;
+  return {
+    userId: row.id,
+    externalUserId: row.external_user_id,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    status: effectiveStatus(row, now),
+    enrolledAt: new Date(row.created_at).toISOString(),
+    createdAt: new Date(row.created_at).toISOString(),
+    lastScoreDate: row.last_score_date,
+    monitoring: monitoringOf(row, effectiveStatus(row, now), now),
+  };
+};
 
 export interface NewUser {
   id: string;

@@ -10,13 +10,14 @@ import {
 } from '@credit/contract';
 import type { CreditSubject } from '../../bureau/provider.ts';
 import { transactionInvalidating } from '../../cache/invalidation.ts';
-import { userTag } from '../../cache/read-cache.ts';
+import { type CacheTag, userTag } from '../../cache/read-cache.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError, notFound, validationError } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
 import { isUniqueViolation, type Queryable } from '../../db/db.ts';
 import { cursorsOf } from '../../http/cursor.ts';
 import { zodIssuesToDetails } from '../../http/zod-details.ts';
+import { currentClockScope } from '../../lib/clock.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { assertAdultAge } from './age.ts';
 import {
@@ -37,7 +38,7 @@ export { effectiveStatus, type IdentityRow, type UserRow } from './repo.ts';
 const DELETION_MESSAGE = 'The user has been deleted. Their personal data is permanently removed within 30 days.';
 
 /** Encrypts identity fields bound to this user's row, so they cannot be moved to another row. */
-const sealIdentity = (ctx: AppContext, userId: string, input: TEnrollmentInput) => ({
+export const sealIdentity = (ctx: AppContext, userId: string, input: TEnrollmentInput) => ({
   ssnEnc: ctx.cipher.encrypt(input.ssn, `users.ssn:${userId}`),
   dateOfBirthEnc: ctx.cipher.encrypt(input.dateOfBirth, `users.date_of_birth:${userId}`),
   addressEnc: ctx.cipher.encrypt(JSON.stringify(input.address), `users.address:${userId}`),
@@ -136,7 +137,25 @@ export const requireUser = async (ctx: AppContext, caller: Caller, userId: strin
   if (!row || (caller.ownExternalUserId !== undefined && row.external_user_id !== caller.ownExternalUserId)) {
     throw notFound('User');
   }
+  liveAtUserClock(row);
   return row;
+};
+
+/**
+ * Sandbox: a user on a test clock lives at its time, so the rest of the request reads `ctx.clock` as the clock's
+ * frozen time (every /v1/users/{userId}/… route comes through requireUser). A write while the clock advances would race
+ * the periods the worker is running for this user: refused.
+ */
+const liveAtUserClock = (row: UserRow) => {
+  const scope = currentClockScope();
+  if (!row.clock_time || !scope) return;
+  if (row.clock_advancing && scope.writes) {
+    throw new ApiError(
+      'CLOCK_ADVANCING',
+      'This user’s test clock is advancing; writes about the user are refused until the clock is ready again.',
+    );
+  }
+  scope.at = new Date(row.clock_time);
 };
 
 /** A transaction that writes user rows (or what is cached with them: scores): the caches drop what it `touches`. */
@@ -178,21 +197,40 @@ export const listUsers = async (ctx: AppContext, caller: Caller, query: TListUse
 };
 
 export const deleteUser = async (ctx: AppContext, caller: Caller, userId: string): Promise<TDeletedUser> => {
+  // Real time (read before requireUser enters a test clock's): the purge 30 days on counts from it.
   const deletedAt = ctx.clock.now();
-  const deleted = await writeUser(ctx, async (tx, touches) => {
-    const row = await markUserDeleted(tx, caller.clientId, userId, deletedAt);
-    if (!row) return undefined;
+  await requireUser(ctx, caller, userId);
+  const deleted = await writeUser(ctx, (tx, touches) => deleteUserRows(tx, ctx, caller.clientId, [userId], deletedAt, touches));
+  if (deleted.length === 0) throw notFound('User');
+  return { userId, deletedAt: deletedAt.toISOString(), message: DELETION_MESSAGE };
+};
+
+/**
+ * Deletes live users of `clientId` in the caller's transaction, each with its `user.deleted` event (DELETE of a user,
+ * and of a sandbox test clock with its users). Answers the ids that were live.
+ */
+export const deleteUserRows = async (
+  tx: Queryable,
+  ctx: AppContext,
+  clientId: string,
+  userIds: string[],
+  deletedAt: Date,
+  touches: (...tags: CacheTag[]) => void,
+): Promise<string[]> => {
+  const deleted: string[] = [];
+  for (const userId of userIds) {
+    const row = await markUserDeleted(tx, clientId, userId, deletedAt);
+    if (!row) continue;
     touches(userTag(userId));
     await recordEvent(tx, ctx.ids, {
-      clientId: caller.clientId,
+      clientId,
       type: 'user.deleted',
       data: { userId, externalUserId: row.external_user_id, deletedAt: deletedAt.toISOString() },
       createdAt: deletedAt,
     });
-    return row;
-  });
-  if (!deleted) throw notFound('User');
-  return { userId, deletedAt: deletedAt.toISOString(), message: DELETION_MESSAGE };
+    deleted.push(userId);
+  }
+  return deleted;
 };
 
 /**

@@ -116,7 +116,15 @@ export const lockVerificationState = async (tx: Queryable, clientId: string, use
 };
 
 export const markVerified = async (tx: Queryable, userId: string, at: Date): Promise<void> => {
-  await tx.query(`update users set status = 'active', verified_at = $2, locked_until = null where id = $1`, [userId, at]);
+  // The first verification starts monitoring: period 0 (the first pull) is due at once.
+  await tx.query(
+    `update users set status = 'active', verified_at = $2, locked_until = null,
+       monitoring_anchor_at = coalesce(monitoring_anchor_at, $2),
+       monitoring_due_at = case when monitoring_anchor_at is null then $2 else monitoring_due_at end,
+       monitoring_next_attempt_at = case when monitoring_anchor_at is null then $2 else monitoring_next_attempt_at end
+     where id = $1`,
+    [userId, at],
+  );
 };
 
 /**

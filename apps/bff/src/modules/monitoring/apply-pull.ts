@@ -1,0 +1,59 @@
+import type { CreditFile } from '../../bureau/provider.ts';
+import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/db.ts';
+import { recordAlert, recordScoreChangeAlert } from '../alerts/service.ts';
+import { type RecordedScore, recordPulledScore } from '../credit/service.ts';
+import type { UserRow } from '../users/service.ts';
+import { detectAlerts } from './file-diff.ts';
+import { type FileSnapshot, snapshotOf } from './file-snapshot.ts';
+import { claimAlertKey, loadSealedSnapshot, saveSealedSnapshot } from './repo.ts';
+
+const snapshotContext = (userId: string) => `credit_snapshots:${userId}`;
+
+const loadSnapshot = async (tx: Queryable, ctx: AppContext, userId: string): Promise<FileSnapshot | null> => {
+  const sealed = await loadSealedSnapshot(tx, userId);
+  return sealed ? (JSON.parse(ctx.cipher.decrypt(sealed, snapshotContext(userId))) as FileSnapshot) : null;
+};
+
+export interface AppliedPull extends RecordedScore {
+  alertsRaised: number;
+}
+
+/**
+ * Everything one pulled file causes, in the caller's transaction (which holds the user row): the score recorded (history
+ * point, `score.updated`, `score.changed` and `score_change` past the threshold), an alert for each difference from the
+ * previous file whose subject never alerted before, and the new snapshot the next comparison starts from. With no
+ * previous snapshot this is the first comparison: only what a customer should see at once is raised.
+ * `ctx.clock` is the user's "now" (a sandbox clock's time for a user on a clock): every date written comes from it.
+ */
+export const applyPulledFile = async (
+  tx: Queryable,
+  ctx: AppContext,
+  user: UserRow,
+  file: CreditFile,
+  asOf: Date,
+  source: 'monitoring' | 'refresh',
+): Promise<AppliedPull> => {
+  const now = ctx.clock.now();
+  const previous = await loadSnapshot(tx, ctx, user.id);
+  const next = snapshotOf(file, asOf);
+  const recorded = await recordPulledScore(tx, ctx, user, file, asOf, {
+    source,
+    firstComparison: previous === null,
+    onSignificantChange: recordScoreChangeAlert(ctx),
+  });
+  let alertsRaised = 0;
+  for (const detected of detectAlerts(previous, next, asOf)) {
+    if (!(await claimAlertKey(tx, user.id, detected.key, now))) continue;
+    await recordAlert(tx, ctx, user, detected.draft);
+    alertsRaised += 1;
+  }
+  await saveSealedSnapshot(tx, {
+    userId: user.id,
+    clientId: user.client_id,
+    sealed: ctx.cipher.encrypt(JSON.stringify(next), snapshotContext(user.id)),
+    asOf,
+    takenAt: now,
+  });
+  return { ...recorded, alertsRaised };
+};

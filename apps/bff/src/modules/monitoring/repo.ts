@@ -1,0 +1,163 @@
+import type { Queryable } from '../../db/db.ts';
+import type { IdentityRow, UserRow } from '../users/service.ts';
+
+/** A user a worker holds for one period: the row, the sealed identity for the pull, and the schedule. */
+export interface ClaimedUser extends UserRow, IdentityRow {
+  monitoring_period: number;
+  monitoring_anchor_at: Date;
+  monitoring_attempts: number;
+}
+
+const CLAIM_COLUMNS =
+  'id, client_id, external_user_id, email, first_name, last_name, status, created_at, last_score_date::text, locked_until, ' +
+  'monitoring_due_at, monitoring_last_at, monitoring_paused_reason, manual_refresh_at, ' +
+  'ssn_enc, date_of_birth_enc, address_enc, monitoring_period, monitoring_anchor_at, monitoring_attempts';
+
+/**
+ * Claims up to `limit` users whose refresh is due, oldest first, by pushing their next attempt to `leaseUntil`.
+ * SKIP LOCKED lets any number of workers claim at once without waiting on or taking each other's users; a worker that
+ * dies keeps its users only until the lease ends.
+ */
+export const claimDueUsers = async (db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedUser[]> => {
+  const { rows } = await db.query<ClaimedUser>(
+    `update users set monitoring_next_attempt_at = $2
+     where id in (
+       select id from users
+       -- A user on a sandbox test clock is refreshed by the clock's advances, at clock time (modules/clocks).
+       where monitoring_next_attempt_at <= $1 and deleted_at is null and clock_id is null
+       order by monitoring_next_attempt_at
+       limit $3
+       for update skip locked)
+     returning ${CLAIM_COLUMNS}`,
+    [now, leaseUntil, limit],
+  );
+  return rows;
+};
+
+/**
+ * The users of a sandbox test clock whose current period is due by `until` (the clock's target), for its advance: one
+ * period each per call, so each user's periods run in order. The advance's lease on the clock is their claim.
+ */
+export const dueOnClock = async (db: Queryable, clockId: string, until: Date, limit: number): Promise<ClaimedUser[]> => {
+  const { rows } = await db.query<ClaimedUser>(
+    `select ${CLAIM_COLUMNS} from users
+     where clock_id = $1 and deleted_at is null and monitoring_next_attempt_at is not null and monitoring_due_at <= $2
+     order by id limit $3`,
+    [clockId, until, limit],
+  );
+  return rows;
+};
+
+export interface RefreshState {
+  status: UserRow['status'];
+  deleted: boolean;
+  monitoring_period: number;
+}
+
+/** Locks the user for the rest of the transaction and answers what decides whether a refresh may still commit. */
+export const lockRefreshState = async (tx: Queryable, userId: string): Promise<RefreshState | undefined> => {
+  const { rows } = await tx.query<{ status: UserRow['status']; deleted_at: Date | null; monitoring_period: number }>(
+    'select status, deleted_at, monitoring_period from users where id = $1 for no key update',
+    [userId],
+  );
+  const row = rows[0];
+  return row ? { status: row.status, deleted: row.deleted_at !== null, monitoring_period: row.monitoring_period } : undefined;
+};
+
+/** Moves the user to `nextPeriod`, due at `dueAt`; `pausedReason` says whether the file was frozen at this pull. */
+export const completePeriod = async (
+  tx: Queryable,
+  userId: string,
+  update: { nextPeriod: number; dueAt: Date; refreshedAt: Date | null; pausedReason: 'credit_frozen' | null },
+): Promise<void> => {
+  await tx.query(
+    `update users set monitoring_period = $2, monitoring_due_at = $3, monitoring_next_attempt_at = $3,
+       monitoring_attempts = 0, monitoring_last_at = coalesce($4, monitoring_last_at), monitoring_paused_reason = $5
+     where id = $1`,
+    [userId, update.nextPeriod, update.dueAt, update.refreshedAt, update.pausedReason],
+  );
+};
+
+/** A failed pull: the same period is tried again at `retryAt` (only if no one completed it meanwhile). */
+export const recordFailedAttempt = async (tx: Queryable, userId: string, period: number, retryAt: Date): Promise<void> => {
+  await tx.query(
+    `update users set monitoring_attempts = monitoring_attempts + 1, monitoring_next_attempt_at = $3
+     where id = $1 and monitoring_period = $2 and deleted_at is null`,
+    [userId, period, retryAt],
+  );
+};
+
+/** Takes a user off the schedule (deleted, or no longer verified): nothing is pulled until verification schedules it. */
+export const unschedule = async (tx: Queryable, userId: string): Promise<void> => {
+  await tx.query('update users set monitoring_next_attempt_at = null where id = $1', [userId]);
+};
+
+export const loadSealedSnapshot = async (tx: Queryable, userId: string): Promise<string | undefined> => {
+  const { rows } = await tx.query<{ snapshot_enc: string }>('select snapshot_enc from credit_snapshots where user_id = $1', [
+    userId,
+  ]);
+  return rows[0]?.snapshot_enc;
+};
+
+export const saveSealedSnapshot = async (
+  tx: Queryable,
+  snapshot: { userId: string; clientId: string; sealed: string; asOf: Date; takenAt: Date },
+): Promise<void> => {
+  await tx.query(
+    `insert into credit_snapshots (user_id, client_id, snapshot_enc, as_of, taken_at) values ($1, $2, $3, $4, $5)
+     on conflict (user_id) do update set snapshot_enc = excluded.snapshot_enc, as_of = excluded.as_of, taken_at = excluded.taken_at`,
+    [snapshot.userId, snapshot.clientId, snapshot.sealed, snapshot.asOf, snapshot.takenAt],
+  );
+};
+
+/** Records that an alert about `key` was raised; false when one already was (the same inquiry never alerts twice). */
+export const claimAlertKey = async (tx: Queryable, userId: string, key: string, at: Date): Promise<boolean> => {
+  const { rowCount } = await tx.query(
+    'insert into monitoring_alert_keys (user_id, key, created_at) values ($1, $2, $3) on conflict do nothing',
+    [userId, key, at],
+  );
+  return rowCount === 1;
+};
+
+/**
+ * Takes the user's one refresh-now of the day: succeeds only when the last was at or before `cutoff`. Answers the
+ * previous time (to give it back if the pull fails), or `false` when the slot is taken.
+ */
+export const claimManualRefresh = async (
+  db: Queryable,
+  userId: string,
+  now: Date,
+  cutoff: Date,
+): Promise<{ previous: Date | null } | false> => {
+  const { rows } = await db.query<{ previous: Date | null }>(
+    `update users u set manual_refresh_at = $2
+     from (select id, manual_refresh_at as previous from users where id = $1 for update) p
+     where u.id = p.id and (p.previous is null or p.previous <= $3)
+     returning p.previous`,
+    [userId, now, cutoff],
+  );
+  const row = rows[0];
+  return row ? { previous: row.previous } : false;
+};
+
+export const releaseManualRefresh = async (db: Queryable, userId: string, claimedAt: Date, previous: Date | null) => {
+  await db.query('update users set manual_refresh_at = $3 where id = $1 and manual_refresh_at = $2', [
+    userId,
+    claimedAt,
+    previous,
+  ]);
+};
+
+export const lastManualRefresh = async (db: Queryable, userId: string): Promise<Date | null> => {
+  const { rows } = await db.query<{ at: Date | null }>('select manual_refresh_at as at from users where id = $1', [userId]);
+  return rows[0]?.at ?? null;
+};
+
+/** Marks a frozen file seen by refresh now, so `monitoring.status` shows it at once. */
+export const markFrozen = async (db: Queryable, userId: string): Promise<void> => {
+  await db.query(`update users set monitoring_paused_reason = 'credit_frozen' where id = $1`, [userId]);
+};
+
+export const markRefreshed = async (tx: Queryable, userId: string, at: Date): Promise<void> => {
+  await tx.query('update users set monitoring_last_at = $2, monitoring_paused_reason = null where id = $1', [userId, at]);
+};

@@ -1,0 +1,124 @@
+import type { AppContext } from '../../context.ts';
+import { claimDueUsers, type RefreshOutcome, refreshClaimedUser } from './service.ts';
+
+export interface BatchReport {
+  claimed: number;
+  outcomes: Record<RefreshOutcome, number>;
+  /** Milliseconds each claimed user took, pull and commit. */
+  durationsMs: number[];
+}
+
+const emptyOutcomes = (): Record<RefreshOutcome, number> => ({ refreshed: 0, frozen: 0, skipped: 0, failed: 0 });
+
+/** Runs `work` over `items` with at most `concurrency` in flight. */
+const eachLimited = async <T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> => {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
+};
+
+/**
+ * Claims one batch of due users and refreshes them, MONITORING_CONCURRENCY at a time. A refresh that throws (a
+ * database failure) leaves its lease to run out, so the user is taken again later; it never stops the batch.
+ */
+export const runMonitoringBatch = async (ctx: AppContext): Promise<BatchReport> => {
+  const now = ctx.clock.now();
+  const leaseUntil = new Date(now.getTime() + ctx.config.MONITORING_LEASE_SECONDS * 1000);
+  const claimed = await claimDueUsers(ctx.db, now, leaseUntil, ctx.config.MONITORING_BATCH_SIZE);
+  const report: BatchReport = { claimed: claimed.length, outcomes: emptyOutcomes(), durationsMs: [] };
+  await eachLimited(claimed, ctx.config.MONITORING_CONCURRENCY, async (user) => {
+    const started = performance.now();
+    try {
+      report.outcomes[await refreshClaimedUser(ctx, user)] += 1;
+    } catch (error) {
+      report.outcomes.failed += 1;
+      ctx.logger.error({ err: error, userId: user.id }, 'monitoring refresh failed; the lease will expire and it is retried');
+    }
+    report.durationsMs.push(performance.now() - started);
+  });
+  return report;
+};
+
+/** Runs batches until none is due: what a test or a one-off cycle calls. */
+export const runMonitoringUntilIdle = async (ctx: AppContext): Promise<BatchReport> => {
+  const total: BatchReport = { claimed: 0, outcomes: emptyOutcomes(), durationsMs: [] };
+  for (;;) {
+    const batch = await runMonitoringBatch(ctx);
+    if (batch.claimed === 0) return total;
+    total.claimed += batch.claimed;
+    for (const key of Object.keys(batch.outcomes) as RefreshOutcome[]) total.outcomes[key] += batch.outcomes[key];
+    total.durationsMs.push(...batch.durationsMs);
+  }
+};
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+
+/**
+ * The worker role's monitoring loop: claim and refresh due users back to back while there are any, else look again
+ * every MONITORING_POLL_INTERVAL_MS. Logs one line per busy stretch with counts and per-user timings (bench reads it).
+ */
+export const startMonitoring = (ctx: AppContext): { stop(): Promise<void> } => {
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  let window: BatchReport = { claimed: 0, outcomes: emptyOutcomes(), durationsMs: [] };
+  const flush = () => {
+    if (window.claimed === 0) return;
+    const sorted = [...window.durationsMs].sort((a, b) => a - b);
+    ctx.logger.info(
+      {
+        claimed: window.claimed,
+        ...window.outcomes,
+        p50Ms: Math.round(percentile(sorted, 0.5) * 10) / 10,
+        p99Ms: Math.round(percentile(sorted, 0.99) * 10) / 10,
+      },
+      'monitoring progress',
+    );
+    window = { claimed: 0, outcomes: emptyOutcomes(), durationsMs: [] };
+  };
+  let lastFlush = Date.now();
+  let busy = false;
+  const loop = async () => {
+    while (!stopped) {
+      let batch: BatchReport | undefined;
+      try {
+        batch = await runMonitoringBatch(ctx);
+      } catch (error) {
+        ctx.logger.warn({ err: error }, 'monitoring claim failed; will retry');
+      }
+      if (batch && batch.claimed > 0) {
+        busy = true;
+        ctx.logger.debug({ claimed: batch.claimed, ...batch.outcomes }, 'monitoring batch');
+        window.claimed += batch.claimed;
+        for (const key of Object.keys(batch.outcomes) as RefreshOutcome[]) window.outcomes[key] += batch.outcomes[key];
+        window.durationsMs.push(...batch.durationsMs);
+        if (Date.now() - lastFlush >= 5_000) {
+          flush();
+          lastFlush = Date.now();
+        }
+        continue;
+      }
+      flush();
+      lastFlush = Date.now();
+      if (busy) ctx.logger.debug('monitoring idle');
+      busy = false;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, ctx.config.MONITORING_POLL_INTERVAL_MS).unref();
+      });
+    }
+  };
+  const running = loop();
+  return {
+    stop: async () => {
+      stopped = true;
+      wake?.();
+      await running;
+      flush();
+    },
+  };
+};

@@ -1,0 +1,156 @@
+import type { TCreditScoreRefreshResult } from '@credit/contract';
+import { MANUAL_REFRESH_INTERVAL_HOURS } from '@credit/contract';
+import { userTag } from '../../cache/read-cache.ts';
+import type { AppContext } from '../../context.ts';
+import { ApiError, notFound } from '../../core/api-error.ts';
+import type { Caller } from '../../core/principal.ts';
+import { creditScoreOf, requireActiveUser } from '../credit/service.ts';
+import { loadCreditSubject, writeUser } from '../users/service.ts';
+import { applyPulledFile } from './apply-pull.ts';
+import {
+  type ClaimedUser,
+  claimManualRefresh,
+  completePeriod,
+  lastManualRefresh,
+  lockRefreshState,
+  markFrozen,
+  markRefreshed,
+  recordFailedAttempt,
+  releaseManualRefresh,
+  unschedule,
+} from './repo.ts';
+
+export { type ClaimedUser, claimDueUsers, dueOnClock } from './repo.ts';
+
+export type RefreshOutcome = 'refreshed' | 'frozen' | 'skipped' | 'failed';
+
+const HOUR_MS = 3_600_000;
+
+const bureauOf = (ctx: AppContext) => {
+  if (!ctx.bureau) throw new ApiError('SERVICE_UNAVAILABLE', 'The credit bureau is not available in this environment.');
+  return ctx.bureau;
+};
+
+/** Where period `n` of a user's schedule starts. */
+const periodStart = (ctx: AppContext, anchor: Date, period: number) =>
+  new Date(new Date(anchor).getTime() + period * ctx.config.MONITORING_INTERVAL);
+
+/** The wait before retrying a failed period: the retry schedule, its last step repeated. */
+const retryDelay = (ctx: AppContext, failuresSoFar: number) => {
+  const schedule = ctx.config.MONITORING_RETRY_SCHEDULE;
+  return schedule[Math.min(failuresSoFar, schedule.length - 1)] ?? HOUR_MS;
+};
+
+/**
+ * One scheduled refresh of a claimed user: pull the file, then commit everything it causes and the move to the next
+ * period in one transaction that first re-checks, under the row lock, that the period is still the one claimed and the
+ * user still monitored. So a period commits once whatever races it (another worker after a lease ran out, a retried
+ * batch), and a user deleted or un-verified meanwhile is skipped without a write.
+ *
+ * Real time: when several periods are overdue (workers were down), one pull of today's file covers them all; a bureau
+ * sells no past files, and the comparison with the last snapshot still sees every change in between.
+ * A sandbox test clock's advance runs each period with `ctx.clock` scoped to the period's due time (modules/clocks),
+ * so "now" is that time: the period is exactly the claimed one, pulled as of then, everything dated then.
+ */
+export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Promise<RefreshOutcome> => {
+  const now = ctx.clock.now();
+  const claimedPeriod = user.monitoring_period;
+  const anchor = new Date(user.monitoring_anchor_at);
+  const elapsedPeriods = Math.floor((now.getTime() - anchor.getTime()) / ctx.config.MONITORING_INTERVAL);
+  const period = Math.max(claimedPeriod, elapsedPeriods);
+  if (user.status !== 'active') {
+    await unschedule(ctx.db, user.id);
+    return 'skipped';
+  }
+
+  let result: Awaited<ReturnType<NonNullable<AppContext['bureau']>['pullCreditFile']>>;
+  try {
+    result = await bureauOf(ctx).pullCreditFile(await loadCreditSubject(ctx, user), now);
+  } catch (error) {
+    const retryAt = new Date(now.getTime() + retryDelay(ctx, user.monitoring_attempts));
+    await recordFailedAttempt(ctx.db, user.id, claimedPeriod, retryAt);
+    ctx.logger.warn(
+      { userId: user.id, period: claimedPeriod, attempt: user.monitoring_attempts + 1, retryAt, reason: (error as Error).name },
+      'monitoring pull failed; the period will be retried',
+    );
+    return 'failed';
+  }
+
+  return writeUser(ctx, async (tx, touches) => {
+    const state = await lockRefreshState(tx, user.id);
+    if (!state || state.monitoring_period !== claimedPeriod) return 'skipped';
+    if (state.deleted || state.status !== 'active') {
+      await unschedule(tx, user.id);
+      return 'skipped';
+    }
+    touches(userTag(user.id));
+    const next = { nextPeriod: period + 1, dueAt: periodStart(ctx, anchor, period + 1) };
+    if (result.status === 'frozen') {
+      await completePeriod(tx, user.id, { ...next, refreshedAt: null, pausedReason: 'credit_frozen' });
+      return 'frozen';
+    }
+    await applyPulledFile(tx, ctx, user, result.file, now, 'monitoring');
+    await completePeriod(tx, user.id, { ...next, refreshedAt: now, pausedReason: null });
+    return 'refreshed';
+  });
+};
+
+const frozenError = () =>
+  new ApiError(
+    'CREDIT_FROZEN',
+    'This user’s credit file is frozen at the bureau. The user must lift the freeze before it can be refreshed.',
+  );
+
+/**
+ * Refresh now: one pull outside the schedule, at most one per user per day (a pull is billed). The day's slot is taken
+ * before the pull, so two concurrent calls never pull twice; it is given back if the pull fails or finds the file frozen.
+ */
+export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string): Promise<TCreditScoreRefreshResult> => {
+  const user = await requireActiveUser(ctx, caller, userId);
+  const bureau = bureauOf(ctx);
+  const now = ctx.clock.now();
+  const windowMs = MANUAL_REFRESH_INTERVAL_HOURS * HOUR_MS;
+  const claim = await claimManualRefresh(ctx.db, user.id, now, new Date(now.getTime() - windowMs));
+  if (!claim) {
+    const last = (await lastManualRefresh(ctx.db, user.id)) ?? now;
+    const retryAfter = Math.max(1, Math.ceil((new Date(last).getTime() + windowMs - now.getTime()) / 1000));
+    throw new ApiError(
+      'RATE_LIMIT_EXCEEDED',
+      `This user’s credit file was refreshed less than ${MANUAL_REFRESH_INTERVAL_HOURS} hours ago; retry after ${retryAfter} s.`,
+      undefined,
+      { retryAfter },
+    );
+  }
+  const giveBack = () => releaseManualRefresh(ctx.db, user.id, now, claim.previous);
+
+  let result: Awaited<ReturnType<typeof bureau.pullCreditFile>>;
+  try {
+    result = await bureau.pullCreditFile(await loadCreditSubject(ctx, user), now);
+  } catch (error) {
+    await giveBack();
+    throw error;
+  }
+  if (result.status === 'frozen') {
+    await giveBack();
+    await writeUser(ctx, async (tx, touches) => {
+      touches(userTag(user.id));
+      await markFrozen(tx, user.id);
+    });
+    throw frozenError();
+  }
+  const file = result.file;
+  const applied = await writeUser(ctx, async (tx, touches) => {
+    touches(userTag(user.id));
+    const state = await lockRefreshState(tx, user.id);
+    if (!state || state.deleted) throw notFound('User');
+    const pulled = await applyPulledFile(tx, ctx, user, file, now, 'refresh');
+    await markRefreshed(tx, user.id, now);
+    return pulled;
+  });
+  const score = await creditScoreOf(ctx, user, file, { score: applied.score, scoreDate: applied.scoreDate });
+  return {
+    ...score,
+    previousScore: applied.previousScore,
+    refreshAvailableAt: new Date(now.getTime() + windowMs).toISOString(),
+  };
+};

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { seedMonitoredUsers } from '../bench/monitoring/seed-users.ts';
+import { buildContext } from '../src/bootstrap.ts';
+import type { Db } from '../src/db/db.ts';
+import { createLogger } from '../src/logger.ts';
+import { createClient } from '../src/modules/clients/service.ts';
+import { testConfig } from './helpers/harness.ts';
+import { type StartedProcess, spawnMain } from './helpers/processes.ts';
+import { type SharedDatabase, sharedDatabase } from './helpers/shared-database.ts';
+import { usingPostgres } from './helpers/test-db.ts';
+import { waitFor } from './helpers/webhook-receiver.ts';
+
+const USERS = 150;
+const LEASE_SECONDS = 3;
+
+/** Ordinary files, story 1001 and story 1003 (a fraud flag at the first pull), in turn. */
+const ssnOf = (i: number) => (i % 3 === 0 ? '1001' : i % 3 === 1 ? '1003' : String(3000 + i).padStart(4, '0'));
+
+const workerEnv = (shared: SharedDatabase) => ({
+  ...shared.env,
+  ROLE: 'worker',
+  LOG_LEVEL: 'debug',
+  // Small batches, few at a time: the kill lands with users claimed and not yet committed.
+  MONITORING_BATCH_SIZE: '8',
+  MONITORING_CONCURRENCY: '2',
+  MONITORING_LEASE_SECONDS: String(LEASE_SECONDS),
+  MONITORING_POLL_INTERVAL_MS: '100',
+  PURGE_INTERVAL_SECONDS: '3600',
+});
+
+const seed = async (shared: SharedDatabase): Promise<void> => {
+  const db = await shared.open();
+  try {
+    const ctx = await buildContext({ config: testConfig(), db, logger: createLogger('silent') });
+    const { client } = await createClient(db, ctx.clock, 'sandbox', { name: 'Crash bank', contactEmail: 'ops@bank.test' });
+    await seedMonitoredUsers(ctx, { clientId: client.id, count: USERS, dueAt: new Date(), ssnOf });
+  } finally {
+    await db.close();
+  }
+};
+
+const countWhere = async (db: Db, sql: string) => Number((await db.query<{ n: number }>(sql)).rows[0]?.n);
+
+/** Each user refreshed exactly once for period 0, with nothing duplicated and nothing lost. */
+const expectEachPeriodOnce = async (db: Db) => {
+  expect(await countWhere(db, 'select count(*)::int as n from users where monitoring_period = 1')).toBe(USERS);
+  expect(await countWhere(db, 'select count(*)::int as n from credit_snapshots')).toBe(USERS);
+  // The first pull seeds the 24 monthly scores and announces them once.
+  const history = await db.query<{ n: number }>('select count(*)::int as n from score_history group by user_id');
+  expect(history.rows).toHaveLength(USERS);
+  expect(new Set(history.rows.map((r) => r.n))).toEqual(new Set([24]));
+  const updates = await db.query<{ n: number }>(
+    `select count(*)::int as n from outbox_events where type = 'score.updated' group by data->>'userId'`,
+  );
+  expect(updates.rows).toHaveLength(USERS);
+  expect(new Set(updates.rows.map((r) => r.n))).toEqual(new Set([1]));
+  // One alert.created per alert, one alert per key: no subject alerted twice.
+  const alerts = await countWhere(db, 'select count(*)::int as n from alerts');
+  expect(await countWhere(db, `select count(*)::int as n from outbox_events where type = 'alert.created'`)).toBe(alerts);
+  expect(await countWhere(db, 'select count(*)::int as n from monitoring_alert_keys')).toBe(alerts);
+  // Every story-1003 file showed its fraud flag.
+  expect(
+    await countWhere(db, `select count(distinct user_id)::int as n from alerts where type = 'fraud_alert'`),
+  ).toBeGreaterThanOrEqual(USERS / 3);
+};
+
+const refreshedBy = (worker: StartedProcess) =>
+  worker.logLines('monitoring batch').reduce((sum, line) => sum + Number(line.refreshed ?? 0), 0);
+
+describe('monitoring survives a worker killed mid-cycle', { timeout: 180_000 }, () => {
+  it('refreshes every user exactly once for the period after a SIGKILL', async () => {
+    const shared = await sharedDatabase('moncrash');
+    const started: StartedProcess[] = [];
+    try {
+      await seed(shared);
+      const env = workerEnv(shared);
+      // PostgreSQL: two workers share the cycle and one dies. PGlite (one process per database): the worker dies and
+      // the restarted one finishes.
+      const doomed = spawnMain(env);
+      const survivor = usingPostgres ? spawnMain(env) : undefined;
+      started.push(doomed, ...(survivor ? [survivor] : []));
+      await waitFor(() => expect(doomed.logLines('monitoring batch').length).toBeGreaterThanOrEqual(3), 60_000);
+      await doomed.kill('SIGKILL');
+      const killedAt = Date.now();
+      const doneByDoomed = refreshedBy(doomed);
+      expect(doneByDoomed).toBeLessThan(USERS);
+
+      const finisher = survivor ?? spawnMain(env);
+      started.push(finisher);
+      try {
+        // Done when the finisher has gone idle after the dead worker's leases ran out (their users came back).
+        await waitFor(() => {
+          const idleAfterLeases = finisher
+            .logLines('monitoring idle')
+            .some((line) => Number(line.time) > killedAt + LEASE_SECONDS * 1000 + 500);
+          expect(idleAfterLeases).toBe(true);
+        }, 120_000);
+      } finally {
+        expect(await finisher.kill('SIGTERM')).toBe(0);
+      }
+      // The finisher did the rest (batches the dead worker had committed but not yet logged are skipped, not redone).
+      expect(refreshedBy(finisher)).toBeGreaterThan(0);
+      expect(refreshedBy(finisher)).toBeLessThanOrEqual(USERS - doneByDoomed);
+      const db = await shared.open();
+      try {
+        await expectEachPeriodOnce(db);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      // A failed assertion must not leave workers running on the shared database.
+      await Promise.all(started.map((p) => p.kill('SIGKILL')));
+      await shared.drop();
+    }
+  });
+});

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enrolActiveUser, enrolUser } from './helpers/credit-users.ts';
+import { startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
+
+const HOUR = 3_600_000;
+
+let app: TestApp;
+let client: TestClient;
+let minted = { token: '', at: 0 };
+/** An access token valid at the test clock's now (the clock jumps months; a token lives an hour). */
+const tok = async () => {
+  if (!minted.token || app.clock.now().getTime() - minted.at > 30 * 60_000) {
+    minted = { token: await app.token(client), at: app.clock.now().getTime() };
+  }
+  return minted.token;
+};
+beforeAll(async () => {
+  app = await startTestApp();
+  app.clock.set('2026-11-23T10:00:00.000Z');
+  client = await app.createClient();
+});
+afterAll(() => app.close());
+
+const refresh = async (userId: string, as?: string, headers: Record<string, string> = {}) =>
+  app.request('POST', `/v1/users/${userId}/credit-score/refresh`, { token: as ?? (await tok()), headers });
+const count = async (sql: string, params: unknown[]) => Number((await app.db.query<{ n: number }>(sql, params)).rows[0]?.n);
+
+describe('POST /v1/users/{userId}/credit-score/refresh', () => {
+  it('pulls now, answers the new score with the previous one, and allows the next one a day later', async () => {
+    const userId = await enrolActiveUser(app, await tok(), { ssn: '1001' });
+    const before = await app.request('GET', `/v1/users/${userId}/credit-score`, { token: await tok() });
+    app.clock.advance(40 * 24 * HOUR);
+    const res = await refresh(userId);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({
+      previousScore: before.body.data.score,
+      scoreDate: '2027-01-02',
+      refreshAvailableAt: new Date(app.clock.now().getTime() + 24 * HOUR).toISOString(),
+    });
+    expect(res.body.data.factors).toHaveLength(5);
+    const now = await app.request('GET', `/v1/users/${userId}/credit-score`, { token: await tok() });
+    expect(now.body.data.score).toBe(res.body.data.score);
+    const user = await app.request('GET', `/v1/users/${userId}`, { token: await tok() });
+    expect(user.body.data.monitoring).toMatchObject({
+      lastRefreshedAt: app.clock.now().toISOString(),
+      refreshAvailableAt: res.body.data.refreshAvailableAt,
+    });
+    expect(await count(`select count(*)::int as n from score_history where user_id = $1 and source = 'refresh'`, [userId])).toBe(
+      1,
+    );
+
+    app.clock.advance(3 * HOUR);
+    const again = await refresh(userId);
+    expect(again.status).toBe(429);
+    expect(again.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(again.headers.get('retry-after')).toBe(String(21 * 3600));
+    expect(again.body.error.retryAfter).toBe(21 * 3600);
+
+    app.clock.advance(21 * HOUR);
+    expect((await refresh(userId)).status).toBe(200);
+  });
+
+  it('never pulls twice for concurrent calls', async () => {
+    const userId = await enrolActiveUser(app, await tok());
+    const answers = await Promise.all(Array.from({ length: 5 }, () => refresh(userId)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 429, 429, 429, 429]);
+    // The one pull seeded the history (24 monthly scores) and announced it once.
+    expect(await count('select count(*)::int as n from score_history where user_id = $1', [userId])).toBe(24);
+    expect(
+      await count(`select count(*)::int as n from outbox_events where type = 'score.updated' and data->>'userId' = $1`, [userId]),
+    ).toBe(1);
+  });
+
+  it('replays the first answer for the same Idempotency-Key instead of refusing it', async () => {
+    const userId = await enrolActiveUser(app, await tok());
+    const first = await refresh(userId, undefined, { 'idempotency-key': `refresh-${userId}` });
+    expect(first.status).toBe(200);
+    const replay = await refresh(userId, undefined, { 'idempotency-key': `refresh-${userId}` });
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.data).toEqual(first.body.data);
+    expect((await refresh(userId, undefined, { 'idempotency-key': `other-${userId}` })).status).toBe(429);
+  });
+
+  it('lets a user token refresh its own user only, and refuses unverified users and frozen files', async () => {
+    const external = `own-${Date.now()}`;
+    const own = await enrolActiveUser(app, await tok(), { externalUserId: external });
+    const other = await enrolActiveUser(app, await tok());
+    const userToken = await app.userToken(await tok(), external);
+    expect((await refresh(other, userToken)).status).toBe(404);
+    expect((await refresh(own, userToken)).status).toBe(200);
+
+    const readOnly = await app.token(client, 'read');
+    expect((await refresh(other, readOnly)).body.error.code).toBe('AUTHORIZATION_ERROR');
+
+    const pending = await enrolUser(app, await tok());
+    const notVerified = await refresh(pending);
+    expect(notVerified.status).toBe(403);
+    expect(notVerified.body.error.code).toBe('USER_NOT_ENROLLED');
+
+    const frozen = await enrolActiveUser(app, await tok(), { ssn: '0000' });
+    const refused = await refresh(frozen);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('CREDIT_FROZEN');
+    const user = await app.request('GET', `/v1/users/${frozen}`, { token: await tok() });
+    expect(user.body.data.monitoring).toMatchObject({
+      status: 'paused',
+      pausedReason: 'credit_frozen',
+      refreshAvailableAt: null,
+    });
+    // A frozen answer is not the day's refresh: the customer can try again once the freeze is lifted.
+    expect((await refresh(frozen)).body.error.code).toBe('CREDIT_FROZEN');
+
+    const otherClient = await app.createClient();
+    const otherToken = await app.token(otherClient);
+    expect((await refresh(own, otherToken)).status).toBe(404);
+  });
+});

@@ -1,0 +1,200 @@
+import { ALERT_TYPES } from '@credit/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runMonitoringBatch, runMonitoringUntilIdle } from '../src/modules/monitoring/scheduler.ts';
+import { claimDueUsers, refreshClaimedUser } from '../src/modules/monitoring/service.ts';
+import { type Dispatcher, startDispatcher } from '../src/modules/webhooks/dispatcher.ts';
+import { enrolActiveUser, enrolUser } from './helpers/credit-users.ts';
+import { startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
+import { type Receiver, startReceiver, waitFor } from './helpers/webhook-receiver.ts';
+
+const DAY = 86_400_000;
+const HOOK_SECRET = 'whsec_monitoring_0123456789abcdef';
+
+let app: TestApp;
+let client: TestClient;
+let minted = { token: '', at: 0 };
+/** An access token valid at the test clock's now (the clock jumps months; a token lives an hour). */
+const tok = async () => {
+  if (!minted.token || app.clock.now().getTime() - minted.at > 30 * 60_000) {
+    minted = { token: await app.token(client), at: app.clock.now().getTime() };
+  }
+  return minted.token;
+};
+let receiver: Receiver;
+let dispatcher: Dispatcher;
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  app = await startTestApp({ config: { WEBHOOK_CA_FILE: receiver.caFile } });
+  app.clock.set('2026-11-23T10:00:00.000Z');
+  client = await app.createClient();
+  const hook = await app.request('POST', '/v1/webhooks', {
+    token: await tok(),
+    body: { url: `${receiver.url}/monitoring`, events: ['alert.created', 'score.updated', 'score.changed'], secret: HOOK_SECRET },
+  });
+  expect(hook.status).toBe(201);
+  dispatcher = startDispatcher(app.ctx);
+});
+afterAll(async () => {
+  await dispatcher.stop();
+  await app.close();
+  await receiver.close();
+});
+
+const getUser = async (userId: string) => (await app.request('GET', `/v1/users/${userId}`, { token: await tok() })).body.data;
+const historyOf = async (userId: string) =>
+  (await app.request('GET', `/v1/users/${userId}/credit-score/history?months=84&limit=100`, { token: await tok() })).body;
+const alertsOf = async (userId: string) =>
+  (await app.request('GET', `/v1/users/${userId}/alerts?limit=100`, { token: await tok() })).body.data as {
+    alertId: string;
+    type: string;
+    createdAt: string;
+  }[];
+const count = async (sql: string, params: unknown[]) => Number((await app.db.query<{ n: number }>(sql, params)).rows[0]?.n);
+const eventsOf = (userId: string, type: string) =>
+  count(`select count(*)::int as n from outbox_events where type = $1 and data->>'userId' = $2`, [type, userId]);
+
+/** One monitoring period later: the clock moves by MONITORING_INTERVAL and the workers catch up. */
+const nextPeriod = async () => {
+  app.clock.advance(30 * DAY);
+  return runMonitoringUntilIdle(app.ctx);
+};
+
+describe('the monitoring schedule', () => {
+  it('pulls a file at verification, then once per interval, and shows it on the user', async () => {
+    const pending = await enrolUser(app, await tok());
+    expect((await getUser(pending)).monitoring).toEqual({
+      status: 'paused',
+      pausedReason: 'not_verified',
+      lastRefreshedAt: null,
+      nextRefreshAt: null,
+      refreshAvailableAt: null,
+    });
+
+    const verifiedAt = app.clock.now();
+    const userId = await enrolActiveUser(app, await tok(), { ssn: '1002' });
+    expect((await getUser(userId)).monitoring).toMatchObject({
+      status: 'active',
+      lastRefreshedAt: null,
+      nextRefreshAt: verifiedAt.toISOString(),
+    });
+
+    const first = await runMonitoringUntilIdle(app.ctx);
+    expect(first.outcomes.refreshed).toBeGreaterThanOrEqual(1);
+    const afterFirst = await getUser(userId);
+    expect(afterFirst.monitoring).toMatchObject({
+      status: 'active',
+      lastRefreshedAt: verifiedAt.toISOString(),
+      nextRefreshAt: new Date(verifiedAt.getTime() + 30 * DAY).toISOString(),
+    });
+    expect((await historyOf(userId)).pagination.total).toBe(24);
+    expect(await eventsOf(userId, 'score.updated')).toBe(1);
+
+    // Nothing is due until the interval has passed.
+    app.clock.advance(29 * DAY);
+    expect((await runMonitoringUntilIdle(app.ctx)).claimed).toBe(0);
+    app.clock.advance(1 * DAY);
+    await runMonitoringUntilIdle(app.ctx);
+    expect((await historyOf(userId)).pagination.total).toBe(25);
+    expect(await eventsOf(userId, 'score.updated')).toBe(2);
+    const listed = await app.request('GET', `/v1/users?externalUserId=${afterFirst.externalUserId}`, { token: await tok() });
+    expect(listed.body.data[0].monitoring.lastRefreshedAt).toBe(app.clock.now().toISOString());
+  });
+
+  it('raises every alert type from real file differences for story 1001, none for 1002, each delivered once', async () => {
+    const story = await enrolActiveUser(app, await tok(), { ssn: '1001', firstName: 'Story', lastName: 'Teller' });
+    const quiet = await enrolActiveUser(app, await tok(), { ssn: '1002', firstName: 'Quiet', lastName: 'Keeper' });
+    await runMonitoringUntilIdle(app.ctx);
+    const historyBefore = (await historyOf(story)).pagination.total;
+    for (let month = 1; month <= 12; month++) {
+      await nextPeriod();
+      // One history point per period, for the quiet file too.
+      expect((await historyOf(story)).pagination.total).toBe(historyBefore + month);
+    }
+    const alerts = await alertsOf(story);
+    expect(new Set(alerts.map((a) => a.type))).toEqual(new Set(ALERT_TYPES));
+    expect(await alertsOf(quiet)).toEqual([]);
+    expect(await eventsOf(quiet, 'alert.created')).toBe(0);
+    expect(await eventsOf(quiet, 'score.changed')).toBe(0);
+
+    // Every alert reaches the partner's HTTPS receiver as alert.created, one to one.
+    await waitFor(() => {
+      const delivered = receiver.received.filter((d) => d.body.type === 'alert.created' && d.body.data.userId === story);
+      expect(new Set(delivered.map((d) => d.body.id)).size).toBe(alerts.length);
+    }, 20_000);
+    const delivered = receiver.received.filter((d) => d.body.type === 'alert.created' && d.body.data.userId === story);
+    const byAlert = new Map<string, number>();
+    for (const d of delivered) {
+      const alertId = (d.body.data.alert as { alertId: string }).alertId;
+      byAlert.set(alertId, (byAlert.get(alertId) ?? 0) + 1);
+    }
+    expect([...byAlert.keys()].sort()).toEqual(alerts.map((a) => a.alertId).sort());
+    expect([...byAlert.values()].every((n) => n === 1)).toBe(true);
+    // Alerts are dated when monitoring found them, not all at once.
+    expect(new Set(alerts.map((a) => a.createdAt.slice(0, 7))).size).toBeGreaterThan(3);
+  });
+
+  it('raises a fraud flag on file at the first pull (story 1003), and nothing of the rest of the file', async () => {
+    const userId = await enrolActiveUser(app, await tok(), { ssn: '1003', firstName: 'Flagged', lastName: 'File' });
+    await runMonitoringUntilIdle(app.ctx);
+    const alerts = await alertsOf(userId);
+    expect(alerts.map((a) => a.type)).toContain('fraud_alert');
+    // The first pull raises only what a customer must see at once: recent inquiries and flags.
+    expect(alerts.every((a) => a.type === 'fraud_alert' || a.type === 'new_inquiry')).toBe(true);
+  });
+
+  it('commits each period once when workers race, and skips a user deleted mid-run', async () => {
+    const users = [];
+    for (let i = 0; i < 6; i++) users.push(await enrolActiveUser(app, await tok(), { ssn: '1001' }));
+    const doomed = await enrolActiveUser(app, await tok(), { ssn: '1001' });
+    await runMonitoringUntilIdle(app.ctx);
+    app.clock.advance(30 * DAY);
+    // Two workers' batches at once, and a claimed user deleted before its refresh commits.
+    const racing = Promise.all([runMonitoringBatch(app.ctx), runMonitoringBatch(app.ctx), runMonitoringUntilIdle(app.ctx)]);
+    expect((await app.request('DELETE', `/v1/users/${doomed}`, { token: await tok() })).status).toBe(200);
+    await racing;
+    // A lease that expires (a worker that died holding users) hands them to another worker, which finds them done.
+    app.clock.advance(10 * 60_000);
+    await runMonitoringUntilIdle(app.ctx);
+    for (const userId of users) {
+      expect(
+        await count(`select count(*)::int as n from score_history where user_id = $1 and source = 'monitoring'`, [userId]),
+      ).toBe(1);
+      expect(await eventsOf(userId, 'score.updated')).toBe(2);
+      const alerts = await count('select count(*)::int as n from alerts where user_id = $1', [userId]);
+      expect(await eventsOf(userId, 'alert.created')).toBe(alerts);
+      const keys = await count('select count(*)::int as n from monitoring_alert_keys where user_id = $1', [userId]);
+      expect(alerts).toBeGreaterThanOrEqual(keys);
+    }
+    const doomedRow = await app.db.query<{ monitoring_period: number; monitoring_next_attempt_at: Date | null }>(
+      'select monitoring_period, monitoring_next_attempt_at from users where id = $1',
+      [doomed],
+    );
+    expect(doomedRow.rows[0]?.monitoring_period).toBeLessThanOrEqual(2);
+    expect(
+      await count(`select count(*)::int as n from score_history where user_id = $1 and source = 'monitoring'`, [doomed]),
+    ).toBeLessThanOrEqual(1);
+  });
+
+  it('skips a user deleted after a worker claimed it, without writing anything for the period', async () => {
+    const userId = await enrolActiveUser(app, await tok(), { ssn: '1001' });
+    await runMonitoringUntilIdle(app.ctx);
+    app.clock.advance(30 * DAY);
+    const now = app.clock.now();
+    const claimed = await claimDueUsers(app.db, now, new Date(now.getTime() + 60_000), 10_000);
+    const mine = claimed.find((u) => u.id === userId);
+    expect(mine).toBeDefined();
+    expect((await app.request('DELETE', `/v1/users/${userId}`, { token: await tok() })).status).toBe(200);
+    expect(await refreshClaimedUser(app.ctx, mine as (typeof claimed)[number])).toBe('skipped');
+    expect(
+      await count(`select count(*)::int as n from score_history where user_id = $1 and source = 'monitoring'`, [userId]),
+    ).toBe(0);
+    expect(await eventsOf(userId, 'score.updated')).toBe(1);
+    // Off the schedule for good: no worker claims it again.
+    app.clock.advance(365 * DAY);
+    const later = await claimDueUsers(app.db, app.clock.now(), app.clock.now(), 10_000);
+    expect(later.map((u) => u.id)).not.toContain(userId);
+    // The other claimed users go back to being due (their lease simply runs out).
+    await runMonitoringUntilIdle(app.ctx);
+  });
+});

@@ -7,7 +7,7 @@ import { SandboxBureau } from '../src/bureau/sandbox/sandbox-bureau.ts';
 
 const asOf = new Date('2026-11-23T10:00:00.000Z');
 /** Jane Doe's file below. If these move, every partner's sandbox users change: bump the seed version on purpose only. */
-const PINNED = { bureau: 'Experian', score: 591 };
+const PINNED = { bureau: 'Experian', score: 685 };
 const subject = (overrides: Partial<CreditSubject> = {}): CreditSubject => ({
   userId: 'usr_any',
   firstName: 'Jane',
@@ -34,17 +34,18 @@ describe('sandbox bureau', () => {
     expect(other).not.toEqual(first);
   });
 
-  it('keeps the file’s shape as the person ages, and dates the current score today on any day', () => {
+  it('keeps the file’s shape as the person ages: a year later it is the same file plus what happened since', () => {
+    // Born in mid-June: the two pulls straddle a birthday, which must not redraw the file.
     const young = subject({ dateOfBirth: '2000-06-15' });
     const before = generateCreditFile(young, new Date('2026-06-14T12:00:00Z'));
-    const after = generateCreditFile(young, new Date('2027-06-16T12:00:00Z'));
-    const shape = (f: typeof before) => ({
-      bureau: f.bureau,
-      lenders: f.tradelines.map((t) => `${t.kind}:${t.lender}:${t.limitOrAmount}`),
-      cities: f.pastAddresses.map((a) => a.city),
-      scores: f.monthlyScores.map((m) => m.score),
-    });
-    expect(shape(after)).toEqual(shape(before));
+    const after = generateCreditFile(young, new Date('2027-06-14T12:00:00Z'));
+    expect(after.bureau).toBe(before.bureau);
+    expect(after.pastAddresses).toEqual(before.pastAddresses);
+    const opened = (f: typeof before) =>
+      f.tradelines.map((t) => `${t.id}:${t.kind}:${t.lender}:${t.limitOrAmount}:${t.openedOn}`);
+    expect(opened(after).slice(0, before.tradelines.length)).toEqual(opened(before));
+    // The twelve months both histories cover are dated alike and scored alike.
+    expect(after.monthlyScores.slice(0, 12)).toEqual(before.monthlyScores.slice(12));
     const monthEnd = generateCreditFile(young, new Date('2026-12-31T08:00:00Z'));
     expect(monthEnd.monthlyScores.at(-1)?.date).toBe('2026-12-31');
     expect(monthEnd.monthlyScores.at(-2)?.date).toBe('2026-11-28');

@@ -21,6 +21,8 @@ const thinFile = (asOf: Date): CreditFile => ({
   ],
   inquiries: [],
   pastAddresses: [],
+  reportedAddresses: [],
+  flags: [],
   onTimePaymentPercent: 100,
 });
 

@@ -39,6 +39,26 @@ export interface PastAddress {
   to: string;
 }
 
+/**
+ * An address a lender or other furnisher reported for the person, dated the day the bureau first received it.
+ * A new one appearing is what an `address_change` alert is about (a move, or someone using the person's name).
+ */
+export interface ReportedAddress {
+  street: string;
+  city: string;
+  state: string;
+  zipCode: string;
+  reportedOn: string;
+}
+
+/** The consumer statements a bureau keeps on a file (FCRA §605A): a fraud alert or an active-duty military alert. */
+export type ConsumerFlagType = 'fraud_alert' | 'active_duty_alert';
+
+export interface ConsumerFlag {
+  type: ConsumerFlagType;
+  placedOn: string;
+}
+
 export interface MonthlyScore {
   date: string;
   score: number;
@@ -51,7 +71,12 @@ export interface CreditFile {
   monthlyScores: MonthlyScore[];
   tradelines: Tradeline[];
   inquiries: Inquiry[];
+  /** Where the person lived before (identity questions draw on them). */
   pastAddresses: PastAddress[];
+  /** Every address reported for the person, oldest first (past ones from when they moved in, then new reports). */
+  reportedAddresses: ReportedAddress[];
+  /** Fraud and active-duty alerts on the file now, oldest first (an expired one is gone). */
+  flags: ConsumerFlag[];
   /** On-time payment share over the file's history, 0–100. */
   onTimePaymentPercent: number;
 }

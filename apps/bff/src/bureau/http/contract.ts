@@ -69,6 +69,10 @@ export const ZBureauCreditFile = z.object({
   tradelines: z.array(ZBureauTradeline).max(500),
   inquiries: z.array(z.object({ source: text(200), date: isoDay })).max(500),
   pastAddresses: z.array(ZBureauAddress.extend({ from: isoDay, to: isoDay })).max(100),
+  /** Every address reported for the person, oldest first, each dated the day the bureau first received it. */
+  reportedAddresses: z.array(ZBureauAddress.extend({ reportedOn: isoDay })).max(100),
+  /** Fraud and active-duty alerts currently on the file. */
+  flags: z.array(z.object({ type: z.enum(['fraud_alert', 'active_duty_alert']), placedOn: isoDay })).max(20),
   onTimePaymentPercent: z.number().finite().min(0).max(100),
 });
 

@@ -1,8 +1,8 @@
 import type { BureauProvider, CreditFile, CreditFileResult, CreditSubject } from '../provider.ts';
 import { generateCreditFile } from './generate-file.ts';
+import { SANDBOX_SSN } from './magic-ssn.ts';
 
-/** Magic ssn values, like a payment sandbox's test cards. The README lists them. */
-export const SANDBOX_SSN = { frozen: '0000', failsVerification: '9999' } as const;
+export { SANDBOX_SSN } from './magic-ssn.ts';
 
 /** Deterministic synthetic bureau for the sandbox environment. Never used in production. */
 export class SandboxBureau implements BureauProvider {

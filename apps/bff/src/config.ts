@@ -16,6 +16,18 @@ export const parseRetrySchedule = (value: string): number[] | undefined => {
   return parts.map((m) => Number(m?.[1]) * (UNIT_MS[m?.[2] ?? 's'] ?? 1000));
 };
 
+/** `30d`, `12h`, `90s`, `500ms` → milliseconds. */
+const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value, zctx) => {
+      const m = /^\s*(\d+)\s*(ms|s|m|h|d)\s*$/.exec(value);
+      const ms = m ? Number(m[1]) * (UNIT_MS[m[2] ?? 's'] ?? 1000) : 0;
+      if (ms <= 0) zctx.addIssue({ code: 'custom', message: 'must be a duration such as 30d, 12h or 90s' });
+      return ms;
+    });
+
 /** Every setting an instance reads, with its default. The README's configuration table mirrors this. */
 export const ZConfig = z.object({
   APP_ENV: z.enum(['sandbox', 'production']).default('sandbox'),
@@ -96,6 +108,30 @@ export const ZConfig = z.object({
   BUREAU_MAX_PER_SECOND: positiveInt(50),
   /** `pnpm bureau`: the port the sandbox bureau listens on (127.0.0.1). */
   BUREAU_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
+  /** How often each monitored user's credit file is pulled and compared (the score, history and alerts). */
+  MONITORING_INTERVAL: duration('30d'),
+  /** How often an idle worker looks for users whose refresh is due. */
+  MONITORING_POLL_INTERVAL_MS: positiveInt(1_000),
+  /** Users a worker claims at a time, and how many of them it refreshes at once. */
+  MONITORING_BATCH_SIZE: positiveInt(200),
+  MONITORING_CONCURRENCY: positiveInt(16),
+  /** How long a claim lasts: a worker that dies holding users loses them to another worker after this. */
+  MONITORING_LEASE_SECONDS: positiveInt(120),
+  /** Waits before retrying a period whose pull failed (bureau down, breaker open), growing per failure. */
+  MONITORING_RETRY_SCHEDULE: z
+    .string()
+    .default('1m,5m,30m,2h,6h')
+    .transform((value, zctx) => {
+      const delays = parseRetrySchedule(value);
+      if (!delays) zctx.addIssue({ code: 'custom', message: 'must be five durations such as 1m,5m,30m,2h,6h' });
+      return delays ?? [];
+    }),
+  /** Retention (src/retention, run with housekeeping): webhook deliveries and their attempt log, kept this many days. */
+  WEBHOOK_LOG_RETENTION_DAYS: positiveInt(30),
+  /** Outbox events, once every delivery of them is settled. */
+  OUTBOX_RETENTION_DAYS: positiveInt(30),
+  /** Alerts, and the keys that stop the same thing alerting twice. */
+  ALERT_RETENTION_MONTHS: positiveInt(24),
   SMTP_URL: optionalText,
   DEMO_PORT: z
     .union([z.literal('off'), z.coerce.number().int().min(0).max(65535)])

@@ -116,6 +116,13 @@ describe('GET /v1/users/{userId}', () => {
       enrolledAt: body.data.createdAt,
       createdAt: body.data.createdAt,
       lastScoreDate: null,
+      monitoring: {
+        status: 'paused',
+        pausedReason: 'not_verified',
+        lastRefreshedAt: null,
+        nextRefreshAt: null,
+        refreshAvailableAt: null,
+      },
     });
   });
 

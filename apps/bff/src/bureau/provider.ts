@@ -83,6 +83,16 @@ export interface CreditFile {
 
 export type CreditFileResult = { status: 'ok'; file: CreditFile } | { status: 'frozen' };
 
+/** How a billed pull is identified to the bureau. */
+export interface PullOptions {
+  /**
+   * The pull's idempotency key (`usr_…:period:3`, `usr_…:refresh:<time>`): a request repeated with the same key is the
+   * same pull, billed once. Monitoring repeats a period's request only when a worker died between the bureau's answer
+   * and the commit.
+   */
+  pullId?: string;
+}
+
 /**
  * What a TransUnion, Equifax or Experian adapter implements. The sandbox implementation derives
  * a deterministic synthetic file from the subject; production has none until a real adapter exists.
@@ -90,7 +100,7 @@ export type CreditFileResult = { status: 'ok'; file: CreditFile } | { status: 'f
 export interface BureauProvider {
   readonly name: string;
   /** The file a lender sees: refused while the consumer has frozen it. */
-  pullCreditFile(subject: CreditSubject, asOf: Date): Promise<CreditFileResult>;
+  pullCreditFile(subject: CreditSubject, asOf: Date, options?: PullOptions): Promise<CreditFileResult>;
   /**
    * The same file for identity verification (knowledge-based questions). A freeze blocks lenders,
    * not the consumer proving who they are, so this is never refused for a freeze.

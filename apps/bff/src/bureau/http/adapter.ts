@@ -18,7 +18,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Config } from '../../config.ts';
-import type { BureauProvider, CreditFile, CreditFileResult, CreditSubject } from '../provider.ts';
+import type { BureauProvider, CreditFile, CreditFileResult, CreditSubject, PullOptions } from '../provider.ts';
 import { BUREAU_PATHS, toBureauRequest, ZBureauCreditFileAnswer, ZBureauIdentityFileAnswer } from './contract.ts';
 import { BureauAnswerError, BureauBusyError, type BureauFailureReason, BureauFault, BureauUnavailableError } from './errors.ts';
 import { BureauRateCap } from './rate-cap.ts';
@@ -96,8 +96,8 @@ export class HttpBureau implements BureauProvider {
     return state === CircuitState.Closed ? 'closed' : state === CircuitState.HalfOpen ? 'half_open' : 'open';
   }
 
-  pullCreditFile(subject: CreditSubject, asOf: Date): Promise<CreditFileResult> {
-    return this.#call('credit_file', BUREAU_PATHS.creditFile, subject, asOf, ZBureauCreditFileAnswer);
+  pullCreditFile(subject: CreditSubject, asOf: Date, options: PullOptions = {}): Promise<CreditFileResult> {
+    return this.#call('credit_file', BUREAU_PATHS.creditFile, subject, asOf, ZBureauCreditFileAnswer, options.pullId);
   }
 
   async pullIdentityFile(subject: CreditSubject, asOf: Date): Promise<CreditFile> {
@@ -108,8 +108,15 @@ export class HttpBureau implements BureauProvider {
     return this.#transport.close();
   }
 
-  async #call<T>(operation: string, path: string, subject: CreditSubject, asOf: Date, schema: z.ZodType<T>): Promise<T> {
-    const payload = toBureauRequest(subject, asOf);
+  async #call<T>(
+    operation: string,
+    path: string,
+    subject: CreditSubject,
+    asOf: Date,
+    schema: z.ZodType<T>,
+    pullId?: string,
+  ): Promise<T> {
+    const payload = toBureauRequest(subject, asOf, pullId);
     try {
       return await this.#retry.execute(() =>
         this.#breaker.execute(async () => {

@@ -45,6 +45,8 @@ export const ZBureauFileRequest = z.object({
   asOf: z.iso.datetime(),
   /** The platform's opaque id for the person (`usr_…`, not personal data), for the bureau's audit trail. */
   reference: z.string().max(100).optional(),
+  /** The pull's idempotency key: a bureau bills one pull per key (the platform repeats a request only after a crash). */
+  pullId: z.string().max(200).optional(),
 });
 export type TBureauFileRequest = z.infer<typeof ZBureauFileRequest>;
 
@@ -89,7 +91,7 @@ export const ZBureauIdentityFileAnswer = z.object({ file: ZBureauCreditFile });
 export const ZBureauErrorAnswer = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
 /** The wire body of a call: the identity fields, the day, and the platform's user id as the reference. */
-export const toBureauRequest = (subject: CreditSubject, asOf: Date): TBureauFileRequest => ({
+export const toBureauRequest = (subject: CreditSubject, asOf: Date, pullId?: string): TBureauFileRequest => ({
   subject: {
     firstName: subject.firstName,
     lastName: subject.lastName,
@@ -104,6 +106,7 @@ export const toBureauRequest = (subject: CreditSubject, asOf: Date): TBureauFile
   },
   asOf: asOf.toISOString(),
   reference: subject.userId,
+  ...(pullId ? { pullId } : {}),
 });
 
 // The wire schemas and the provider's types must describe the same file: a field added to one and not the

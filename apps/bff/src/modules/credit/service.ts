@@ -59,6 +59,11 @@ const TREND_MONTHS = 3;
 export const ensureScoreHistory = async (tx: Queryable, ctx: AppContext, user: UserRow, file: CreditFile): Promise<void> => {
   await lockUserForScores(tx, user.id);
   if ((await countScores(tx, user.id)) > 0) return;
+  await seedScoreHistory(tx, ctx, user, file);
+};
+
+/** Stores the file's monthly scores as the user's history and announces the current one; the caller holds the user row. */
+const seedScoreHistory = async (tx: Queryable, ctx: AppContext, user: UserRow, file: CreditFile): Promise<void> => {
   const createdAt = ctx.clock.now();
   await insertScores(
     tx,
@@ -225,7 +230,8 @@ export interface RecordedScore {
 }
 
 /**
- * Records the score of a file pulled by monitoring or refresh now, in the caller's transaction. The first pull seeds the
+ * Records the score of a file pulled by monitoring or refresh now, in the caller's transaction, which must hold the user
+ * row (monitoring's refresh locks it first: one lock, not one per step). The first pull seeds the
  * history with the file's monthly scores (announced as `score.updated` with previousScore null); a later one appends
  * one point dated `asOf` and announces it (`score.changed` and a `score_change` alert past the threshold). A first pull
  * on a day whose score a read already seeded adds nothing: that point is this file's.
@@ -238,12 +244,11 @@ export const recordPulledScore = async (
   asOf: Date,
   options: { source: 'monitoring' | 'refresh'; firstComparison: boolean; onSignificantChange: OnSignificantChange },
 ): Promise<RecordedScore> => {
-  await lockUserForScores(tx, user.id);
   const scoreDate = asOf.toISOString().slice(0, 10);
   const score = file.monthlyScores.at(-1)?.score;
   const [latest] = await latestScores(tx, user.id, 1);
   if (!latest) {
-    await ensureScoreHistory(tx, ctx, user, file);
+    await seedScoreHistory(tx, ctx, user, file);
     return { previousScore: null, score: score ?? 0, scoreDate };
   }
   if (score === undefined || (options.firstComparison && latest.scoreDate === scoreDate)) {

@@ -65,7 +65,10 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
 
   let result: Awaited<ReturnType<NonNullable<AppContext['bureau']>['pullCreditFile']>>;
   try {
-    result = await bureauOf(ctx).pullCreditFile(await loadCreditSubject(ctx, user), now);
+    // Keyed by the period: a request repeated after a crash is the same pull to the bureau, billed once.
+    result = await bureauOf(ctx).pullCreditFile(await loadCreditSubject(ctx, user), now, {
+      pullId: `${user.id}:period:${claimedPeriod}`,
+    });
   } catch (error) {
     const retryAt = new Date(now.getTime() + retryDelay(ctx, user.monitoring_attempts));
     await recordFailedAttempt(ctx.db, user.id, claimedPeriod, retryAt);
@@ -125,7 +128,9 @@ export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string
 
   let result: Awaited<ReturnType<typeof bureau.pullCreditFile>>;
   try {
-    result = await bureau.pullCreditFile(await loadCreditSubject(ctx, user), now);
+    result = await bureau.pullCreditFile(await loadCreditSubject(ctx, user), now, {
+      pullId: `${user.id}:refresh:${now.toISOString()}`,
+    });
   } catch (error) {
     await giveBack();
     throw error;

@@ -1,20 +1,19 @@
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import type { AppContext } from './context.ts';
+import { ApiError } from './core/api-error.ts';
 import { accessLog } from './http/access-log.ts';
 import { classifyBodyError } from './http/body-errors.ts';
-import { errorResponse, toApiError } from './http/error-response.ts';
-import { malformedPathError } from './http/malformed-path.ts';
-import { operationTableOf } from './http/operation-table.ts';
-import { resolvePrincipal } from './http/principal.ts';
-import { countUnlimitedFailure, notFound, rateLimitedPage } from './http/rate-limit.ts';
+import { dispatchOperations } from './http/dispatch.ts';
+import { errorAnswer } from './http/error-response.ts';
+import { OperationTable } from './http/operation-table.ts';
 import { requestId } from './http/request-id.ts';
-import { requestLogger } from './http/request-logger.ts';
-import { send } from './http/route.ts';
+import { contractRoutesOf, send } from './http/route.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { alertRoutes } from './modules/alerts/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { creditRoutes } from './modules/credit/routes.ts';
 import { docsRoutes } from './modules/docs/routes.ts';
+import { monitoringRoutes } from './modules/monitoring/routes.ts';
 import { offerRoutes } from './modules/offers/routes.ts';
 import { sandboxRoutes } from './modules/sandbox/routes.ts';
 import { sandboxLandingRoutes } from './modules/sandbox-landing/routes.ts';
@@ -62,41 +61,28 @@ const hasBody = (req: { headers: Record<string, unknown> }) =>
   req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
 
 /**
- * An API path with a trailing slash (`/v1/users/`) is not the resource without it: Express's routers would
- * match it anyway, so `GET /v1/users/{userId}` with an empty id answered the list. Like any unknown route,
- * it is a 404 before authentication.
+ * Every module's routes: the contract operations each binds (bindRoute), which the operation table dispatches, and
+ * the pages outside the contract (docs, health, the widget frame, the sandbox's landing page), which Express serves.
  */
-const strictApiPaths =
-  (unknownRoute: RequestHandler): RequestHandler =>
-  (req, res, next) =>
-    /^\/(v1|oauth)(\/.*)?\/$/.test(req.path) ? unknownRoute(req, res, next) : next();
+export const moduleRoutes = (ctx: AppContext): Router[] => [
+  docsRoutes(ctx),
+  authRoutes(ctx),
+  userRoutes(ctx),
+  creditRoutes(ctx),
+  monitoringRoutes(ctx),
+  offerRoutes(ctx),
+  alertRoutes(ctx),
+  verificationRoutes(ctx),
+  sandboxRoutes(ctx),
+  sandboxLandingRoutes(ctx),
+  webhookRoutes(ctx),
+  widgetRoutes(ctx),
+];
 
-/** Middlewares run one after another as one, as `app.use` would run them in turn; an error skips the rest. */
-const inSequence =
-  (handlers: RequestHandler[]): RequestHandler =>
-  (req, res, next) => {
-    let index = 0;
-    const step = (error?: unknown): void => {
-      if (error) {
-        next(error);
-        return;
-      }
-      const handler = handlers[index++];
-      if (!handler) {
-        next();
-        return;
-      }
-      // As Express does: a middleware's throw or async rejection goes to the error handler (a step called back
-      // from a body parser's stream is outside Express's own try/catch, so it must be caught here).
-      try {
-        const result: unknown = handler(req, res, step);
-        if (result instanceof Promise) result.catch(next);
-      } catch (thrown) {
-        next(thrown);
-      }
-    };
-    step();
-  };
+/** No operation and no page: a 404 (counted like any request, before it got here). */
+const unknownRoute: RequestHandler = (req) => {
+  throw new ApiError('NOT_FOUND', `No route ${req.method} ${req.path}. See /docs for the API reference.`);
+};
 
 export const createApp = (ctx: AppContext): Express => {
   const app = express();
@@ -105,48 +91,24 @@ export const createApp = (ctx: AppContext): Express => {
   app.set('query parser', 'simple');
   app.set('etag', false);
 
-  // Rate limiting happens where a route matched (bindRoute, or the few routes outside the API reference), in the
-  // bucket of that operation; an unknown route is counted by `unknownRoute`.
-  const unknownRoute = notFound(ctx);
-  const limitedPage = rateLimitedPage(ctx);
+  const modules = moduleRoutes(ctx);
+  const operations = new OperationTable(modules.flatMap(contractRoutesOf));
   const widgetFiles = widgetStaticRoutes();
-  // Every request passes these, in this order, as one layer: the router's walk over a dozen layers cost more than
-  // most of them. The last step dispatches contract operations from one table (http/operation-table.ts, filled by
-  // bindRoute in the module routes below); what it does not match goes on to those Express routes.
-  app.use(
-    inSequence([
-      requestId,
-      accessLog(ctx.logger),
-      securityHeaders(),
-      (req, res, next) => (isWidgetFile(req.path) ? widgetFiles(req, res, next) : next()),
-      noStore,
-      deferBodyErrors(express.json({ limit: BODY_LIMIT, strict: true })),
-      deferBodyErrors(express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 50 })),
-      resolvePrincipal(ctx),
-      strictApiPaths(unknownRoute),
-      // Express answers OPTIONS itself (200 with Allow) for any known path; the request still counts.
-      (req, res, next) => (req.method === 'OPTIONS' ? limitedPage(req, res, next) : next()),
-      operationTableOf(ctx).dispatcher(),
-    ]),
-  );
-  app.use(docsRoutes(ctx));
-  app.use(authRoutes(ctx));
-  app.use(userRoutes(ctx));
-  app.use(creditRoutes(ctx));
-  app.use(offerRoutes(ctx));
-  app.use(alertRoutes(ctx));
-  app.use(verificationRoutes(ctx));
-  app.use(sandboxRoutes(ctx));
-  app.use(sandboxLandingRoutes(ctx));
-  app.use(webhookRoutes(ctx));
-  app.use(widgetRoutes(ctx));
 
+  app.use(requestId);
+  app.use(accessLog(ctx.logger));
+  app.use(securityHeaders());
+  // Static files need neither a principal nor a database: served before both, and not counted.
+  app.use((req, res, next) => (isWidgetFile(req.path) ? widgetFiles(req, res, next) : next()));
+  app.use(noStore);
+  app.use(deferBodyErrors(express.json({ limit: BODY_LIMIT, strict: true })));
+  app.use(deferBodyErrors(express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 50 })));
+  app.use(dispatchOperations(ctx, operations));
+  for (const pages of modules) app.use(pages);
   app.use(unknownRoute);
-  const handleError: ErrorRequestHandler = async (error, req, res, next) => {
+  const handleError: ErrorRequestHandler = (error, req, res, next) => {
     if (res.headersSent) return next(error);
-    await countUnlimitedFailure(ctx, req, res);
-    const apiError = malformedPathError(error, req.path) ?? toApiError(error, requestLogger(ctx, req));
-    send(res, errorResponse(apiError, req.requestId ?? 'req_unknown', ctx.clock));
+    send(res, errorAnswer(ctx, req, error));
   };
   app.use(handleError);
   return app;

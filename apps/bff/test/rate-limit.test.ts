@@ -103,6 +103,27 @@ describe('rate limits', () => {
     expect((await app.request('GET', '/docs')).status).toBe(429);
   });
 
+  it('counts a request once, in the bucket of the operation it names, even when the database cannot say who calls', async () => {
+    const app = await start({
+      keepDb: true,
+      config: { RATE_LIMIT_USER_OPS_PER_MIN: '9', RATE_LIMIT_BATCH_PER_MIN: '7', RATE_LIMIT_AUTH_PER_MIN: '5' },
+    });
+    const client = await app.createClient();
+    // Minted, never used: resolving it needs the database, which is gone.
+    const unresolved = await app.token(client);
+    await app.db.close();
+    const batch = await app.request('POST', '/v1/users/enroll/batch', { token: unresolved, body: { users: [] } });
+    expect(batch.status).toBe(503);
+    expect(batch.headers.get('x-ratelimit-limit')).toBe('7');
+    expect(batch.headers.get('x-ratelimit-remaining')).toBe('6');
+    const token = await app.request('POST', '/oauth/token', {
+      form: { grant_type: 'client_credentials', client_id: client.id, client_secret: client.secret },
+    });
+    expect(token.status).toBe(503);
+    expect(token.headers.get('x-ratelimit-limit')).toBe('5');
+    expect(token.headers.get('x-ratelimit-remaining')).toBe('4');
+  });
+
   it.skipIf(!process.env.REDIS_URL)('shares one count across instances through Redis', async () => {
     const url = process.env.REDIS_URL as string;
     const prefixProbe = new Redis(url);

@@ -8,7 +8,9 @@ import selfsigned from 'selfsigned';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApp } from '../src/app.ts';
-import { bindRoute } from '../src/http/route.ts';
+import { dispatchOperations } from '../src/http/dispatch.ts';
+import { OperationTable } from '../src/http/operation-table.ts';
+import { bindRoute, contractRoutesOf } from '../src/http/route.ts';
 import { listen } from '../src/server.ts';
 import { startTestApp, type TestApp, testConfig } from './helpers/harness.ts';
 
@@ -68,14 +70,14 @@ describe('deprecating a route', () => {
     const server = express();
     server.use((req, _res, next) => {
       req.requestId = 'req_test';
-      // bindRoute rate limits the route, so the client carries the limits a stored one has.
+      // The request is counted in the client's bucket, so the client carries the limits a stored one has.
       const client = { id: 'cli_test', ipAllowlist: [], rateLimits: { auth: 100, batch: 50, userOps: 1000 } };
       req.principal = { kind: 'access', client: client as never, scopes: ['read'] };
       next();
     });
     const router = express.Router();
     bindRoute(router, app.ctx, legacy, async () => ({ data: { pong: true } }));
-    server.use(router);
+    server.use(dispatchOperations(app.ctx, new OperationTable(contractRoutesOf(router))));
     const running = await listen(server, testConfig({ PORT: '0' }));
     const res = await fetch(`${running.url}/v1/legacy-ping`);
     expect(res.status).toBe(200);

@@ -1,8 +1,12 @@
 import type { ErrorCode } from '@credit/contract';
+import type { Request } from 'express';
 import type { Logger } from 'pino';
+import type { AppContext } from '../context.ts';
 import { ApiError } from '../core/api-error.ts';
 import type { Clock } from '../lib/clock.ts';
 import { responseMeta } from './envelope.ts';
+import { malformedPathError } from './malformed-path.ts';
+import { requestLogger } from './request-logger.ts';
 
 export interface PreparedResponse {
   status: number;
@@ -54,4 +58,25 @@ export const errorResponse = (error: ApiError, requestId: string, clock: Clock):
   // Every 401 of the API names its scheme (RFC 6750 §3), whoever raised it.
   if (error.status === 401) headers['WWW-Authenticate'] ??= 'Bearer';
   return { status: error.status, body, headers: Object.keys(headers).length ? headers : undefined };
+};
+
+/**
+ * The one way anything thrown becomes an answer: the app's error handler sends it, and an operation's handler
+ * prepares it (so an idempotent request can store it for replay). With `operation`, a code the operation does not
+ * document is logged: the contract and the handler disagree.
+ */
+export const errorAnswer = (
+  ctx: AppContext,
+  req: Request,
+  error: unknown,
+  operation?: { operationId: string; documented: ReadonlySet<string> },
+): PreparedResponse => {
+  const apiError = malformedPathError(error) ?? toApiError(error, requestLogger(ctx, req));
+  if (operation && !operation.documented.has(apiError.code)) {
+    requestLogger(ctx, req).error(
+      { code: apiError.code, operationId: operation.operationId },
+      'error code not documented for this operation',
+    );
+  }
+  return errorResponse(apiError, req.requestId ?? 'req_unknown', ctx.clock);
 };

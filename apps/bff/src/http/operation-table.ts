@@ -1,63 +1,86 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Operation } from '@credit/contract';
+import type { Request, Response } from 'express';
 
-type Handler = (req: Request, res: Response) => Promise<void>;
+/** A contract operation and what serves it: bound by `bindRoute` (or `bindRawRoute`), dispatched by the table. */
+export interface ContractRoute {
+  op: Pick<Operation, 'operationId' | 'method' | 'path' | 'rateLimit' | 'auth'>;
+  serve: (req: Request, res: Response) => Promise<void>;
+}
+
+export type OperationMatch =
+  | { route: ContractRoute; params: Record<string, string> }
+  /** The path has this operation's shape, but the segment of parameter `undecodable` is not valid percent-encoding. */
+  | { route: ContractRoute; undecodable: string };
 
 interface Entry {
+  route: ContractRoute;
   /** The template's segments: a literal, or `undefined` where a path parameter sits. */
   literals: (string | undefined)[];
   /** Parameter names by segment index. */
   names: (string | undefined)[];
-  handler: Handler;
 }
 
 /**
- * The contract's operations, looked up in one step: method, then segment count, then the few templates of that
- * shape. Express's router would walk every mounted router and test each route's regular expression in turn; for the
- * API's hot reads that walk cost more than the rest of the request. Only exact matches are served here; anything
- * else (another case, a trailing slash, a segment that is not valid percent-encoding) falls through to the Express
- * routes `bindRoute` also registered, so behaviour at the edges is Express's, unchanged.
+ * The one dispatcher of contract operations, built once by `createApp` from every route the modules bound. The
+ * rules, decided here and nowhere else (docs/decisions.md, "One dispatcher"):
+ * - paths match exactly: letter case counts (`/V1/users` is no route) and a trailing slash is another path
+ *   (`/v1/users/` is no route): both are `404 NOT_FOUND`, like any unknown route;
+ * - `HEAD` is served wherever `GET` is, as that `GET` without its body (RFC 9110 §9.3.2): same status, headers,
+ *   rate limit and authentication;
+ * - `OPTIONS` on an operation's path answers `204` with `Allow` (see `allowedMethods`).
+ * Lookup is one step: method, then segment count, then the few templates of that shape.
  */
 export class OperationTable {
-  private readonly byMethod = new Map<string, Map<number, Map<string, Entry>>>();
+  private readonly byMethod = new Map<string, Map<number, Entry[]>>();
+  readonly routes: readonly ContractRoute[];
 
-  add(method: string, template: string, handler: Handler): void {
-    const segments = template.split('/');
-    const entry: Entry = {
-      literals: segments.map((segment) => (segment.startsWith('{') ? undefined : segment)),
-      names: segments.map((segment) => (segment.startsWith('{') ? segment.slice(1, -1) : undefined)),
-      handler,
-    };
-    const verb = method.toUpperCase();
-    const byLength = this.byMethod.get(verb) ?? new Map<number, Map<string, Entry>>();
-    this.byMethod.set(verb, byLength);
-    const entries = byLength.get(segments.length) ?? new Map<string, Entry>();
-    byLength.set(segments.length, entries);
-    // The same app built twice over one context registers each operation twice: the latest wins.
-    entries.set(template, entry);
+  constructor(routes: readonly ContractRoute[]) {
+    this.routes = routes;
+    const seen = new Set<string>();
+    for (const route of routes) {
+      const { method, path, operationId } = route.op;
+      const verb = method.toUpperCase();
+      if (seen.has(`${verb} ${path}`)) throw new Error(`${verb} ${path} is bound twice (${operationId})`);
+      seen.add(`${verb} ${path}`);
+      const segments = path.split('/');
+      const byLength = this.byMethod.get(verb) ?? new Map<number, Entry[]>();
+      this.byMethod.set(verb, byLength);
+      const entries = byLength.get(segments.length) ?? [];
+      byLength.set(segments.length, entries);
+      entries.push({
+        route,
+        literals: segments.map((segment) => (segment.startsWith('{') ? undefined : segment)),
+        names: segments.map((segment) => (segment.startsWith('{') ? segment.slice(1, -1) : undefined)),
+      });
+      // A literal segment beats a parameter (`/v1/users/enroll` before `/v1/users/{userId}`), whatever the order bound.
+      entries.sort((a, b) => literalCount(b) - literalCount(a));
+    }
   }
 
-  /** The handler and decoded parameters for an exact match, or undefined. */
-  match(method: string, path: string): { handler: Handler; params: Record<string, string> } | undefined {
-    const entries = this.byMethod.get(method)?.get(countSegments(path));
+  /** The operation `method path` names, with its decoded parameters; undefined when it names none. */
+  match(method: string, path: string): OperationMatch | undefined {
+    const entries = this.byMethod.get(method === 'HEAD' ? 'GET' : method)?.get(countSegments(path));
     if (!entries) return undefined;
     const segments = path.split('/');
-    for (const entry of entries.values()) {
-      const params = paramsIfMatches(entry, segments);
-      if (params) return { handler: entry.handler, params };
+    for (const entry of entries) {
+      const match = matchEntry(entry, segments);
+      if (match) return match;
     }
     return undefined;
   }
 
-  /** Middleware serving exact matches; everything else goes on to the Express routes. */
-  dispatcher(): RequestHandler {
-    return (req: Request, res: Response, next: NextFunction) => {
-      const found = this.match(req.method, req.path);
-      if (!found) return next();
-      req.params = found.params;
-      found.handler(req, res).catch(next);
-    };
+  /** The methods served at `path` (with HEAD where GET is), for `OPTIONS`; empty when no operation has that path. */
+  allowedMethods(path: string): string[] {
+    const allowed: string[] = [];
+    for (const method of this.byMethod.keys()) {
+      if (this.match(method, path)) allowed.push(method);
+    }
+    if (allowed.includes('GET')) allowed.push('HEAD');
+    return allowed.sort();
   }
 }
+
+const literalCount = (entry: Entry) => entry.literals.filter((literal) => literal !== undefined).length;
 
 const countSegments = (path: string): number => {
   let count = 1;
@@ -65,31 +88,20 @@ const countSegments = (path: string): number => {
   return count;
 };
 
-const paramsIfMatches = (entry: Entry, segments: string[]): Record<string, string> | undefined => {
+const matchEntry = (entry: Entry, segments: string[]): OperationMatch | undefined => {
+  for (let i = 0; i < segments.length; i++) {
+    const literal = entry.literals[i];
+    if (literal !== undefined ? literal !== segments[i] : segments[i] === '') return undefined;
+  }
   const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i] as string;
-    const literal = entry.literals[i];
-    if (literal !== undefined) {
-      if (literal !== segment) return undefined;
-      continue;
-    }
-    if (segment === '') return undefined;
+    const name = entry.names[i];
+    if (name === undefined) continue;
     try {
-      params[entry.names[i] as string] = decodeURIComponent(segment);
+      params[name] = decodeURIComponent(segments[i] as string);
     } catch {
-      // Malformed percent-encoding: Express's router raises it, and the app answers it, as before.
-      return undefined;
+      return { route: entry.route, undecodable: name };
     }
   }
-  return params;
-};
-
-const tables = new WeakMap<object, OperationTable>();
-
-/** The table of one app's context (bindRoute fills it, createApp mounts its dispatcher). */
-export const operationTableOf = (ctx: object): OperationTable => {
-  const table = tables.get(ctx) ?? new OperationTable();
-  tables.set(ctx, table);
-  return table;
+  return { route: entry.route, params };
 };

@@ -1,5 +1,5 @@
 import { type Operation, type RateLimitBucket, stringPolicyProblem } from '@credit/contract';
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config.ts';
@@ -8,7 +8,7 @@ import { ApiError } from '../core/api-error.ts';
 import type { ClientRecord } from '../core/principal.ts';
 
 const WINDOW_SECONDS = 60;
-/** Requests outside the API reference (docs, health, the widget frame, unknown routes) count here. */
+/** Requests that name no contract operation (docs, health, the widget frame, unknown routes) count here. */
 const PAGE_BUCKET: RateLimitBucket = 'userOps';
 
 /**
@@ -140,24 +140,37 @@ const setHeaders = (res: Response, outcome: RateLimitOutcome) => {
   res.setHeader('X-RateLimit-Reset', String(outcome.resetAtSeconds));
 };
 
-const alreadyCounted = (res: Response) => res.getHeader('X-RateLimit-Limit') !== undefined;
+/** The client a token request claims to be (its own window), or undefined: counted by address then. */
+const claimedClient = async (ctx: AppContext, req: Request): Promise<ClientRecord | undefined> => {
+  const id = claimedClientId(req.get('authorization'), req.body);
+  if (!id) return undefined;
+  try {
+    return await ctx.auth.findClient(id);
+  } catch {
+    // The database is unreachable: count by address; the token endpoint answers 503 itself.
+    return undefined;
+  }
+};
 
 /**
- * Counts the request against its caller's bucket, sets `X-RateLimit-*`, and throws 429 once the limit is spent.
- * A user token counts against its own customer's key (with its partner's limit), so one busy or hostile widget
- * cannot use up the partner's server-side budget, nor other customers'. Callers without a client (no or bad
- * credentials) are counted by IP address. A request is counted once, however many limited handlers it meets.
+ * The one place a request is counted, once, before it is served: in the bucket of the contract operation it names
+ * (`operation`), else in the pages' bucket (docs, health, the widget frame, unknown routes). Sets `X-RateLimit-*`,
+ * and throws 429 once the limit is spent.
+ *
+ * The key: a user token counts against its own customer (with its partner's limit), so one busy or hostile widget
+ * cannot use up the partner's server-side budget, nor other customers'; an access token against its client; a
+ * token request (client credentials) against the client it claims, so a partner's token requests share its own
+ * window; anyone else (no, bad or unresolvable credentials) by IP address.
  */
-export const limitRequest = async (
+export const countRequest = async (
   ctx: AppContext,
   req: Request,
   res: Response,
-  bucket: RateLimitBucket,
-  claimedClient?: ClientRecord,
+  operation?: Pick<Operation, 'rateLimit' | 'auth'>,
 ): Promise<void> => {
-  if (alreadyCounted(res)) return;
+  const bucket = operation?.rateLimit ?? PAGE_BUCKET;
   const principal = req.principal;
-  const client = principal?.client ?? claimedClient;
+  const client = principal?.client ?? (operation?.auth.kind === 'client-credentials' ? await claimedClient(ctx, req) : undefined);
   const key =
     principal?.kind === 'user'
       ? `client:${principal.client.id}:user:${principal.externalUserId}`
@@ -174,50 +187,5 @@ export const limitRequest = async (
       undefined,
       { retryAfter: outcome.retryAfterSeconds },
     );
-  }
-};
-
-/**
- * For an operation served outside `bindRoute` (the OAuth token endpoint): its contract bucket, and for a
- * client-credentials request the client it claims to be, so a partner's token requests share its own window.
- */
-export const rateLimitedOperation =
-  (ctx: AppContext, op: Pick<Operation, 'rateLimit' | 'auth'>): RequestHandler =>
-  async (req, res, next) => {
-    let claimed: ClientRecord | undefined;
-    if (op.auth.kind === 'client-credentials' && !req.principal) {
-      const id = claimedClientId(req.get('authorization'), req.body);
-      claimed = id ? await ctx.auth.findClient(id) : undefined;
-    }
-    await limitRequest(ctx, req, res, op.rateLimit, claimed);
-    next();
-  };
-
-/** For pages outside the API reference (docs, health, the widget frame): counted like any other request. */
-export const rateLimitedPage =
-  (ctx: AppContext): RequestHandler =>
-  async (req, res, next) => {
-    await limitRequest(ctx, req, res, PAGE_BUCKET);
-    next();
-  };
-
-/** No route matched: the request still counts (so probing unknown paths spends the caller's budget), then 404. */
-export const notFound =
-  (ctx: AppContext): RequestHandler =>
-  async (req, res) => {
-    await limitRequest(ctx, req, res, PAGE_BUCKET);
-    throw new ApiError('NOT_FOUND', `No route ${req.method} ${req.path}. See /docs for the API reference.`);
-  };
-
-/**
- * For a request that failed before any limiter ran (the database was unreachable while resolving its token, or
- * its path could not be decoded): count it by IP, which needs no database, so the error still carries the headers.
- */
-export const countUnlimitedFailure = async (ctx: AppContext, req: Request, res: Response) => {
-  if (alreadyCounted(res)) return;
-  try {
-    setHeaders(res, await ctx.rateLimits.consume(PAGE_BUCKET, `ip:${req.ip}`));
-  } catch {
-    // The limiter's own store failed too; the error response goes out regardless.
   }
 };

@@ -1,17 +1,15 @@
 import { documentedErrors, type Operation, stringPolicyProblem, withStringPolicy } from '@credit/contract';
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { ApiError, validationError } from '../core/api-error.ts';
 import { type Caller, hasScope, type Principal } from '../core/principal.ts';
 import { type Pagination, responseMeta } from './envelope.ts';
-import { errorResponse, type PreparedResponse, toApiError } from './error-response.ts';
+import { errorAnswer, type PreparedResponse } from './error-response.ts';
 import { fingerprintRequest, MAX_KEY_LENGTH, withIdempotency } from './idempotency.ts';
 import { assertIpAllowed } from './ip-allowlist.ts';
 import { malformedQueryDetails } from './malformed-query.ts';
-import { operationTableOf } from './operation-table.ts';
-import { limitRequest } from './rate-limit.ts';
-import { requestLogger } from './request-logger.ts';
+import type { ContractRoute } from './operation-table.ts';
 import { zodIssuesToDetails } from './zod-details.ts';
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -125,22 +123,46 @@ const readIdempotencyKey = (req: Request): string | undefined => {
   return key;
 };
 
+/** What module route builders bind operations on: an Express `Router` (its pages) or anything else. */
+type RouteOwner = object;
+
+const CONTRACT_ROUTES = Symbol('contract routes');
+type Owning = { [CONTRACT_ROUTES]?: ContractRoute[] };
+
 /**
- * Binds one contract operation to its handler: rate limit → sandbox gate → auth → body errors → validation →
- * idempotency → handler → envelope. Every API route goes through here, so each rule is written once, and the
- * limiter counts the request in the bucket of the operation the router matched (no second route table).
+ * The contract operations bound on `owner` (a module's router), in the order bound. `createApp` collects them from
+ * every module into the one operation table; binding registers nothing anywhere else (no Express route).
+ */
+export const contractRoutesOf = (owner: RouteOwner): readonly ContractRoute[] => (owner as Owning)[CONTRACT_ROUTES] ?? [];
+
+const own = (owner: RouteOwner, route: ContractRoute) => {
+  const owning = owner as Owning;
+  owning[CONTRACT_ROUTES] ??= [];
+  owning[CONTRACT_ROUTES].push(route);
+};
+
+/**
+ * For an operation whose answer is not the API envelope (the OAuth token endpoint, RFC 6749 bodies): dispatched
+ * and rate limited from the table like every other operation; the handler writes its own answer, and anything it
+ * throws goes to the app's error handler.
+ */
+export const bindRawRoute = (owner: RouteOwner, op: ContractRoute['op'], serve: ContractRoute['serve']): void =>
+  own(owner, { op, serve });
+
+/**
+ * Binds one contract operation to its handler: sandbox gate → auth → body errors → validation → idempotency →
+ * handler → envelope. Every API route goes through here, so each rule is written once. The operation table
+ * (`createApp`) dispatches it, after the request was counted in the operation's rate-limit bucket.
  */
 export const bindRoute = <O extends Operation>(
-  router: Router,
+  owner: RouteOwner,
   ctx: AppContext,
   op: O,
   handler: (route: RouteContext<O>) => Promise<HandlerResult>,
   options: RouteOptions = {},
-) => {
-  const expressPath = op.path.replace(/\{([^}]+)\}/g, ':$1');
-  const documented = new Set(documentedErrors(op));
+): void => {
+  const documented = new Set<string>(documentedErrors(op));
   const serve = async (req: Request, res: Response) => {
-    await limitRequest(ctx, req, res, op.rateLimit);
     if (op.sandboxOnly && ctx.config.APP_ENV === 'production') throw new ApiError('NOT_FOUND', 'No such route.');
     const principal = authorize(op, req, ctx);
     if (op.deprecated) {
@@ -163,6 +185,7 @@ export const bindRoute = <O extends Operation>(
       ownExternalUserId: principal.kind === 'user' ? principal.externalUserId : undefined,
       principal,
     };
+    // The handler's answer, an error included, is prepared rather than sent: a keyed request stores it for replay.
     const run = async (): Promise<PreparedResponse> => {
       try {
         const result = await handler({
@@ -174,14 +197,7 @@ export const bindRoute = <O extends Operation>(
         });
         return prepareSuccess(op, result, req, ctx);
       } catch (error) {
-        const apiError = toApiError(error, requestLogger(ctx, req));
-        if (!documented.has(apiError.code)) {
-          requestLogger(ctx, req).error(
-            { code: apiError.code, operationId: op.operationId },
-            'error code not documented for this operation',
-          );
-        }
-        return errorResponse(apiError, req.requestId, ctx.clock);
+        return errorAnswer(ctx, req, error, { operationId: op.operationId, documented });
       }
     };
     const key = op.idempotent ? readIdempotencyKey(req) : undefined;
@@ -192,7 +208,5 @@ export const bindRoute = <O extends Operation>(
       : await run();
     send(res, response);
   };
-  // Exact matches are dispatched from the operation table in one lookup; the Express route serves the rest.
-  operationTableOf(ctx).add(op.method, op.path, serve);
-  router[op.method](expressPath, serve);
+  own(owner, { op, serve });
 };

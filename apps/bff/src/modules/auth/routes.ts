@@ -1,8 +1,7 @@
 import { createAccessToken, createUserToken, OAUTH_ERRORS, stringPolicyProblem } from '@credit/contract';
 import { type Request, type Response, Router } from 'express';
 import type { AppContext } from '../../context.ts';
-import { rateLimitedOperation } from '../../http/rate-limit.ts';
-import { bindRoute } from '../../http/route.ts';
+import { bindRawRoute, bindRoute } from '../../http/route.ts';
 import { type ClientCredentials, issueAccessToken, issueUserToken, OAuthError } from './service.ts';
 
 /** client_secret_basic (RFC 6749 §2.3.1: form-urlencoded id and secret) or client_secret_post. */
@@ -76,7 +75,7 @@ const tokenEndpoint = (ctx: AppContext) => async (req: Request, res: Response) =
 
 export const authRoutes = (ctx: AppContext): Router => {
   const router = Router();
-  router.post(createAccessToken.path, rateLimitedOperation(ctx, createAccessToken), tokenEndpoint(ctx));
+  bindRawRoute(router, createAccessToken, tokenEndpoint(ctx));
   bindRoute(router, ctx, createUserToken, async ({ body, caller }) => ({ data: await issueUserToken(ctx, caller, body) }));
   return router;
 };

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { buildOpenApiDocument, ERROR_PAGE_PATH } from '@credit/contract';
 import express, { Router } from 'express';
 import type { AppContext } from '../../context.ts';
-import { rateLimitedPage } from '../../http/rate-limit.ts';
 import { renderErrorsPage } from './errors-page.ts';
 
 const swaggerUiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -21,22 +20,21 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '
 export const docsRoutes = (ctx: AppContext): Router => {
   const router = Router();
   const document = buildOpenApiDocument(ctx.config.PUBLIC_URL ?? '/');
-  const limited = rateLimitedPage(ctx);
-  router.get('/openapi.json', limited, (_req, res) => {
+  router.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
-  router.get('/docs', limited, (_req, res) => {
+  router.get('/docs', (_req, res) => {
     res.type('html').send(DOCS_PAGE);
   });
   const errorsPage = renderErrorsPage();
-  router.get(ERROR_PAGE_PATH, limited, (_req, res) => {
+  router.get(ERROR_PAGE_PATH, (_req, res) => {
     res.type('html').send(errorsPage);
   });
-  router.get('/docs/init.js', limited, (_req, res) => {
+  router.get('/docs/init.js', (_req, res) => {
     res.type('application/javascript').send(DOCS_INIT);
   });
-  router.use('/docs/assets', limited, express.static(swaggerUiDir, { index: false, maxAge: '1d' }));
-  router.get('/health', limited, (_req, res) => {
+  router.use('/docs/assets', express.static(swaggerUiDir, { index: false, maxAge: '1d' }));
+  router.get('/health', (_req, res) => {
     res.json({ status: 'ok', environment: ctx.config.APP_ENV });
   });
   return router;

@@ -1,6 +1,5 @@
 import { type Request, type Response, Router } from 'express';
 import type { AppContext } from '../../context.ts';
-import { rateLimitedPage } from '../../http/rate-limit.ts';
 import { publicBaseUrl } from '../../lib/public-url.ts';
 import { findOffer, isActive, SANDBOX_APPLY_PREFIX } from '../offers/service.ts';
 import { LANDING_CSP, renderLandingPage, renderUnknownOfferPage } from './page.ts';
@@ -19,7 +18,7 @@ const sendPage = (res: Response, status: number, html: string) => {
 export const sandboxLandingRoutes = (ctx: AppContext): Router => {
   const router = Router();
   if (ctx.config.APP_ENV !== 'sandbox') return router;
-  router.get(`${SANDBOX_APPLY_PREFIX}:offerId`, rateLimitedPage(ctx), (req: Request, res: Response) => {
+  router.get(`${SANDBOX_APPLY_PREFIX}:offerId`, (req: Request, res: Response) => {
     const offerId = String(req.params.offerId);
     const now = ctx.clock.now();
     const offer = findOffer(offerId, now);

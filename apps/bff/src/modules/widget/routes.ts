@@ -4,7 +4,6 @@ import { createWidgetSession as createSessionOp, getWidgetSession as getSessionO
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/api-error.ts';
-import { rateLimitedPage } from '../../http/rate-limit.ts';
 import { bindRoute } from '../../http/route.ts';
 import { createWidgetSession, frameAncestorsFor, getWidgetSessionStatus } from './service.ts';
 import { assetFileFor, EMBED_SCRIPT_FILE, IMMUTABLE, isBuilt, sendBuiltFile, WIDGET_DIST_DIR } from './static-files.ts';
@@ -58,7 +57,7 @@ export const widgetRoutes = (ctx: AppContext): Router => {
     return { data: session, headers: { 'Set-Cookie': setCookie, 'Cache-Control': 'no-store' } };
   });
   bindRoute(router, ctx, getSessionOp, async ({ caller }) => ({ data: await getWidgetSessionStatus(ctx, caller) }));
-  router.get(['/widget', '/widget/'], rateLimitedPage(ctx), serveFrame(ctx));
+  router.get(['/widget', '/widget/'], serveFrame(ctx));
   return router;
 };
 

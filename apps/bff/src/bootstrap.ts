@@ -10,7 +10,7 @@ import type { AppContext } from './context.ts';
 import type { Db } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
 import { RateLimits } from './http/rate-limit.ts';
-import { type Clock, systemClock } from './lib/clock.ts';
+import { type Clock, ScopedClock, systemClock } from './lib/clock.ts';
 import { type IdGenerator, randomIds } from './lib/ids.ts';
 import { createAuthService } from './modules/auth/token-resolver.ts';
 import { DataCipher } from './security/encryption.ts';
@@ -43,7 +43,8 @@ export const buildContext = async ({ config, db, logger, clock, ids, redis, bure
     config,
     db,
     logger,
-    clock: resolvedClock,
+    // A sandbox test clock's time for work about a user on one (lib/clock.ts); tokens keep real time.
+    clock: new ScopedClock(resolvedClock),
     ids: ids ?? randomIds,
     cipher: new DataCipher(keys.dataEncryption),
     tokens,

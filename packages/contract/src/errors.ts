@@ -47,6 +47,11 @@ export const ERROR_CODES = {
     when: 'A live user with this externalUserId is already enrolled for this client.',
     fix: 'The customer is already enrolled: look them up with `GET /v1/users?externalUserId=…`.',
   },
+  CLOCK_ADVANCING: {
+    status: 409,
+    when: 'Sandbox: the test clock (or the clock of the user this write is about) is advancing; only reads are served until it is `ready`.',
+    fix: 'Wait for `sandbox.clock.ready` (or poll `GET /v1/sandbox/clocks/{clockId}` until `status` is `ready`), then retry.',
+  },
   IDEMPOTENCY_CONFLICT: {
     status: 409,
     when: 'The Idempotency-Key was used with a different request, or its first request is still running.',

@@ -9,6 +9,7 @@ export * from './resources/credit.ts';
 export * from './resources/events.ts';
 export * from './resources/offers.ts';
 export * from './resources/sandbox.ts';
+export * from './resources/sandbox-clocks.ts';
 export * from './resources/users.ts';
 export * from './resources/verification.ts';
 export * from './resources/webhooks.ts';

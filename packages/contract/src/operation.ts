@@ -19,7 +19,7 @@ export type OperationAuth =
 export type RateLimitBucket = 'auth' | 'batch' | 'userOps';
 
 export interface OperationSuccess {
-  status: 200 | 201 | 204;
+  status: 200 | 201 | 202 | 204;
   description: string;
   /** Schema of `data` (single) or of one item (list). Absent for 204. */
   data?: z.ZodType;
@@ -85,6 +85,8 @@ export const documentedErrors = (op: Operation): ErrorCode[] => {
   if (op.idempotent) codes.push('IDEMPOTENCY_CONFLICT');
   // An id in the path may match nothing visible to the caller; a sandbox helper is 404 on production.
   if (op.request.params || op.sandboxOnly) codes.push('NOT_FOUND');
+  // A write about one user is refused while the sandbox test clock that user is on advances.
+  if (op.method !== 'get' && op.request.params && 'userId' in op.request.params.shape) codes.push('CLOCK_ADVANCING');
   codes.push(...op.errors);
   return [...new Set(codes)];
 };

@@ -57,7 +57,7 @@ describe('operations', () => {
 
   it('opens sandbox helpers to admin only and marks them sandbox-only', () => {
     const sandbox = ALL_OPERATIONS.filter((op) => op.path.startsWith('/v1/sandbox/'));
-    expect(sandbox).toHaveLength(4);
+    expect(sandbox).toHaveLength(10);
     for (const op of sandbox) {
       expect(op.sandboxOnly).toBe(true);
       expect(op.auth).toEqual({ kind: 'bearer', scope: 'admin' });
@@ -144,12 +144,13 @@ const SAMPLE_DATA = {
     clickId: 'clk_3nV8cQ2mZ7aB1xK4',
     convertedAt: at,
   },
+  'sandbox.clock.ready': { clockId: 'clk_7Rt2mQ9xK4vB1nL6', frozenTime: at },
 } as const;
 
 describe('event envelopes', () => {
   const envelope = (type: string, data: unknown) => ({ id: 'evt_7Yu9iO1pA3sD5fG7', type, createdAt: at, data });
 
-  it('has a data schema for each of the 8 event types', () => {
+  it('has a data schema for each of the 9 event types', () => {
     expect(Object.keys(EVENT_DATA_SCHEMAS).sort()).toEqual(Object.keys(SAMPLE_DATA).sort());
   });
 

@@ -17,6 +17,7 @@ export interface FuzzWorld {
   offers: string[];
   alertId: string;
   webhooks: { live: string; victim: string };
+  clocks: { live: string; victim: string };
   sessionId: string;
   /** A real `nextCursor` of each list that had a second page, by operationId. */
   cursors: Record<string, string>;
@@ -90,6 +91,14 @@ export const startFuzzWorld = async (): Promise<FuzzWorld> => {
     'questions',
   ) as { data: { sessionId: string } };
 
+  const clock = async () =>
+    (
+      ok(await app.request('POST', '/v1/sandbox/clocks', { token: admin, body: {} }), 201, 'clock') as {
+        data: { clockId: string };
+      }
+    ).data.clockId;
+  const clocks = { live: await clock(), victim: await clock() };
+
   const served = await fetch(`${app.url}/openapi.json`);
   const checker = createOpenApiChecker((await served.json()) as CheckedDocument);
 
@@ -102,6 +111,7 @@ export const startFuzzWorld = async (): Promise<FuzzWorld> => {
     offers,
     alertId: alerts.data[0]?.alertId as string,
     webhooks,
+    clocks,
     sessionId: session.data.sessionId,
     cursors: {},
   };
@@ -127,6 +137,8 @@ export const fixtureIds = (world: FuzzWorld, op: Operation, name: string): strin
       return [world.alertId];
     case 'webhookId':
       return [op.operationId === 'deleteWebhook' ? world.webhooks.victim : world.webhooks.live];
+    case 'clockId':
+      return [op.operationId === 'deleteSandboxClock' ? world.clocks.victim : world.clocks.live];
     default:
       throw new Error(`the fuzz has no fixture for path parameter ${name} of ${op.operationId}: add one`);
   }

@@ -4,6 +4,7 @@ import * as auth from './auth.ts';
 import * as credit from './credit.ts';
 import * as offers from './offers.ts';
 import * as sandbox from './sandbox.ts';
+import * as sandboxClocks from './sandbox-clocks.ts';
 import * as users from './users.ts';
 import * as verification from './verification.ts';
 import * as webhooks from './webhooks.ts';
@@ -14,6 +15,7 @@ export * from './auth.ts';
 export * from './credit.ts';
 export * from './offers.ts';
 export * from './sandbox.ts';
+export * from './sandbox-clocks.ts';
 export * from './users.ts';
 export * from './verification.ts';
 export * from './webhooks.ts';
@@ -29,5 +31,6 @@ export const ALL_OPERATIONS: Operation[] = [
   ...Object.values(verification),
   ...Object.values(webhooks),
   ...Object.values(sandbox),
+  ...Object.values(sandboxClocks),
   ...Object.values(widget),
 ];

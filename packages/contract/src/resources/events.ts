@@ -3,6 +3,7 @@ import { z } from '../zod.ts';
 import { ZAlertSeverity, ZAlertType } from './alerts.ts';
 import { ZScoreValue } from './credit.ts';
 import { ZOfferType } from './offers.ts';
+import { ZClockId } from './sandbox-clocks.ts';
 import { ZUserStatus } from './users.ts';
 import type { TEventType } from './webhooks.ts';
 
@@ -18,6 +19,8 @@ export const EVENT_DESCRIPTIONS = {
   'alert.created': 'A new credit-monitoring alert was generated.',
   'offer.clicked': 'A user clicked an offer.',
   'offer.converted': 'A user completed an offer application.',
+  'sandbox.clock.ready':
+    'Sandbox: a test clock finished advancing; every period its users skipped has run and it is `ready` at `frozenTime`.',
 } as const satisfies Record<TEventType, string>;
 
 const who = {
@@ -64,6 +67,9 @@ export const ZAlertCreatedData = z
   .meta({ id: 'AlertCreatedEventData' });
 export const ZOfferClickedData = z.object(offerFields).meta({ id: 'OfferClickedEventData' });
 export const ZOfferConvertedData = z.object({ ...offerFields, convertedAt: ZTimestamp }).meta({ id: 'OfferConvertedEventData' });
+export const ZSandboxClockReadyData = z
+  .object({ clockId: ZClockId, frozenTime: ZTimestamp })
+  .meta({ id: 'SandboxClockReadyEventData' });
 
 /** `data` schema of each event type. */
 export const EVENT_DATA_SCHEMAS = {
@@ -75,6 +81,7 @@ export const EVENT_DATA_SCHEMAS = {
   'alert.created': ZAlertCreatedData,
   'offer.clicked': ZOfferClickedData,
   'offer.converted': ZOfferConvertedData,
+  'sandbox.clock.ready': ZSandboxClockReadyData,
 } as const satisfies Record<TEventType, z.ZodObject>;
 
 export type TEventData<T extends TEventType> = z.infer<(typeof EVENT_DATA_SCHEMAS)[T]>;
@@ -99,6 +106,7 @@ export const EVENT_ENVELOPE_SCHEMAS = {
   'alert.created': eventOf('alert.created', 'AlertCreatedEvent'),
   'offer.clicked': eventOf('offer.clicked', 'OfferClickedEvent'),
   'offer.converted': eventOf('offer.converted', 'OfferConvertedEvent'),
+  'sandbox.clock.ready': eventOf('sandbox.clock.ready', 'SandboxClockReadyEvent'),
 } as const satisfies Record<TEventType, z.ZodObject>;
 
 export const ZEventEnvelope = z
@@ -111,6 +119,7 @@ export const ZEventEnvelope = z
     EVENT_ENVELOPE_SCHEMAS['alert.created'],
     EVENT_ENVELOPE_SCHEMAS['offer.clicked'],
     EVENT_ENVELOPE_SCHEMAS['offer.converted'],
+    EVENT_ENVELOPE_SCHEMAS['sandbox.clock.ready'],
   ])
   .meta({ id: 'EventEnvelope', description: 'Body of a webhook delivery; `data` depends on `type`.' });
 export type TEventEnvelope = z.infer<typeof ZEventEnvelope>;

@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   'alert.created',
   'offer.clicked',
   'offer.converted',
+  'sandbox.clock.ready',
 ] as const;
 export type TEventType = (typeof EVENT_TYPES)[number];
 export const ZEventType = z

@@ -30,5 +30,7 @@ export const sampleEventData = (type: TEventType, at: Date, ids: { id(prefix: st
       return { ...offer, clickId: ids.id('clk') };
     case 'offer.converted':
       return { ...offer, clickId: ids.id('clk'), convertedAt: at.toISOString() };
+    case 'sandbox.clock.ready':
+      return { clockId: ids.id('clk'), frozenTime: at.toISOString() };
   }
 };

@@ -1,19 +1,30 @@
 import { MAX_FAILED_SESSIONS, type TEnrollmentInput } from '@credit/contract';
 import { bearerAuth, CreditClient } from '@credit/sdk';
+import { generateCreditFile } from '../../apps/bff/src/bureau/sandbox/generate-file.ts';
 import { SANDBOX_SSN } from '../../apps/bff/src/bureau/sandbox/sandbox-bureau.ts';
 import type { TestApp } from '../../apps/bff/test/helpers/harness.ts';
 
 export { SANDBOX_SSN };
 
-/** The sandbox identity whose synthetic file scores 591 at Experian. */
-export const JANE = {
+const JANE_IDENTITY = {
   firstName: 'Jane',
   lastName: 'Doe',
   ssn: '1234',
   dateOfBirth: '1985-04-12',
   address: { street: '123 Main St', city: 'Springfield', state: 'IL', zipCode: '62701' },
-  score: 591,
-  bureau: 'Experian',
+} as const;
+
+/**
+ * Jane's synthetic file today. The sandbox file moves month by month (a base file plus each month's events), so
+ * her score is read from the same generator the API pulls from, not written down.
+ */
+const janeFile = generateCreditFile({ userId: 'jane', ...JANE_IDENTITY, ssnLast4: JANE_IDENTITY.ssn }, new Date());
+
+/** The sandbox identity the journeys enrol, with the score and bureau the widget shows for her today. */
+export const JANE = {
+  ...JANE_IDENTITY,
+  score: janeFile.monthlyScores.at(-1)?.score ?? Number.NaN,
+  bureau: janeFile.bureau,
 } as const;
 
 /** The SDK as the partner whose access token the journey holds (the token may come from a moved clock). */

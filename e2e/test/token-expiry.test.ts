@@ -78,7 +78,9 @@ describe('user token expiry while the widget is open', () => {
       bank.app.clock.advance(PAST_EXPIRY_MS);
       await held.get('score')?.continue();
       await expect
-        .poll(() => network.matching('GET', SESSION_PATH).length, { message: 'the renewed session was probed' })
+        // The renewal is a round trip through the host page and two requests: under a full parallel run it
+        // takes longer than expect.poll's one-second default.
+        .poll(() => network.matching('GET', SESSION_PATH).length, { message: 'the renewed session was probed', timeout: 10_000 })
         .toBe(2);
       await held.get('alerts')?.continue();
 

@@ -1,14 +1,13 @@
 import type { WidgetLocale } from '@credit/contract/widget-protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { WidgetApiError } from './api/errors.ts';
 import { meKey, meQuery } from './api/me.ts';
 import { LoadingScreen, Shell } from './app/Shell.tsx';
 import { useWidgetServices } from './app/WidgetServicesProvider.tsx';
 import type { LaunchSettings } from './bridge/launch.ts';
 import { Dashboard } from './dashboard/Dashboard.tsx';
 import { EnrollForm } from './enroll/EnrollForm.tsx';
-import { ErrorScreen, widgetErrorCode } from './errors/index.ts';
+import { ErrorScreen, type WidgetError, widgetErrorCode } from './errors/index.ts';
 import { detectLocale, I18nProvider } from './i18n/index.ts';
 import { applyTheme } from './theme/apply-theme.ts';
 import { VerifyFlow } from './verify/VerifyFlow.tsx';
@@ -21,7 +20,7 @@ export function App() {
   const [locale, setLocale] = useState<WidgetLocale>(launch.fragmentSettings.locale ?? detectLocale());
   const [state, setState] = useState<BootState>({ status: 'connecting' });
   const [attempt, setAttempt] = useState(0);
-  const [expired, setExpired] = useState<WidgetApiError | null>(null);
+  const [expired, setExpired] = useState<WidgetError | null>(null);
 
   useEffect(() => refresher.onExpired(setExpired), [refresher]);
   useEffect(() => {

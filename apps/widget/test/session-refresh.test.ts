@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { WIDGET_CSRF_HEADER } from '@credit/contract/widget-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WidgetApiError } from '../src/api/errors.ts';
+import { WidgetError } from '../src/errors/widget-error.ts';
 import { createFrame, flush } from './frame-harness.ts';
 
 let frame: ReturnType<typeof createFrame>;
@@ -15,6 +15,9 @@ const startedFrame = async () => {
   await frame.services.session.start('ut_sbx_first');
   return frame;
 };
+
+/** The fake API answers `GET /v1/me` with the CSRF token of the session that asked. */
+const servedTo = (user: object) => (user as { servedTo?: string }).servedTo;
 
 const sessionsStarted = () => frame.api.requests.filter((r) => r.method === 'POST' && r.path === '/widget/session');
 
@@ -36,14 +39,14 @@ describe('token refresh', () => {
 
   it('expires the session for good when the host has no token, until the customer retries', async () => {
     const { host, services } = await startedFrame();
-    const expiredErrors: WidgetApiError[] = [];
+    const expiredErrors: WidgetError[] = [];
     services.refresher.onExpired((error) => expiredErrors.push(error));
     const renewal = services.refresher.refresh();
     host.send('token_unavailable', {});
-    await expect(renewal).rejects.toMatchObject({ status: 401, code: 'INVALID_TOKEN' });
+    await expect(renewal).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
     expect(expiredErrors.map((error) => error.code)).toEqual(['INVALID_TOKEN']);
 
-    await expect(services.refresher.refresh()).rejects.toBeInstanceOf(WidgetApiError);
+    await expect(services.refresher.refresh()).rejects.toBeInstanceOf(WidgetError);
     expect(host.sent('token_request')).toHaveLength(1);
 
     services.refresher.clearExpired();
@@ -56,12 +59,12 @@ describe('a 401 from the API', () => {
   it('renews the session through the host and repeats the call once, with the new session', async () => {
     const { host, api, services } = await startedFrame();
     api.expire();
-    const call = services.api.request<{ servedTo: string }>('GET', '/v1/me');
+    const call = services.api.call('getMe');
     await flush();
     expect(host.sent('token_request')).toHaveLength(1);
     api.issueToken('ut_sbx_second');
     host.send('token', { userToken: 'ut_sbx_second' });
-    expect((await call).data.servedTo).toBe('csrf_ut_sbx_second');
+    expect(servedTo(await call)).toBe('csrf_ut_sbx_second');
     const calls = api.requests.filter((r) => r.path === '/v1/me').map((r) => r.headers[WIDGET_CSRF_HEADER]);
     expect(calls).toEqual(['csrf_ut_sbx_first', 'csrf_ut_sbx_second']);
   });
@@ -69,7 +72,7 @@ describe('a 401 from the API', () => {
   it('shows the expired-session error when the host has no token, without a second request', async () => {
     const { host, api, services } = await startedFrame();
     api.expire();
-    const call = services.api.request('GET', '/v1/me');
+    const call = services.api.call('getMe');
     await flush();
     host.send('token_unavailable', {});
     await expect(call).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
@@ -80,21 +83,21 @@ describe('a 401 from the API', () => {
     const { host, api, services } = await startedFrame();
     const staleSession = services.session.current();
     api.expire();
-    const first = services.api.request('GET', '/v1/me');
+    const first = services.api.call('getMe');
     await flush();
     api.issueToken('ut_sbx_second');
     host.send('token', { userToken: 'ut_sbx_second' });
     await first;
     expect(services.session.current()).not.toBe(staleSession);
     // A call sent with the old session answers 401 only now: it retries with the new one, asking the host nothing.
-    const late = await services.api.request<{ servedTo: string }>('GET', '/v1/me');
-    expect(late.data.servedTo).toBe('csrf_ut_sbx_second');
+    const late = await services.api.call('getMe');
+    expect(servedTo(late)).toBe('csrf_ut_sbx_second');
     expect(host.sent('token_request')).toHaveLength(1);
   });
 
   it('is not a renewal when the API refuses the customer rather than the session', async () => {
     const { host, services } = await startedFrame();
-    await expect(services.api.request('GET', '/v1/users/usr_other')).rejects.toMatchObject({
+    await expect(services.api.call('getUser', { params: { userId: 'usr_other' } })).rejects.toMatchObject({
       status: 403,
       code: 'AUTHORIZATION_ERROR',
     });

@@ -16,17 +16,19 @@ export class CreditError extends Error {
  */
 export class CreditApiError<Code extends ErrorCode = ErrorCode> extends CreditError {
   override name = 'CreditApiError';
-  readonly code: Code;
-  readonly status: number;
+  // Declared, not defined: the constructor sets each one, and a bundle for older browsers would otherwise
+  // define every field a second time (the widget ships this class in its first load).
+  declare readonly code: Code;
+  declare readonly status: number;
   /** Quote it to support: it names this request in our logs. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
   /** On `VALIDATION_ERROR`: one entry per offending field. */
-  readonly details: ErrorDetail[];
+  declare readonly details: ErrorDetail[];
   /** On `RATE_LIMIT_EXCEEDED`: seconds to wait. */
-  readonly retryAfter: number | undefined;
+  declare readonly retryAfter: number | undefined;
   /** On `VERIFICATION_LOCKED`: when verification opens again. */
-  readonly unlocksAt: string | undefined;
-  readonly operationId: string;
+  declare readonly unlocksAt: string | undefined;
+  declare readonly operationId: string;
 
   constructor(fields: {
     code: Code;

@@ -41,6 +41,7 @@ export type {
   PaginationInfo,
   ResponseBody,
   ResponseMeta,
+  UserTokenOperationId,
 } from './operations.ts';
 export { AutoPaginator } from './pagination.ts';
 export { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, retryDelay } from './retry.ts';

@@ -1,4 +1,4 @@
-import { ALL_OPERATIONS, type Operation } from '@credit/contract';
+import type { Operation } from '@credit/contract';
 
 /**
  * Every operation of the contract by its `operationId`, as a type: read off the contract's exports, so an
@@ -11,6 +11,14 @@ export type OperationMap = {
     : never]: ContractExports[K];
 };
 export type OperationId = keyof OperationMap;
+
+/**
+ * Operations a user token (`ut_…`) may call: everything a browser or app can send, since client secrets and
+ * access tokens stay on the partner's server.
+ */
+export type UserTokenOperationId = {
+  [Id in OperationId]: OperationMap[Id]['auth'] extends { userToken: string } ? Id : never;
+}[OperationId];
 
 /** What a zod schema accepts and produces, read from its own type (no import of zod needed). */
 type SchemaInput<S> = S extends { _zod: { input: infer I } } ? I : never;
@@ -90,11 +98,3 @@ export type ListOperationId = {
 
 /** The item type of a list operation. */
 export type ListItem<Id extends ListOperationId> = DataOf<Id>;
-
-const byId = new Map<string, Operation>(ALL_OPERATIONS.map((operation) => [operation.operationId, operation]));
-
-export const findOperation = (operationId: string): Operation => {
-  const operation = byId.get(operationId);
-  if (!operation) throw new TypeError(`Unknown operation "${operationId}"`);
-  return operation;
-};

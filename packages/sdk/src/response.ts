@@ -1,14 +1,16 @@
-import { envelope, listEnvelope, type Operation, ZErrorBody, ZMeta, ZOAuthError } from '@credit/contract';
-import {
-  CreditApiError,
-  type CreditError,
-  CreditOAuthError,
-  CreditResponseValidationError,
-  CreditUnexpectedResponseError,
-} from './errors.ts';
+import type { ErrorCode } from '@credit/contract';
+import { CreditApiError, type CreditError, CreditUnexpectedResponseError, type ErrorDetail } from './errors.ts';
+import type { Route } from './route.ts';
+import { API_ERROR_CODES } from './routes.generated.ts';
 
-type Schema = { safeParse(value: unknown): { success: true } | { success: false; error: { issues: SchemaIssue[] } } };
-type SchemaIssue = { path: PropertyKey[]; message: string };
+/**
+ * Reads the token endpoint's own error body (RFC 6749), which only the server entry can call: the browser
+ * entry leaves it out, and with it the OAuth error codes.
+ */
+export type CredentialsErrorParser = (body: unknown, status: number) => CreditError | undefined;
+
+/** Checks a success body against the contract and throws `CreditResponseValidationError` when it does not match. */
+export type ResponseValidator = (operationId: string, body: unknown, requestId: string | undefined) => void;
 
 const requestIdOf = (response: Response, body?: unknown): string | undefined => {
   const fromBody = (body as { meta?: { requestId?: unknown } } | undefined)?.meta?.requestId;
@@ -26,93 +28,82 @@ const readJson = async (response: Response): Promise<{ value: unknown } | 'unrea
   }
 };
 
+type Fields = Record<string, unknown>;
+export const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isDetail = (value: unknown): value is ErrorDetail =>
+  isObject(value) && typeof value.field === 'string' && typeof value.message === 'string';
+
+/**
+ * The `error` member of the API's error envelope, checked as the contract's `ZErrorBody` would check it
+ * (a known code, a message, well-formed optional fields), without zod. Undefined when it is not one.
+ */
+export const parseApiError = (
+  value: unknown,
+): { code: ErrorCode; message: string; details?: ErrorDetail[]; retryAfter?: number; unlocksAt?: string } | undefined => {
+  if (!isObject(value)) return undefined;
+  const { code, message, details, retryAfter, unlocksAt } = value;
+  if (!API_ERROR_CODES.includes(code as ErrorCode) || typeof message !== 'string') return undefined;
+  if (details !== undefined && !(Array.isArray(details) && details.every(isDetail))) return undefined;
+  if (retryAfter !== undefined && !(Number.isInteger(retryAfter) && (retryAfter as number) >= 0)) return undefined;
+  if (unlocksAt !== undefined && typeof unlocksAt !== 'string') return undefined;
+  return {
+    code: code as ErrorCode,
+    message,
+    details: details?.map(({ field, message }) => ({ field, message })),
+    retryAfter: retryAfter as number | undefined,
+    unlocksAt,
+  };
+};
+
 /** Turns an error response into the typed error it stands for. */
-export const errorFromResponse = async (response: Response, operation: Operation): Promise<CreditError> => {
+export const errorFromResponse = async (
+  response: Response,
+  operationId: string,
+  route: Route,
+  credentialsError: CredentialsErrorParser | undefined,
+): Promise<CreditError> => {
   const body = await readJson(response);
   const value = body === 'unreadable' ? undefined : body.value;
   const requestId = requestIdOf(response, value);
-  if (operation.auth.kind === 'client-credentials') {
-    const oauth = ZOAuthError.safeParse(value);
-    if (oauth.success) return new CreditOAuthError(oauth.data.error, oauth.data.error_description, response.status);
-  }
+  const oauth = route.credentials ? credentialsError?.(value, response.status) : undefined;
+  if (oauth) return oauth;
   // The spec makes `meta` optional on error bodies: only `error` decides whether this is the API's answer.
-  const parsed = ZErrorBody.shape.error.safeParse((value as { error?: unknown } | undefined)?.error);
-  if (!parsed.success) {
+  const error = parseApiError(isObject(value) ? value.error : undefined);
+  if (!error) {
     return new CreditUnexpectedResponseError(
-      `${operation.operationId}: HTTP ${response.status} without the API's error body`,
+      `${operationId}: HTTP ${response.status} without the API's error body`,
       response.status,
-      operation.operationId,
+      operationId,
       requestId,
     );
   }
-  const { code, message, details, retryAfter, unlocksAt } = parsed.data;
-  return new CreditApiError({
-    code,
-    message,
-    status: response.status,
-    requestId,
-    details,
-    retryAfter,
-    unlocksAt,
-    operationId: operation.operationId,
-  });
-};
-
-// Built once per operation: the contract's own schema of the whole success body, envelope included.
-const successSchemas = new WeakMap<Operation, Schema | null>();
-const successSchemaOf = (operation: Operation): Schema | null => {
-  let schema = successSchemas.get(operation);
-  if (schema === undefined) {
-    const { data, list, raw, meta } = operation.success;
-    schema = !data
-      ? null
-      : raw
-        ? data
-        : list
-          ? listEnvelope(data)
-          : meta
-            ? envelope(data).extend({ meta: ZMeta.extend(meta.shape) })
-            : envelope(data);
-    successSchemas.set(operation, schema);
-  }
-  return schema;
+  return new CreditApiError({ ...error, status: response.status, requestId, operationId });
 };
 
 /**
- * The success body as the server sent it. With `validate` it must match the contract's schema first (the
+ * The success body as the server sent it. With a `validate` it must match the contract's schema first (the
  * body is returned as received either way, so switching validation off never changes what callers get).
  */
-export const readSuccess = async (response: Response, operation: Operation, validate: boolean): Promise<unknown> => {
-  if (response.status === 204 || !operation.success.data) {
+export const readSuccess = async (
+  response: Response,
+  operationId: string,
+  route: Route,
+  validate: ResponseValidator | undefined,
+): Promise<unknown> => {
+  if (response.status === 204 || route.success === 'none') {
     await response.body?.cancel();
     return undefined;
   }
   const body = await readJson(response);
   if (body === 'unreadable') {
     throw new CreditUnexpectedResponseError(
-      `${operation.operationId}: the success body is not JSON`,
+      `${operationId}: the success body is not JSON`,
       response.status,
-      operation.operationId,
+      operationId,
       requestIdOf(response),
     );
   }
-  const schema = validate ? successSchemaOf(operation) : null;
-  if (schema) {
-    const result = schema.safeParse(body.value);
-    if (!result.success) {
-      const issues = result.error.issues.map(({ path, message }) => ({ path, message }));
-      const where = issues
-        .slice(0, 3)
-        .map((issue) => `${issue.path.map(String).join('.') || '(body)'}: ${issue.message}`)
-        .join('; ');
-      throw new CreditResponseValidationError(
-        `${operation.operationId}: the response does not match the contract (${where})`,
-        operation.operationId,
-        issues,
-        requestIdOf(response, body.value),
-      );
-    }
-  }
+  validate?.(operationId, body.value, requestIdOf(response, body.value));
   return body.value;
 };
 

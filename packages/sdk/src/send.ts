@@ -1,9 +1,15 @@
-import type { Operation } from '@credit/contract';
 import type { CreditAuth } from './auth.ts';
 import { CreditApiError, CreditConnectionError } from './errors.ts';
 import { newIdempotencyKey } from './idempotency-key.ts';
-import { errorFromResponse, readSuccess, responseRequestId } from './response.ts';
+import {
+  type CredentialsErrorParser,
+  errorFromResponse,
+  type ResponseValidator,
+  readSuccess,
+  responseRequestId,
+} from './response.ts';
 import { type AttemptOutcome, parseRetryAfter, type RetryPolicy, retryDelay } from './retry.ts';
+import type { Route } from './route.ts';
 import { fillPath, joinUrl, queryString } from './url.ts';
 
 /** What one client gives every request it sends. */
@@ -11,7 +17,10 @@ export interface SendContext {
   baseUrl: string;
   fetch: typeof fetch;
   auth: CreditAuth | undefined;
-  validateResponses: boolean;
+  /** Checks success bodies against the contract (the server entry's zod schemas); none in the browser entry. */
+  validate: ResponseValidator | undefined;
+  /** Reads the token endpoint's OAuth errors (the server entry only). */
+  credentialsError: CredentialsErrorParser | undefined;
   retry: RetryPolicy;
   headers: Record<string, string>;
   now: () => number;
@@ -35,9 +44,9 @@ export interface ApiResponse<Body> {
   body: Body;
 }
 
-const encodeBody = (operation: Operation, body: unknown): { contentType?: string; payload?: string } => {
+const encodeBody = (route: Route, body: unknown): { contentType?: string; payload?: string } => {
   if (body === undefined) return {};
-  if (operation.request.bodyType === 'application/x-www-form-urlencoded') {
+  if (route.form) {
     const form = new URLSearchParams();
     for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
       if (value !== undefined) form.append(key, String(value));
@@ -52,13 +61,18 @@ const encodeBody = (operation: Operation, body: unknown): { contentType?: string
  * errors where safe, one credential renewal after a 401). The `Idempotency-Key` is chosen once, before the
  * first attempt, so every retry of an idempotent operation is the same request to the server.
  */
-export const send = async (context: SendContext, operation: Operation, args: SendArgs = {}): Promise<ApiResponse<unknown>> => {
-  const url = joinUrl(context.baseUrl, fillPath(operation.path, args.params) + queryString(args.query));
-  const idempotencyKey = operation.idempotent ? (args.idempotencyKey ?? newIdempotencyKey()) : args.idempotencyKey;
+export const send = async (
+  context: SendContext,
+  operationId: string,
+  route: Route,
+  args: SendArgs = {},
+): Promise<ApiResponse<unknown>> => {
+  const url = joinUrl(context.baseUrl, fillPath(route.path, args.params) + queryString(args.query));
+  const idempotencyKey = route.idempotent ? (args.idempotencyKey ?? newIdempotencyKey()) : args.idempotencyKey;
+  const bearer = !route.credentials;
   // A lost response to a read, a token request or a keyed request can be asked for again without doing twice.
-  const safeToRetry = operation.method === 'get' || operation.auth.kind === 'client-credentials' || operation.idempotent === true;
-  const { contentType, payload } = encodeBody(operation, args.body);
-  const bearer = operation.auth.kind === 'bearer';
+  const safeToRetry = route.method === 'GET' || !bearer || route.idempotent === true;
+  const { contentType, payload } = encodeBody(route, args.body);
   let renewed = false;
 
   for (let retry = 0; ; ) {
@@ -71,7 +85,7 @@ export const send = async (context: SendContext, operation: Operation, args: Sen
     let response: Response | undefined;
     try {
       response = await context.fetch(url, {
-        method: operation.method.toUpperCase(),
+        method: route.method,
         headers,
         body: payload,
         signal: args.signal,
@@ -82,13 +96,9 @@ export const send = async (context: SendContext, operation: Operation, args: Sen
       const delay = retryDelay(outcome, retry, context.retry, context.random);
       if (delay === undefined) {
         const reason = error instanceof Error ? error.message : String(error);
-        throw new CreditConnectionError(
-          `${operation.operationId}: the API could not be reached (${reason})`,
-          operation.operationId,
-          {
-            cause: error,
-          },
-        );
+        throw new CreditConnectionError(`${operationId}: the API could not be reached (${reason})`, operationId, {
+          cause: error,
+        });
       }
       await context.sleep(delay, args.signal);
       retry += 1;
@@ -96,11 +106,11 @@ export const send = async (context: SendContext, operation: Operation, args: Sen
     }
 
     if (response.ok) {
-      const body = await readSuccess(response, operation, context.validateResponses);
+      const body = await readSuccess(response, operationId, route, context.validate);
       return { status: response.status, headers: response.headers, requestId: responseRequestId(response, body), body };
     }
     if (response.status === 401 && bearer && context.auth && !renewed) {
-      const error = await errorFromResponse(response, operation);
+      const error = await errorFromResponse(response, operationId, route, context.credentialsError);
       if (!(error instanceof CreditApiError && error.code === 'AUTHENTICATION_ERROR')) throw error;
       if (!(await context.auth.renew(authHeaders))) throw error;
       renewed = true;
@@ -112,7 +122,7 @@ export const send = async (context: SendContext, operation: Operation, args: Sen
       retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), context.now()),
     };
     const delay = retryDelay(outcome, retry, context.retry, context.random);
-    if (delay === undefined) throw await errorFromResponse(response, operation);
+    if (delay === undefined) throw await errorFromResponse(response, operationId, route, context.credentialsError);
     await response.body?.cancel();
     await context.sleep(delay, args.signal);
     retry += 1;

@@ -1,36 +1,25 @@
-import type { TOffer, TOfferClick, TOfferClickInput, TOfferType } from '@credit/contract';
+import type { TOfferClick, TOfferClickInput, TOfferType } from '@credit/contract';
+import type { CreditClient } from '@credit/sdk/browser';
 import { queryOptions } from '@tanstack/react-query';
-import { type ApiClient, newIdempotencyKey } from './client.ts';
-
-const offersPath = (userId: string) => `/v1/users/${encodeURIComponent(userId)}/offers`;
 
 /** Every offers list of the user (one per type filter). */
 export const offersKey = (userId: string) => ['offers', userId] as const;
 
 /** Active offers, best match first; `type` undefined lists every type. */
-export const offersQuery = (api: ApiClient, userId: string, type: TOfferType | undefined) =>
+export const offersQuery = (api: CreditClient, userId: string, type: TOfferType | undefined) =>
   queryOptions({
     queryKey: [...offersKey(userId), type ?? 'all'] as const,
-    queryFn: async ({ signal }) => {
-      const query = new URLSearchParams({ limit: '50' });
-      if (type) query.set('type', type);
-      return (await api.request<TOffer[]>('GET', `${offersPath(userId)}?${query}`, { signal })).data;
-    },
+    queryFn: async ({ signal }) =>
+      (await api.call('listUserOffers', { params: { userId }, query: { limit: 50, type }, signal })).data,
   });
 
 /**
- * Records the click before the application opens, so the partner is credited. One idempotency key per
- * press: a retried request after a network failure is counted once.
+ * Records the click before the application opens, so the partner is credited. The SDK sends one
+ * idempotency key per press: a retried request after a network failure is counted once.
  */
-export const recordOfferClick = async (
-  api: ApiClient,
+export const recordOfferClick = (
+  api: CreditClient,
   userId: string,
   offerId: string,
   input: TOfferClickInput,
-): Promise<TOfferClick> =>
-  (
-    await api.request<TOfferClick>('POST', `${offersPath(userId)}/${encodeURIComponent(offerId)}/click`, {
-      body: input,
-      idempotencyKey: newIdempotencyKey(),
-    })
-  ).data;
+): Promise<TOfferClick> => api.call('recordOfferClick', { params: { userId, offerId }, body: input });

@@ -1,10 +1,12 @@
 import { focusManager, QueryClient } from '@tanstack/react-query';
 import type { HostBridge } from '../bridge/host.ts';
-import { WidgetApiError } from './errors.ts';
+import { statusOf } from '../errors/error-code.ts';
+import { WidgetError } from '../errors/widget-error.ts';
 
 /** A 4xx will answer the same the second time; only network failures and 5xx are worth another try. */
 const shouldRetry = (failureCount: number, error: unknown) => {
-  if (error instanceof WidgetApiError && error.status >= 400 && error.status < 500) return false;
+  const status = statusOf(error) ?? 0;
+  if (error instanceof WidgetError || (status >= 400 && status < 500)) return false;
   return failureCount < 2;
 };
 

@@ -1,5 +1,5 @@
 import type { TVerificationAnswersInput, TVerificationResult, TVerificationSession } from '@credit/contract';
-import type { ApiClient } from './client.ts';
+import type { CreditClient } from '@credit/sdk/browser';
 
 export interface StartedVerification {
   session: TVerificationSession;
@@ -11,24 +11,16 @@ export interface StartedVerification {
  * Starts a new verification session. Each call creates a session on the server, so this is called
  * on purpose (start, start again), never by a query refetch.
  */
-export const startVerification = async (api: ApiClient, userId: string): Promise<StartedVerification> => {
+export const startVerification = async (api: CreditClient, userId: string): Promise<StartedVerification> => {
   const sent = Date.now();
-  const { data, meta } = await api.request<TVerificationSession>(
-    'GET',
-    `/v1/users/${encodeURIComponent(userId)}/verification/questions`,
-  );
-  const serverNow = meta?.timestamp ? Date.parse(meta.timestamp) : Number.NaN;
+  const { data, meta } = (await api.request('getVerificationQuestions', { params: { userId } })).body;
+  const serverNow = Date.parse(meta.timestamp);
   const remaining = Date.parse(data.expiresAt) - (Number.isFinite(serverNow) ? serverNow : sent);
   return { session: data, deadline: sent + remaining };
 };
 
-export const submitVerification = async (
-  api: ApiClient,
+export const submitVerification = (
+  api: CreditClient,
   userId: string,
   input: TVerificationAnswersInput,
-): Promise<TVerificationResult> =>
-  (
-    await api.request<TVerificationResult>('POST', `/v1/users/${encodeURIComponent(userId)}/verification/answers`, {
-      body: input,
-    })
-  ).data;
+): Promise<TVerificationResult> => api.call('submitVerificationAnswers', { params: { userId }, body: input });

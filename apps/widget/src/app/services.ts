@@ -1,11 +1,12 @@
 import type { WidgetEvent } from '@credit/contract/widget-protocol';
-import { ApiClient } from '../api/client.ts';
+import type { CreditClient } from '@credit/sdk/browser';
 import { ScreenState } from '../bridge/events.ts';
 import { HostBridge, type HostBridgeEnvironment } from '../bridge/host.ts';
 import type { LaunchContext } from '../bridge/launch.ts';
 import { BootAttempts } from '../session/boot.ts';
 import { SessionRefresher } from '../session/refresh.ts';
-import { type Fetch, WidgetSession } from '../session/session.ts';
+import { type Fetch, WidgetSession, widgetClient } from '../session/session.ts';
+import { widgetSessionAuth } from '../session/session-auth.ts';
 
 /** Everything with state in the frame: made once by main.tsx, handed to the screens through context. */
 export interface WidgetServices {
@@ -13,7 +14,8 @@ export interface WidgetServices {
   bridge: HostBridge;
   session: WidgetSession;
   refresher: SessionRefresher;
-  api: ApiClient;
+  /** `@credit/sdk`'s browser client, authenticated by the widget session. */
+  api: CreditClient;
   screens: ScreenState;
   boots: BootAttempts;
   /** Sends a public event (ready, enrolled, offer_clicked, …) to the host. */
@@ -29,7 +31,7 @@ export const createWidgetServices = (launch: LaunchContext, options: WidgetServi
   const bridge = new HostBridge(launch, options.env);
   const session = new WidgetSession(launch.parentOrigin, options.fetch);
   const refresher = new SessionRefresher(session, () => bridge.requestFreshToken());
-  const api = new ApiClient(session, refresher, options.fetch);
+  const api = widgetClient(widgetSessionAuth(session, refresher), options.fetch);
   const screens = new ScreenState((event) => bridge.sendEvent(event));
   bridge.onView(screens.setView);
   return {

@@ -1,9 +1,9 @@
 import type { TSelfEnrollmentInput } from '@credit/contract';
+import { isCreditApiError } from '@credit/sdk/browser';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { announce } from '../a11y/announcer.tsx';
 import { enrollSelf } from '../api/enroll.ts';
-import { WidgetApiError } from '../api/errors.ts';
 import { useApi, useEmitEvent } from '../app/WidgetServicesProvider.tsx';
 import { ErrorScreen } from '../errors/ErrorScreen.tsx';
 import { useMessages } from '../i18n/index.ts';
@@ -52,13 +52,13 @@ export function EnrollForm({ onEnrolled }: { onEnrolled: (userId: string | null)
       await onEnrolled(user.userId);
     },
     onError: async (error) => {
-      if (!(error instanceof WidgetApiError)) return;
+      if (!isCreditApiError(error)) return;
       // Enrolled already (another tab, a retried request): carry on with the existing enrolment.
       if (error.code === 'USER_EXISTS') {
         await onEnrolled(null);
         return;
       }
-      if (error.code !== 'VALIDATION_ERROR' || !error.details?.length) return;
+      if (error.code !== 'VALIDATION_ERROR' || !error.details.length) return;
       const fromApi: Partial<Record<EnrollField, string>> = {};
       for (const detail of error.details) {
         const field = fieldFromApiPath(detail.field);
@@ -116,8 +116,7 @@ export function EnrollForm({ onEnrolled }: { onEnrolled: (userId: string | null)
   const otherFailure =
     enroll.error &&
     !(
-      enroll.error instanceof WidgetApiError &&
-      ['VALIDATION_ERROR', 'USER_EXISTS'].includes(enroll.error.code) &&
+      (isCreditApiError(enroll.error, 'VALIDATION_ERROR') || isCreditApiError(enroll.error, 'USER_EXISTS')) &&
       Object.keys(errors).length
     )
       ? enroll.error

@@ -1,6 +1,6 @@
+import { isCreditApiError } from '@credit/sdk/browser';
 import { useEffect } from 'react';
 import './errors.css';
-import { WidgetApiError } from '../api/errors.ts';
 import { useEmitEvent } from '../app/WidgetServicesProvider.tsx';
 import { useI18n, useMessages } from '../i18n/index.ts';
 import { Button } from '../ui/Button.tsx';
@@ -24,7 +24,7 @@ export function ErrorScreen({ error, onRetry, level = 1, report = true }: ErrorS
   const emitEvent = useEmitEvent();
   const { formatDateTime } = useI18n();
   const code = widgetErrorCode(error);
-  const rateLimited = error instanceof WidgetApiError && error.code === 'RATE_LIMIT_EXCEEDED';
+  const rateLimited = isCreditApiError(error, 'RATE_LIMIT_EXCEEDED');
   const text = rateLimited ? t.RATE_LIMITED : t[code];
   const requestId = requestIdOf(error);
   const unlocksAt = unlocksAtOf(error);

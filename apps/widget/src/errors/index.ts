@@ -1,2 +1,3 @@
 export { ErrorScreen, type ErrorScreenProps } from './ErrorScreen.tsx';
-export { isRetryable, requestIdOf, unlocksAtOf, widgetErrorCode } from './error-code.ts';
+export { isRetryable, requestIdOf, statusOf, unlocksAtOf, widgetErrorCode } from './error-code.ts';
+export { WidgetError } from './widget-error.ts';

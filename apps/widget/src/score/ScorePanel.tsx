@@ -8,6 +8,7 @@ import { LoadingRegion } from '../ui/Skeleton.tsx';
 import { bandOf } from './bands.ts';
 import { messages } from './messages.ts';
 import { RatingBands } from './RatingBands.tsx';
+import { RefreshScore } from './RefreshScore.tsx';
 import { ScoreDial } from './ScoreDial.tsx';
 import { ScoreSkeleton } from './ScoreSkeleton.tsx';
 import './score.css';
@@ -73,6 +74,7 @@ export function ScorePanel({ userId }: { userId: string }) {
           </span>
         </p>
       </div>
+      <RefreshScore userId={userId} />
       <p className="cw-score__meaning">{t.ratingMeaning[rating]}</p>
       <RatingBands current={rating} />
     </section>

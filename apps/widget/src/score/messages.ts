@@ -13,6 +13,12 @@ interface ScoreMessages {
   bandsHeading: string;
   yourBand: string;
   range: (min: string, max: string) => string;
+  refresh: string;
+  refreshing: string;
+  /** `previous` is null when the user had no score before. */
+  refreshed: (score: string, previous: string | null) => string;
+  refreshFailed: string;
+  nextRefresh: (when: string) => string;
 }
 
 const EN_PERIODS: Record<TrendPeriod, string> = {
@@ -49,6 +55,11 @@ export const messages: { en: ScoreMessages; es: ScoreMessages } = {
     bandsHeading: 'Score ranges',
     yourBand: 'your score',
     range: (min, max) => `${min}–${max}`,
+    refresh: 'Refresh score',
+    refreshing: 'Refreshing…',
+    refreshed: (score, previous) => (previous ? `Score refreshed: ${score}, was ${previous}.` : `Score refreshed: ${score}.`),
+    refreshFailed: 'Your score could not be refreshed. Please try again later.',
+    nextRefresh: (when) => `Next refresh available ${when}.`,
   },
   es: {
     heading: 'Puntaje de crédito',
@@ -71,5 +82,11 @@ export const messages: { en: ScoreMessages; es: ScoreMessages } = {
     bandsHeading: 'Rangos de puntaje',
     yourBand: 'su puntaje',
     range: (min, max) => `${min}–${max}`,
+    refresh: 'Actualizar puntaje',
+    refreshing: 'Actualizando…',
+    refreshed: (score, previous) =>
+      previous ? `Puntaje actualizado: ${score}, antes ${previous}.` : `Puntaje actualizado: ${score}.`,
+    refreshFailed: 'No se pudo actualizar su puntaje. Inténtelo de nuevo más tarde.',
+    nextRefresh: (when) => `Podrá actualizarlo de nuevo el ${when.replace(/\.$/, '')}.`,
   },
 };

@@ -1,5 +1,5 @@
-import { WidgetApiError } from '../api/errors.ts';
 import type { HostBridge, LaunchSettings } from '../bridge/index.ts';
+import { WidgetError } from '../errors/widget-error.ts';
 import type { SessionRefresher } from './refresh.ts';
 import type { WidgetSession, WidgetSessionState } from './session.ts';
 
@@ -19,8 +19,7 @@ const startWithFreshTokenIfExpired = async (deps: BootDependencies, userToken: s
   try {
     return await deps.session.start(userToken);
   } catch (error) {
-    if (error instanceof WidgetApiError && error.status === 401 && error.code === 'INVALID_TOKEN')
-      return deps.refresher.refresh();
+    if (error instanceof WidgetError && error.code === 'INVALID_TOKEN') return deps.refresher.refresh();
     throw error;
   }
 };
@@ -32,17 +31,12 @@ const startWithFreshTokenIfExpired = async (deps: BootDependencies, userToken: s
 export const boot = async (deps: BootDependencies, onSettings: (settings: LaunchSettings) => void): Promise<BootResult> => {
   const { launch } = deps.bridge;
   if (launch.originRefused) {
-    throw new WidgetApiError(
-      403,
-      'ORIGIN_NOT_ALLOWED',
-      'A framed widget with a token in its fragment needs a valid parent origin.',
-    );
+    throw new WidgetError('ORIGIN_NOT_ALLOWED', 'A framed widget with a token in its fragment needs a valid parent origin.');
   }
   const { userToken, settings } = await deps.bridge.connect();
   onSettings(settings);
   if (!userToken) {
-    throw new WidgetApiError(
-      401,
+    throw new WidgetError(
       'INVALID_TOKEN',
       launch.mode === 'standalone' ? 'The widget was opened without a user token.' : 'The host sent no user token.',
     );

@@ -1,4 +1,4 @@
-import { WidgetApiError } from '../api/errors.ts';
+import { WidgetError } from '../errors/widget-error.ts';
 import type { WidgetSession, WidgetSessionState } from './session.ts';
 
 /**
@@ -8,8 +8,8 @@ import type { WidgetSession, WidgetSessionState } from './session.ts';
  */
 export class SessionRefresher {
   private inFlight: Promise<WidgetSessionState> | null = null;
-  private expired: WidgetApiError | null = null;
-  private readonly expiredListeners = new Set<(error: WidgetApiError) => void>();
+  private expired: WidgetError | null = null;
+  private readonly expiredListeners = new Set<(error: WidgetError) => void>();
 
   constructor(
     private readonly session: WidgetSession,
@@ -20,7 +20,7 @@ export class SessionRefresher {
     if (this.expired) return Promise.reject(this.expired);
     this.inFlight ??= this.renew()
       .catch((error: unknown) => {
-        if (error instanceof WidgetApiError && (error.code === 'INVALID_TOKEN' || error.code === 'ORIGIN_NOT_ALLOWED')) {
+        if (error instanceof WidgetError && (error.code === 'INVALID_TOKEN' || error.code === 'ORIGIN_NOT_ALLOWED')) {
           this.markExpired(error);
         }
         throw error;
@@ -32,7 +32,7 @@ export class SessionRefresher {
   }
 
   /** App replaces every screen with the expired-session screen once the session cannot be renewed. */
-  onExpired(listener: (error: WidgetApiError) => void): () => void {
+  onExpired(listener: (error: WidgetError) => void): () => void {
     this.expiredListeners.add(listener);
     return () => {
       this.expiredListeners.delete(listener);
@@ -46,11 +46,11 @@ export class SessionRefresher {
 
   private async renew(): Promise<WidgetSessionState> {
     const token = await this.requestFreshToken();
-    if (!token) throw new WidgetApiError(401, 'INVALID_TOKEN', 'The session expired and the host had no fresh user token.');
+    if (!token) throw new WidgetError('INVALID_TOKEN', 'The session expired and the host had no fresh user token.');
     return this.session.start(token);
   }
 
-  private markExpired(error: WidgetApiError): void {
+  private markExpired(error: WidgetError): void {
     this.expired = error;
     for (const listener of this.expiredListeners) listener(error);
   }

@@ -1,5 +1,6 @@
 import { WIDGET_CSRF_HEADER } from '@credit/contract/widget-protocol';
-import { errorFromResponse, isAbort, networkError, WidgetApiError } from '../api/errors.ts';
+import { type CreditAuth, CreditClient, isCreditApiError } from '@credit/sdk/browser';
+import { WidgetError } from '../errors/widget-error.ts';
 
 /**
  * cookie: the browser keeps the `cw_session` cookie and every call proves itself with the CSRF header.
@@ -18,21 +19,20 @@ export interface WidgetSessionState {
 
 export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
 
-interface CreatedSession {
-  csrfToken: string;
-  expiresAt: string;
-  userId: string | null;
-}
-
-const isParentOriginRefusal = (error: WidgetApiError): boolean =>
-  error.status === 403 && (error.details ?? []).some((detail) => detail.field === 'parentOrigin');
-
 /** Headers that authenticate a call with whichever mode `session` ended up in. */
 export const authHeaders = (session: WidgetSessionState | null): Record<string, string> => {
   if (!session) return {};
-  if (session.mode === 'bearer' && session.userToken) return { Authorization: `Bearer ${session.userToken}` };
+  if (session.mode === 'bearer' && session.userToken) return { authorization: `Bearer ${session.userToken}` };
   return { [WIDGET_CSRF_HEADER]: session.csrfToken };
 };
+
+/** The frame talks to the API that served it; the page's own fetch keeps the cookie (same origin). */
+export const widgetClient = (auth: CreditAuth, fetch: Fetch | undefined) =>
+  // react-query decides about retrying reads; the client answers at once so the screens stay responsive.
+  new CreditClient({ baseUrl: '', auth, fetch: fetch as typeof globalThis.fetch | undefined, maxRetries: 0 });
+
+/** One exchange's fixed credentials: a refusal is final, never renewed (the refresher decides about renewal). */
+const fixedAuth = (headers: Record<string, string>): CreditAuth => ({ headers: async () => headers, renew: () => false });
 
 /** The frame's widget session: started from a user token at `POST /widget/session`, replaced on renewal. */
 export class WidgetSession {
@@ -41,7 +41,7 @@ export class WidgetSession {
   constructor(
     /** The embedding page's origin from the frame URL, or null in a top-level webview. */
     private readonly parentOrigin: string | null,
-    private readonly fetch: Fetch = (input, init) => globalThis.fetch(input, init),
+    private readonly fetch?: Fetch,
   ) {}
 
   current(): WidgetSessionState | null {
@@ -54,25 +54,26 @@ export class WidgetSession {
    * sending the token itself.
    */
   async start(userToken: string): Promise<WidgetSessionState> {
-    const created = await this.send('/widget/session', {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${userToken}`, 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ parentOrigin: this.parentOrigin }),
-    });
-    if (!created.ok) throw await sessionRefusal(created);
-    const { data } = (await created.json()) as { data: CreatedSession };
-    const probe = await this.send('/widget/session', {
-      method: 'GET',
-      headers: { [WIDGET_CSRF_HEADER]: data.csrfToken, Accept: 'application/json' },
-    });
-    const cookieWorks = probe.ok;
-    if (!cookieWorks && probe.status !== 401) throw await errorFromResponse(probe);
+    const created = await widgetClient(fixedAuth({ authorization: `Bearer ${userToken}` }), this.fetch)
+      .call('createWidgetSession', { body: { parentOrigin: this.parentOrigin } })
+      .catch((error: unknown) => {
+        throw sessionRefusal(error);
+      });
+    const cookieWorks = await widgetClient(fixedAuth({ [WIDGET_CSRF_HEADER]: created.csrfToken }), this.fetch)
+      .call('getWidgetSession')
+      .then(
+        () => true,
+        (error: unknown) => {
+          if (isCreditApiError(error) && error.status === 401) return false;
+          throw error;
+        },
+      );
     this.state = {
       mode: cookieWorks ? 'cookie' : 'bearer',
-      csrfToken: data.csrfToken,
+      csrfToken: created.csrfToken,
       userToken: cookieWorks ? null : userToken,
-      userId: data.userId,
-      expiresAt: data.expiresAt,
+      userId: created.userId,
+      expiresAt: created.expiresAt,
     };
     return this.state;
   }
@@ -84,27 +85,17 @@ export class WidgetSession {
   rememberUserId(userId: string): void {
     if (this.state) this.state.userId = userId;
   }
-
-  private async send(input: string, init: RequestInit): Promise<Response> {
-    try {
-      return await this.fetch(input, { ...init, credentials: 'same-origin', cache: 'no-store' });
-    } catch (error) {
-      if (isAbort(error)) throw error;
-      throw networkError(error);
-    }
-  }
 }
 
-const sessionRefusal = async (response: Response): Promise<WidgetApiError> => {
-  const error = await errorFromResponse(response);
-  if (error.code === 'AUTHORIZATION_ERROR') {
+const sessionRefusal = (error: unknown): unknown => {
+  if (isCreditApiError(error, 'AUTHORIZATION_ERROR')) {
     // Only a refusal that names the parent origin is about where the widget is embedded; any other
     // refusal (a scope, a disabled client) must not tell the customer this website is to blame.
-    const code = isParentOriginRefusal(error) ? 'ORIGIN_NOT_ALLOWED' : 'UNKNOWN';
-    return new WidgetApiError(error.status, code, error.message, { requestId: error.requestId, details: error.details });
+    const aboutOrigin = error.details.some((detail) => detail.field === 'parentOrigin');
+    return new WidgetError(aboutOrigin ? 'ORIGIN_NOT_ALLOWED' : 'UNKNOWN', error.message, { requestId: error.requestId });
   }
-  if (error.code === 'AUTHENTICATION_ERROR') {
-    return new WidgetApiError(error.status, 'INVALID_TOKEN', error.message, { requestId: error.requestId });
+  if (isCreditApiError(error, 'AUTHENTICATION_ERROR')) {
+    return new WidgetError('INVALID_TOKEN', error.message, { requestId: error.requestId });
   }
   return error;
 };

@@ -1,11 +1,12 @@
 import type { TVerificationResult } from '@credit/contract';
+import { isCreditApiError } from '@credit/sdk/browser';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { announce } from '../a11y/announcer.tsx';
-import { WidgetApiError } from '../api/errors.ts';
 import { type StartedVerification, startVerification, submitVerification } from '../api/verification.ts';
 import { useApi, useEmitEvent } from '../app/WidgetServicesProvider.tsx';
 import { ErrorScreen } from '../errors/ErrorScreen.tsx';
+import { WidgetError } from '../errors/widget-error.ts';
 import { useMessages } from '../i18n/index.ts';
 import { Button } from '../ui/Button.tsx';
 import { ScreenHeader } from '../ui/ScreenHeader.tsx';
@@ -21,11 +22,11 @@ type Outcome =
   | { kind: 'verified' }
   | { kind: 'failed'; attemptsRemaining: number }
   | { kind: 'expired' }
-  | { kind: 'locked'; error: WidgetApiError }
+  | { kind: 'locked'; error: unknown }
   | { kind: 'error'; error: unknown };
 
 const lockedError = (message: string, unlocksAt: string | null | undefined) =>
-  new WidgetApiError(403, 'VERIFICATION_LOCKED', message, unlocksAt ? { unlocksAt } : {});
+  new WidgetError('VERIFICATION_LOCKED', message, unlocksAt ? { unlocksAt } : {});
 
 /** A failed answer can be a lock (no attempts left) or a second chance. */
 const outcomeOfFailure = (result: TVerificationResult, lockedMessage: string): Outcome =>
@@ -34,13 +35,9 @@ const outcomeOfFailure = (result: TVerificationResult, lockedMessage: string): O
     : { kind: 'failed', attemptsRemaining: result.attemptsRemaining ?? 0 };
 
 const outcomeOfError = (error: unknown): Outcome => {
-  if (error instanceof WidgetApiError && error.code === 'VERIFICATION_LOCKED') return { kind: 'locked', error };
+  if (isCreditApiError(error, 'VERIFICATION_LOCKED')) return { kind: 'locked', error };
   // An expired or already-used session is a validation error on sessionId: the fix is a new session.
-  if (
-    error instanceof WidgetApiError &&
-    error.code === 'VALIDATION_ERROR' &&
-    error.details?.some((d) => d.field === 'sessionId')
-  ) {
+  if (isCreditApiError(error, 'VALIDATION_ERROR') && error.details.some((d) => d.field === 'sessionId')) {
     return { kind: 'expired' };
   }
   return { kind: 'error', error };

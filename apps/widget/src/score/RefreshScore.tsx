@@ -1,0 +1,87 @@
+import type { TUser } from '@credit/contract';
+import { isCreditApiError } from '@credit/sdk/browser';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { announce } from '../a11y/announcer.tsx';
+import { creditKey, refreshCreditScore } from '../api/credit.ts';
+import { meKey, meQuery } from '../api/me.ts';
+import { useApi } from '../app/WidgetServicesProvider.tsx';
+import { useI18n, useMessages } from '../i18n/index.ts';
+import { Button } from '../ui/Button.tsx';
+import { messages } from './messages.ts';
+
+/** setTimeout's longest delay; a later time is checked again when the frame is next looked at. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * "Refresh score": a bureau pull now, allowed once a day. The server says when the next one is allowed
+ * (`monitoring.refreshAvailableAt` on the user, null when allowed now), so the button never trusts the
+ * device's clock to decide; the clock only schedules the next look.
+ */
+export function RefreshScore({ userId }: { userId: string }) {
+  const t = useMessages(messages);
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const { formatDateTime, formatNumber } = useI18n();
+  const me = useQuery(meQuery(api));
+  // After a 429 whose user record has not come back yet: the wait the API stated, on this device's clock.
+  const [blockedUntil, setBlockedUntil] = useState<string | null>(null);
+  const availableAt = me.data?.monitoring.refreshAvailableAt ?? blockedUntil;
+
+  useEffect(() => {
+    if (!availableAt) return;
+    const wait = Date.parse(availableAt) - Date.now();
+    if (!(wait > 0)) return;
+    const timer = setTimeout(
+      () => {
+        setBlockedUntil(null);
+        void queryClient.invalidateQueries({ queryKey: meKey });
+      },
+      Math.min(wait, MAX_TIMER_MS),
+    );
+    return () => clearTimeout(timer);
+  }, [availableAt, queryClient]);
+
+  const refresh = useMutation({
+    mutationFn: () => refreshCreditScore(api, userId),
+    onSuccess: (result) => {
+      queryClient.setQueryData(creditKey(userId), result);
+      queryClient.setQueryData<TUser>(
+        meKey,
+        (user) => user && { ...user, monitoring: { ...user.monitoring, refreshAvailableAt: result.refreshAvailableAt } },
+      );
+      // The factors and history changed with the score; the user record's times did too.
+      void queryClient.invalidateQueries({ queryKey: creditKey(userId), predicate: (query) => query.queryKey.length > 2 });
+      void queryClient.invalidateQueries({ queryKey: meKey });
+      announce(
+        t.refreshed(formatNumber(result.score), result.previousScore === null ? null : formatNumber(result.previousScore)),
+      );
+    },
+    onError: (error) => {
+      if (!isCreditApiError(error, 'RATE_LIMIT_EXCEEDED')) return;
+      setBlockedUntil(new Date(Date.now() + (error.retryAfter ?? 60) * 1000).toISOString());
+      void queryClient.invalidateQueries({ queryKey: meKey });
+    },
+  });
+
+  const rateLimited = isCreditApiError(refresh.error, 'RATE_LIMIT_EXCEEDED');
+  const result = refresh.data;
+  return (
+    <div className="cw-refresh">
+      <Button variant="secondary" loading={refresh.isPending} disabled={Boolean(availableAt)} onClick={() => refresh.mutate()}>
+        {refresh.isPending ? t.refreshing : t.refresh}
+      </Button>
+      {result ? (
+        <p className="cw-refresh__result">
+          {t.refreshed(formatNumber(result.score), result.previousScore === null ? null : formatNumber(result.previousScore))}
+        </p>
+      ) : null}
+      {refresh.isError && !rateLimited ? (
+        <p className="cw-refresh__error" role="alert">
+          {t.refreshFailed}
+        </p>
+      ) : null}
+      {availableAt ? <p className="cw-muted cw-small">{t.nextRefresh(formatDateTime(availableAt))}</p> : null}
+    </div>
+  );
+}

@@ -17,6 +17,7 @@ import { openPglite } from '../src/db/pglite.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { createLogger } from '../src/logger.ts';
 import { createClient } from '../src/modules/clients/service.ts';
+import { runClockAdvancesUntilIdle } from '../src/modules/clocks/service.ts';
 import { listen } from '../src/server.ts';
 
 interface Recorded {
@@ -193,6 +194,21 @@ const main = async () => {
     await call('testWebhook', { token, params: { webhookId: webhook.webhookId }, body: { eventType: 'score.changed' } });
     await call('listWebhookDeliveries', { token, params: { webhookId: webhook.webhookId }, query: { limit: '2' } });
     await call('deleteWebhook', { token, params: { webhookId: webhook.webhookId } });
+    // A test clock: Sam (enrolled, then verified) lives a month ahead, then the clock and Sam are deleted.
+    const sam = (await call('listUsers', { token, query: { externalUserId: 'cust-1002' } })).answer.data[0].userId as string;
+    const testClock = (
+      await call('createSandboxClock', { token, body: { name: 'Sam, a month on', frozenTime: '2026-04-16T14:30:00.000Z' } })
+    ).answer.data;
+    await call('listSandboxClocks', { token, query: { limit: '2' } });
+    await call('attachSandboxClockUsers', { token, params: { clockId: testClock.clockId }, body: { userIds: [sam] } });
+    await call('advanceSandboxClock', {
+      token,
+      params: { clockId: testClock.clockId },
+      body: { frozenTime: '2026-05-16T14:30:00.000Z' },
+    });
+    await call('getSandboxClock', { token, params: { clockId: testClock.clockId } });
+    await runClockAdvancesUntilIdle(ctx);
+    await call('deleteSandboxClock', { token, params: { clockId: testClock.clockId } });
     await call('deleteUser', { token, params: { userId } });
 
     const missing = ALL_OPERATIONS.map((op) => op.operationId).filter((id) => !recorded[id]);

@@ -11,6 +11,8 @@ import { contractRoutesOf, send } from './http/route.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { alertRoutes } from './modules/alerts/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { clockScopePerRequest } from './modules/clocks/request-scope.ts';
+import { clockRoutes } from './modules/clocks/routes.ts';
 import { creditRoutes } from './modules/credit/routes.ts';
 import { docsRoutes } from './modules/docs/routes.ts';
 import { monitoringRoutes } from './modules/monitoring/routes.ts';
@@ -74,6 +76,7 @@ export const moduleRoutes = (ctx: AppContext): Router[] => [
   alertRoutes(ctx),
   verificationRoutes(ctx),
   sandboxRoutes(ctx),
+  clockRoutes(ctx),
   sandboxLandingRoutes(ctx),
   webhookRoutes(ctx),
   widgetRoutes(ctx),
@@ -103,6 +106,7 @@ export const createApp = (ctx: AppContext): Express => {
   app.use(noStore);
   app.use(deferBodyErrors(express.json({ limit: BODY_LIMIT, strict: true })));
   app.use(deferBodyErrors(express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 50 })));
+  app.use(clockScopePerRequest);
   app.use(dispatchOperations(ctx, operations));
   for (const pages of modules) app.use(pages);
   app.use(unknownRoute);

@@ -1,33 +1,45 @@
 import type { AppContext } from './context.ts';
 import { deleteExpiredIdempotencyKeys } from './http/idempotency.ts';
 import { deleteExpiredTokens } from './modules/auth/repo.ts';
+import { pruneUnusedClocks, startClockAdvances } from './modules/clocks/service.ts';
 import { eraseCreditData } from './modules/credit/service.ts';
+import { startMonitoring } from './modules/monitoring/scheduler.ts';
 import { purgeDeletedUsers } from './modules/users/service.ts';
 import { startDispatcher } from './modules/webhooks/dispatcher.ts';
+import { pruneExpired } from './retention/prune.ts';
 
 /** One sweep of the housekeeping jobs. Each is a single idempotent statement, safe on any number of workers. */
 export const runHousekeeping = async (ctx: AppContext) => {
   const purgedUsers = await purgeDeletedUsers(ctx, eraseCreditData);
   const expiredKeys = await deleteExpiredIdempotencyKeys(ctx);
   const expiredTokens = await deleteExpiredTokens(ctx.db, new Date(ctx.clock.now().getTime() - 24 * 3600 * 1000));
-  return { purgedUsers, expiredKeys, expiredTokens };
+  // Retention: each table in bounded chunks, so a sweep never holds a long transaction or a table lock.
+  const pruned = await pruneExpired(ctx);
+  // Sandbox test clocks unused for 30 days go with their users (a production instance has none).
+  const prunedClocks = ctx.config.APP_ENV === 'sandbox' ? await pruneUnusedClocks(ctx) : 0;
+  return { purgedUsers, expiredKeys, expiredTokens, pruned, prunedClocks };
 };
 
-/** The worker role: webhook delivery, and housekeeping now and every PURGE_INTERVAL_SECONDS. */
+/** The worker role: credit monitoring, webhook delivery, and housekeeping now and every PURGE_INTERVAL_SECONDS. */
 export const startWorker = (ctx: AppContext): { stop(): Promise<void> } => {
   const sweep = () =>
     runHousekeeping(ctx)
       .then((result) => {
-        if (result.purgedUsers > 0) ctx.logger.info(result, 'housekeeping');
+        if (result.purgedUsers > 0 || result.prunedClocks > 0 || Object.values(result.pruned).some((n) => n > 0))
+          ctx.logger.info(result, 'housekeeping');
       })
       .catch((error) => ctx.logger.warn({ err: error }, 'housekeeping failed; will retry next interval'));
   void sweep();
   const timer = setInterval(sweep, ctx.config.PURGE_INTERVAL_SECONDS * 1000);
   timer.unref();
   const dispatcher = startDispatcher(ctx);
+  const monitoring = startMonitoring(ctx);
+  const clockAdvances = startClockAdvances(ctx);
   return {
     stop: async () => {
       clearInterval(timer);
+      await clockAdvances.stop();
+      await monitoring.stop();
       await dispatcher.stop();
     },
   };

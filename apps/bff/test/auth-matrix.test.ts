@@ -14,6 +14,7 @@ const PLACEHOLDER_IDS: Record<string, string> = {
   offerId: 'off_nwbCashBack001',
   alertId: 'alt_doesNotExist0001',
   webhookId: 'wh_doesNotExist0001',
+  clockId: 'clk_doesNotExist0001',
 };
 
 let app: TestApp;
@@ -107,6 +108,13 @@ const EXTENSIONS = [
   'POST /v1/sandbox/users/{userId}/alerts',
   'POST /v1/sandbox/users/{userId}/offers/{offerId}/convert',
   'GET /v1/sandbox/users/{userId}/verification/answers',
+  // Sandbox test clocks (issue 22, DECISIONS "Monitoring and the sandbox clock").
+  'POST /v1/sandbox/clocks',
+  'GET /v1/sandbox/clocks',
+  'GET /v1/sandbox/clocks/{clockId}',
+  'POST /v1/sandbox/clocks/{clockId}/users',
+  'POST /v1/sandbox/clocks/{clockId}/advance',
+  'DELETE /v1/sandbox/clocks/{clockId}',
   'POST /widget/session', // the widget frame's cookie session
   'GET /widget/session',
 ];

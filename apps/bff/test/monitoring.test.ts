@@ -101,6 +101,18 @@ describe('the monitoring schedule', () => {
     expect(listed.body.data[0].monitoring.lastRefreshedAt).toBe(app.clock.now().toISOString());
   });
 
+  it('covers periods missed while workers were down with one pull, then keeps to the verification-day cycle', async () => {
+    const verifiedAt = app.clock.now();
+    const userId = await enrolActiveUser(app, await tok(), { ssn: '1001' });
+    await runMonitoringUntilIdle(app.ctx);
+    app.clock.advance(95 * DAY);
+    await runMonitoringUntilIdle(app.ctx);
+    expect(
+      await count(`select count(*)::int as n from score_history where user_id = $1 and source = 'monitoring'`, [userId]),
+    ).toBe(1);
+    expect((await getUser(userId)).monitoring.nextRefreshAt).toBe(new Date(verifiedAt.getTime() + 120 * DAY).toISOString());
+  });
+
   it('raises every alert type from real file differences for story 1001, none for 1002, each delivered once', async () => {
     const story = await enrolActiveUser(app, await tok(), { ssn: '1001', firstName: 'Story', lastName: 'Teller' });
     const quiet = await enrolActiveUser(app, await tok(), { ssn: '1002', firstName: 'Quiet', lastName: 'Keeper' });
@@ -163,8 +175,12 @@ describe('the monitoring schedule', () => {
       expect(await eventsOf(userId, 'score.updated')).toBe(2);
       const alerts = await count('select count(*)::int as n from alerts where user_id = $1', [userId]);
       expect(await eventsOf(userId, 'alert.created')).toBe(alerts);
+      // Every alert but score_change has its subject's key; none was raised twice.
       const keys = await count('select count(*)::int as n from monitoring_alert_keys where user_id = $1', [userId]);
-      expect(alerts).toBeGreaterThanOrEqual(keys);
+      const scoreAlerts = await count(`select count(*)::int as n from alerts where user_id = $1 and type = 'score_change'`, [
+        userId,
+      ]);
+      expect(alerts).toBe(keys + scoreAlerts);
     }
     const doomedRow = await app.db.query<{ monitoring_period: number; monitoring_next_attempt_at: Date | null }>(
       'select monitoring_period, monitoring_next_attempt_at from users where id = $1',

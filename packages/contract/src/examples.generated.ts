@@ -1261,6 +1261,152 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       }
     }
   },
+  "advanceSandboxClock": {
+    "request": {
+      "params": {
+        "clockId": "clk_Ex4mple2aB3dE5fG7hJ9"
+      },
+      "body": {
+        "frozenTime": "2026-05-16T14:30:00.000Z"
+      }
+    },
+    "response": {
+      "status": 202,
+      "body": {
+        "data": {
+          "clockId": "clk_Ex4mple2aB3dE5fG7hJ9",
+          "name": "Sam, a month on",
+          "frozenTime": "2026-04-16T14:30:00.000Z",
+          "status": "advancing",
+          "userCount": 1,
+          "createdAt": "2026-04-16T14:30:00.000Z"
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-04-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "attachSandboxClockUsers": {
+    "request": {
+      "params": {
+        "clockId": "clk_Ex4mple2aB3dE5fG7hJ9"
+      },
+      "body": {
+        "userIds": [
+          "usr_Ex4mple2aB3dE5fG7hJ9"
+        ]
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "clockId": "clk_Ex4mple2aB3dE5fG7hJ9",
+          "name": "Sam, a month on",
+          "frozenTime": "2026-04-16T14:30:00.000Z",
+          "status": "ready",
+          "userCount": 1,
+          "createdAt": "2026-04-16T14:30:00.000Z"
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-04-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "createSandboxClock": {
+    "request": {
+      "body": {
+        "name": "Sam, a month on",
+        "frozenTime": "2026-04-16T14:30:00.000Z"
+      }
+    },
+    "response": {
+      "status": 201,
+      "body": {
+        "data": {
+          "clockId": "clk_Ex4mple2aB3dE5fG7hJ9",
+          "name": "Sam, a month on",
+          "frozenTime": "2026-04-16T14:30:00.000Z",
+          "status": "ready",
+          "userCount": 0,
+          "createdAt": "2026-04-16T14:30:00.000Z"
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-04-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "deleteSandboxClock": {
+    "request": {
+      "params": {
+        "clockId": "clk_Ex4mple2aB3dE5fG7hJ9"
+      }
+    },
+    "response": {
+      "status": 204
+    }
+  },
+  "getSandboxClock": {
+    "request": {
+      "params": {
+        "clockId": "clk_Ex4mple2aB3dE5fG7hJ9"
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "clockId": "clk_Ex4mple2aB3dE5fG7hJ9",
+          "name": "Sam, a month on",
+          "frozenTime": "2026-04-16T14:30:00.000Z",
+          "status": "advancing",
+          "userCount": 1,
+          "createdAt": "2026-04-16T14:30:00.000Z"
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-04-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "listSandboxClocks": {
+    "request": {
+      "query": {
+        "limit": "2"
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": [
+          {
+            "clockId": "clk_Ex4mple2aB3dE5fG7hJ9",
+            "name": "Sam, a month on",
+            "frozenTime": "2026-04-16T14:30:00.000Z",
+            "status": "ready",
+            "userCount": 0,
+            "createdAt": "2026-04-16T14:30:00.000Z"
+          }
+        ],
+        "pagination": {
+          "hasMore": false,
+          "nextCursor": null,
+          "total": 1
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-04-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
   "createWidgetSession": {
     "request": {
       "body": {

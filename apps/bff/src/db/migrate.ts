@@ -2,12 +2,18 @@ import type { Db } from './db.ts';
 import * as platform from './migrations/001-platform.ts';
 import * as webhooks from './migrations/003-webhooks.ts';
 import * as credit from './migrations/004-credit.ts';
+import * as monitoring from './migrations/005-monitoring.ts';
+import * as retention from './migrations/006-retention.ts';
+import * as sandboxClocks from './migrations/007-sandbox-clocks.ts';
 
 /** Ordered, append-only. A migration never changes once released; add a new one instead. */
 export const MIGRATIONS: { version: string; sql: string }[] = [
   { version: '001-platform', sql: platform.sql },
   { version: '003-webhooks', sql: webhooks.sql },
   { version: '004-credit', sql: credit.sql },
+  { version: '005-monitoring', sql: monitoring.sql },
+  { version: '006-retention', sql: retention.sql },
+  { version: '007-sandbox-clocks', sql: sandboxClocks.sql },
 ];
 
 // Any fixed 64-bit number shared by every instance: whoever holds it migrates, the others wait.

@@ -15,8 +15,10 @@ alter table users add column manual_refresh_at timestamptz;
 create index users_monitoring_due on users (monitoring_next_attempt_at)
   where monitoring_next_attempt_at is not null and deleted_at is null;
 
--- Users verified before monitoring existed start now, at period 0.
-update users set monitoring_anchor_at = now(), monitoring_due_at = now(), monitoring_next_attempt_at = now()
+-- Users verified before monitoring existed are pulled now, and after that on their own verification day's cycle, so
+-- the existing population does not fall due all at once every period.
+update users set monitoring_anchor_at = coalesce(verified_at, now()), monitoring_due_at = now(),
+  monitoring_next_attempt_at = now()
   where status = 'active' and deleted_at is null;
 
 alter table score_history drop constraint score_history_source_check;

@@ -2,7 +2,7 @@ import type { CreditFile } from '../../bureau/provider.ts';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { recordAlert, recordScoreChangeAlert } from '../alerts/service.ts';
-import { type RecordedScore, recordPulledScore } from '../credit/service.ts';
+import { type OnSignificantChange, type RecordedScore, recordPulledScore } from '../credit/service.ts';
 import type { UserRow } from '../users/service.ts';
 import { detectAlerts } from './file-diff.ts';
 import { type FileSnapshot, snapshotOf } from './file-snapshot.ts';
@@ -10,10 +10,14 @@ import { claimAlertKey, loadSealedSnapshot, saveSealedSnapshot } from './repo.ts
 
 const snapshotContext = (userId: string) => `credit_snapshots:${userId}`;
 
-const loadSnapshot = async (tx: Queryable, ctx: AppContext, userId: string): Promise<FileSnapshot | null> => {
-  const sealed = await loadSealedSnapshot(tx, userId);
-  return sealed ? (JSON.parse(ctx.cipher.decrypt(sealed, snapshotContext(userId))) as FileSnapshot) : null;
+const loadSnapshot = async (tx: Queryable, ctx: AppContext, userId: string) => {
+  const stored = await loadSealedSnapshot(tx, userId);
+  if (!stored) return { snapshot: null, asOf: null };
+  return { snapshot: JSON.parse(ctx.cipher.decrypt(stored.sealed, snapshotContext(userId))) as FileSnapshot, asOf: stored.asOf };
 };
+
+/** No alert at the first comparison: a move from a score a read stored earlier is not news to the customer. */
+const noAlert: OnSignificantChange = async () => undefined;
 
 export interface AppliedPull extends RecordedScore {
   alertsRaised: number;
@@ -25,6 +29,8 @@ export interface AppliedPull extends RecordedScore {
  * previous file whose subject never alerted before, and the new snapshot the next comparison starts from. With no
  * previous snapshot this is the first comparison: only what a customer should see at once is raised.
  * `ctx.clock` is the user's "now" (a sandbox clock's time for a user on a clock): every date written comes from it.
+ * Answers undefined, changing nothing, when a newer pull has already committed (a refresh now that raced a scheduled
+ * refresh): an older file must never overwrite the newer snapshot or add a history point out of order.
  */
 export const applyPulledFile = async (
   tx: Queryable,
@@ -33,18 +39,19 @@ export const applyPulledFile = async (
   file: CreditFile,
   asOf: Date,
   source: 'monitoring' | 'refresh',
-): Promise<AppliedPull> => {
+): Promise<AppliedPull | undefined> => {
   const now = ctx.clock.now();
-  const previous = await loadSnapshot(tx, ctx, user.id);
+  const { snapshot: previous, asOf: previousAsOf } = await loadSnapshot(tx, ctx, user.id);
+  if (previousAsOf && previousAsOf.getTime() > asOf.getTime()) return undefined;
   const next = snapshotOf(file, asOf);
   const recorded = await recordPulledScore(tx, ctx, user, file, asOf, {
     source,
     firstComparison: previous === null,
-    onSignificantChange: recordScoreChangeAlert(ctx),
+    onSignificantChange: previous === null ? noAlert : recordScoreChangeAlert(ctx),
   });
   let alertsRaised = 0;
   for (const detected of detectAlerts(previous, next, asOf)) {
-    if (!(await claimAlertKey(tx, user.id, detected.key, now))) continue;
+    if (!(await claimAlertKey(tx, user.id, ctx.tokens.candidates(`${user.id}:${detected.key}`), now))) continue;
     await recordAlert(tx, ctx, user, detected.draft);
     alertsRaised += 1;
   }

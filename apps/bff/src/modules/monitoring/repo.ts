@@ -92,11 +92,13 @@ export const unschedule = async (tx: Queryable, userId: string): Promise<void> =
   await tx.query('update users set monitoring_next_attempt_at = null where id = $1', [userId]);
 };
 
-export const loadSealedSnapshot = async (tx: Queryable, userId: string): Promise<string | undefined> => {
-  const { rows } = await tx.query<{ snapshot_enc: string }>('select snapshot_enc from credit_snapshots where user_id = $1', [
-    userId,
-  ]);
-  return rows[0]?.snapshot_enc;
+export const loadSealedSnapshot = async (tx: Queryable, userId: string): Promise<{ sealed: string; asOf: Date } | undefined> => {
+  const { rows } = await tx.query<{ snapshot_enc: string; as_of: Date }>(
+    'select snapshot_enc, as_of from credit_snapshots where user_id = $1',
+    [userId],
+  );
+  const row = rows[0];
+  return row ? { sealed: row.snapshot_enc, asOf: new Date(row.as_of) } : undefined;
 };
 
 export const saveSealedSnapshot = async (
@@ -110,11 +112,18 @@ export const saveSealedSnapshot = async (
   );
 };
 
-/** Records that an alert about `key` was raised; false when one already was (the same inquiry never alerts twice). */
-export const claimAlertKey = async (tx: Queryable, userId: string, key: string, at: Date): Promise<boolean> => {
+/**
+ * Records that an alert about a subject was raised; false when one already was (the same inquiry never alerts twice).
+ * Subjects are stored as keyed digests (`digests[0]` is the current key's): they name lenders, ZIP codes and flags, which
+ * stay sealed in the snapshot. The older keys' digests are checked too, so rotating the key never re-raises an alert.
+ */
+export const claimAlertKey = async (tx: Queryable, userId: string, digests: string[], at: Date): Promise<boolean> => {
   const { rowCount } = await tx.query(
-    'insert into monitoring_alert_keys (user_id, key, created_at) values ($1, $2, $3) on conflict do nothing',
-    [userId, key, at],
+    `insert into monitoring_alert_keys (user_id, key, created_at)
+     select $1, $2, $3
+     where not exists (select 1 from monitoring_alert_keys where user_id = $1 and key = any($4::text[]))
+     on conflict do nothing`,
+    [userId, digests[0], at, digests],
   );
   return rowCount === 1;
 };

@@ -31,7 +31,14 @@ export const runMonitoringBatch = async (ctx: AppContext): Promise<BatchReport> 
   const leaseUntil = new Date(now.getTime() + ctx.config.MONITORING_LEASE_SECONDS * 1000);
   const claimed = await claimDueUsers(ctx.db, now, leaseUntil, ctx.config.MONITORING_BATCH_SIZE);
   const report: BatchReport = { claimed: claimed.length, outcomes: emptyOutcomes(), durationsMs: [] };
+  // A user whose turn comes too late to finish inside the lease is left alone: the lease runs out and another pass takes
+  // it, rather than two workers pulling it at once. A quarter of the lease covers one pull with its retries.
+  const lastStart = leaseUntil.getTime() - (ctx.config.MONITORING_LEASE_SECONDS * 1000) / 4;
   await eachLimited(claimed, ctx.config.MONITORING_CONCURRENCY, async (user) => {
+    if (ctx.clock.now().getTime() > lastStart) {
+      report.outcomes.skipped += 1;
+      return;
+    }
     const started = performance.now();
     try {
       report.outcomes[await refreshClaimedUser(ctx, user)] += 1;

@@ -4,7 +4,7 @@ import { userTag } from '../../cache/read-cache.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
-import { creditScoreOf, requireActiveUser } from '../credit/service.ts';
+import { creditScoreOf, getCurrentScore, requireActiveUser } from '../credit/service.ts';
 import { loadCreditSubject, writeUser } from '../users/service.ts';
 import { applyPulledFile } from './apply-pull.ts';
 import {
@@ -67,13 +67,16 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
   try {
     // Keyed by the period: a request repeated after a crash is the same pull to the bureau, billed once.
     result = await bureauOf(ctx).pullCreditFile(await loadCreditSubject(ctx, user), now, {
-      pullId: `${user.id}:period:${claimedPeriod}`,
+      pullId: `${user.id}:period:${period}`,
     });
   } catch (error) {
     const retryAt = new Date(now.getTime() + retryDelay(ctx, user.monitoring_attempts));
     await recordFailedAttempt(ctx.db, user.id, claimedPeriod, retryAt);
-    ctx.logger.warn(
-      { userId: user.id, period: claimedPeriod, attempt: user.monitoring_attempts + 1, retryAt, reason: (error as Error).name },
+    // Warn while it may be the bureau's passing trouble; past the schedule's end it needs an operator's look.
+    const attempt = user.monitoring_attempts + 1;
+    const level = attempt > ctx.config.MONITORING_RETRY_SCHEDULE.length ? 'error' : 'warn';
+    ctx.logger[level](
+      { userId: user.id, period: claimedPeriod, attempt, retryAt, reason: (error as Error).name },
       'monitoring pull failed; the period will be retried',
     );
     return 'failed';
@@ -152,10 +155,12 @@ export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string
     await markRefreshed(tx, user.id, now);
     return pulled;
   });
-  const score = await creditScoreOf(ctx, user, file, { score: applied.score, scoreDate: applied.scoreDate });
+  // A newer scheduled pull committed first: the score on file is already newer than this pull's.
+  const current = applied ?? { ...(await getCurrentScore(ctx, user, file)), previousScore: null };
+  const score = await creditScoreOf(ctx, user, file, { score: current.score, scoreDate: current.scoreDate });
   return {
     ...score,
-    previousScore: applied.previousScore,
+    previousScore: current.previousScore,
     refreshAvailableAt: new Date(now.getTime() + windowMs).toISOString(),
   };
 };

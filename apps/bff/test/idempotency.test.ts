@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enrolActiveUser } from './helpers/credit-users.ts';
 import { enrollment, startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 
 let app: TestApp;
@@ -88,6 +89,36 @@ describe('Idempotency-Key', () => {
     const later = await enrolWithKey('key-expiry', body);
     expect(later.headers.get('idempotent-replayed')).toBeNull();
     expect(later.body.error.code).toBe('USER_EXISTS');
+  });
+
+  it('never stores a 429: a retry with the same key after Retry-After is served, not refused again', async () => {
+    const userId = await enrolActiveUser(app, token);
+    const refresh = (key?: string) =>
+      app.request('POST', `/v1/users/${userId}/credit-score/refresh`, {
+        token,
+        headers: key ? { 'idempotency-key': key } : {},
+      });
+    expect((await refresh()).status).toBe(200);
+    // Late in the day's window, so Retry-After (4 h) ends well inside a stored answer's 24 h replay window.
+    app.clock.advance(20 * 3600 * 1000);
+    token = await app.token(client);
+    const refused = await refresh('key-429');
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBe(4 * 3600);
+    const stored = await app.db.query('select 1 from idempotency_keys where key = $1', ['key-429']);
+    expect(stored.rows, 'a 429 leaves no stored answer').toHaveLength(0);
+
+    app.clock.advance(retryAfter * 1000);
+    token = await app.token(client);
+    const retried = await refresh('key-429');
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    const replay = await refresh('key-429');
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
   });
 
   it('keeps keys per client and rejects keys over 255 characters', async () => {

@@ -66,9 +66,15 @@ const claim = async (ctx: AppContext, clientId: string, key: string, fingerprint
   };
 };
 
-/** A response worth replaying: success or a 4xx other than validation (those never ran). */
+/**
+ * A response worth replaying: success or a 4xx that settles the request. Not stored: validation errors (the request
+ * never ran), 429s (they say "not yet": a client that waits `Retry-After` and retries with the same key must be
+ * served, not refused again) and 5xx.
+ */
 const isStorable = (response: PreparedResponse) =>
-  response.status < 500 && (response.body as { error?: { code?: string } } | undefined)?.error?.code !== 'VALIDATION_ERROR';
+  response.status < 500 &&
+  response.status !== 429 &&
+  (response.body as { error?: { code?: string } } | undefined)?.error?.code !== 'VALIDATION_ERROR';
 
 export const withIdempotency = async (
   ctx: AppContext,

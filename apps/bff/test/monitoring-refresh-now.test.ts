@@ -6,14 +6,8 @@ const HOUR = 3_600_000;
 
 let app: TestApp;
 let client: TestClient;
-let minted = { token: '', at: 0 };
 /** An access token valid at the test clock's now (the clock jumps months; a token lives an hour). */
-const tok = async () => {
-  if (!minted.token || app.clock.now().getTime() - minted.at > 30 * 60_000) {
-    minted = { token: await app.token(client), at: app.clock.now().getTime() };
-  }
-  return minted.token;
-};
+const tok = () => app.currentToken(client);
 beforeAll(async () => {
   app = await startTestApp();
   app.clock.set('2026-11-23T10:00:00.000Z');

@@ -12,14 +12,8 @@ const HOOK_SECRET = 'whsec_monitoring_0123456789abcdef';
 
 let app: TestApp;
 let client: TestClient;
-let minted = { token: '', at: 0 };
 /** An access token valid at the test clock's now (the clock jumps months; a token lives an hour). */
-const tok = async () => {
-  if (!minted.token || app.clock.now().getTime() - minted.at > 30 * 60_000) {
-    minted = { token: await app.token(client), at: app.clock.now().getTime() };
-  }
-  return minted.token;
-};
+const tok = () => app.currentToken(client);
 let receiver: Receiver;
 let dispatcher: Dispatcher;
 

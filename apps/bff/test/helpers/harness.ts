@@ -49,6 +49,8 @@ export interface TestApp {
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   createClient(input?: Partial<CreateClientInput>): Promise<TestClient>;
   token(client: TestClient, scope?: string): Promise<string>;
+  /** An access token still valid at the test clock's now, minted again once the clock has moved past half its life. */
+  currentToken(client: TestClient): Promise<string>;
   userToken(accessToken: string, userId: string, extra?: Record<string, string>): Promise<string>;
   /** The SDK signed in as `client`, on this app's URL and clock (so token expiry follows `clock.advance`). */
   sdk(client: TestClient, options?: Partial<ClientCredentialsOptions>): CreditClient;
@@ -123,6 +125,7 @@ export const startTestApp = async (
   };
 
   let clientCount = 0;
+  const minted = new Map<string, { token: string; at: number }>();
   const app: TestApp = {
     url: server.url,
     ctx,
@@ -151,6 +154,14 @@ export const startTestApp = async (
       });
       if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.access_token as string;
+    },
+    async currentToken(client) {
+      const known = minted.get(client.id);
+      const now = clock.now().getTime();
+      if (known && now >= known.at && now - known.at < 30 * 60_000) return known.token;
+      const token = await app.token(client);
+      minted.set(client.id, { token, at: now });
+      return token;
     },
     async userToken(accessToken, userId, extra = {}) {
       const res = await request('POST', '/v1/auth/user-token', {

@@ -1,4 +1,5 @@
 import type { TAlert, TAlertType } from '@credit/contract';
+import type { TradelineKind } from '../../bureau/provider.ts';
 
 /** What a rule decides about a new alert; `recordAlert` stores it and announces it. */
 export interface AlertDraft {
@@ -44,3 +45,14 @@ export const scoreChangeAlertDraft = (previousScore: number, newScore: number): 
     data,
   };
 };
+
+/** How an alert names a kind of account, whichever rule raised it (monitoring's comparison, the sandbox helper). */
+export const ACCOUNT_LABELS: Record<TradelineKind, string> = {
+  credit_card: 'credit card',
+  auto_loan: 'auto loan',
+  student_loan: 'student loan',
+  mortgage: 'mortgage',
+  personal_loan: 'personal loan',
+};
+
+export const usd = (amount: number) => `$${Math.round(amount).toLocaleString('en-US')}`;

@@ -1,8 +1,7 @@
-import type { TAlert, TAlertType, TListAlertsQuery } from '@credit/contract';
+import type { TAlert, TAlertType, TListAlertsQuery, TPagination } from '@credit/contract';
+import type { CursorCodec } from '../../core/cursor.ts';
 import type { Queryable } from '../../db/db.ts';
-import type { CursorCodec } from '../../http/cursor.ts';
-import type { Pagination } from '../../http/envelope.ts';
-import { createdAtCursorValue, Filters, keysetPage } from '../../http/pagination.ts';
+import { createdAtCursorValue, Filters, keysetPage } from '../../db/keyset.ts';
 
 export interface AlertRow {
   id: string;
@@ -79,7 +78,7 @@ export const listUserAlerts = (
   userId: string,
   query: TListAlertsQuery,
   cursors: CursorCodec,
-): Promise<{ items: AlertRow[]; pagination: Pagination }> => {
+): Promise<{ items: AlertRow[]; pagination: TPagination }> => {
   const filters = new Filters().add((p) => `client_id = ${p}`, clientId).add((p) => `user_id = ${p}`, userId);
   if (query.status !== 'all') filters.add((p) => `status = ${p}`, query.status);
   if (query.type) filters.add((p) => `type = ${p}`, query.type);

@@ -1,8 +1,8 @@
 import type { TAlertType } from '@credit/contract';
 import { isoDate } from '../../bureau/dates.ts';
 import { fileFigures } from '../../bureau/factors.ts';
-import type { CreditFile, CreditSubject, Tradeline, TradelineKind } from '../../bureau/provider.ts';
-import { type AlertDraft, scoreChangeAlertDraft } from './alert-draft.ts';
+import type { CreditFile, CreditSubject, Tradeline } from '../../bureau/provider.ts';
+import { ACCOUNT_LABELS, type AlertDraft, scoreChangeAlertDraft, usd } from './alert-draft.ts';
 
 /** What a sandbox alert is drawn from: the user's file, where they live and (for score alerts) their last two scores. */
 export interface SandboxAlertSource {
@@ -11,16 +11,6 @@ export interface SandboxAlertSource {
   scores?: { previous: number; current: number };
   asOf: Date;
 }
-
-const ACCOUNT_LABELS: Record<TradelineKind, string> = {
-  credit_card: 'credit card',
-  auto_loan: 'auto loan',
-  student_loan: 'student loan',
-  mortgage: 'mortgage',
-  personal_loan: 'personal loan',
-};
-
-const usd = (amount: number) => `$${Math.round(amount).toLocaleString('en-US')}`;
 
 /** The newest by a date field (YYYY-MM-DD compares as text); ties keep file order, so the choice is stable. */
 const newestBy = <T>(items: T[], date: (item: T) => string | null): T | undefined =>

@@ -18,7 +18,7 @@ import { type AlertDraft, scoreChangeAlertDraft } from './alert-draft.ts';
 import { insertAlert, lastTwoScores, listUserAlerts, markAlertRead, toAlert } from './repo.ts';
 import { sandboxAlertDraft } from './sandbox-alert-drafts.ts';
 
-export { type AlertDraft, scoreChangeAlertDraft } from './alert-draft.ts';
+export { ACCOUNT_LABELS, type AlertDraft, scoreChangeAlertDraft, usd } from './alert-draft.ts';
 
 /**
  * Stores a new `unread` alert and writes `alert.created` in the caller's transaction, so the alert

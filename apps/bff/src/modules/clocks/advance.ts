@@ -1,6 +1,7 @@
 import { userTag } from '../../cache/read-cache.ts';
 import type { AppContext } from '../../context.ts';
 import { realNow, runInClockScope } from '../../lib/clock.ts';
+import { eachLimited, type PollLoop, startPollLoop } from '../../lib/poll-loop.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { type ClaimedUser, dueOnClock, type RefreshOutcome, refreshClaimedUser } from '../monitoring/service.ts';
 import { writeUser } from '../users/service.ts';
@@ -15,15 +16,6 @@ export interface AdvanceReport {
 }
 
 const leaseEnd = (ctx: AppContext) => new Date(realNow(ctx.clock).getTime() + ctx.config.MONITORING_LEASE_SECONDS * 1000);
-
-/** Runs `work` over `items` with at most `concurrency` in flight. */
-const eachLimited = async <T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> => {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) await work(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
-};
 
 /**
  * One period of a clock's user, exactly as the scheduler would have run it then: `ctx.clock` reads the period's due
@@ -89,29 +81,12 @@ export const runClockAdvancesUntilIdle = async (ctx: AppContext): Promise<Advanc
 };
 
 /** The worker role's loop over clock advances: look every MONITORING_POLL_INTERVAL_MS, run what is claimable. */
-export const startClockAdvances = (ctx: AppContext): { stop(): Promise<void> } => {
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  const loop = async () => {
-    while (!stopped) {
-      try {
-        await runClockAdvancesUntilIdle(ctx);
-      } catch (error) {
-        ctx.logger.warn({ err: error }, 'clock advance failed; its lease runs out and it is taken up again');
-      }
-      if (stopped) break;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, ctx.config.MONITORING_POLL_INTERVAL_MS).unref();
-      });
+export const startClockAdvances = (ctx: AppContext): PollLoop =>
+  startPollLoop(ctx.config.MONITORING_POLL_INTERVAL_MS, async () => {
+    try {
+      await runClockAdvancesUntilIdle(ctx);
+    } catch (error) {
+      ctx.logger.warn({ err: error }, 'clock advance failed; its lease runs out and it is taken up again');
     }
-  };
-  const running = loop();
-  return {
-    stop: async () => {
-      stopped = true;
-      wake?.();
-      await running;
-    },
-  };
-};
+    return false;
+  });

@@ -1,6 +1,6 @@
 import type { TCreditBureau } from '@credit/contract';
-import type { ConsumerFlagType, TradelineKind } from '../../bureau/provider.ts';
-import type { AlertDraft } from '../alerts/service.ts';
+import type { ConsumerFlagType } from '../../bureau/provider.ts';
+import { ACCOUNT_LABELS, type AlertDraft, usd } from '../alerts/service.ts';
 import type { FileSnapshot } from './file-snapshot.ts';
 
 // The words of each alert a file difference raises. Titles and messages follow the sandbox alert helper's, so a
@@ -10,16 +10,6 @@ import type { FileSnapshot } from './file-snapshot.ts';
 export const HIGH_UTILIZATION_PERCENT = 30;
 
 type Account = FileSnapshot['accounts'][number];
-
-const ACCOUNT_LABELS: Record<TradelineKind, string> = {
-  credit_card: 'credit card',
-  auto_loan: 'auto loan',
-  student_loan: 'student loan',
-  mortgage: 'mortgage',
-  personal_loan: 'personal loan',
-};
-
-const usd = (amount: number) => `$${Math.round(amount).toLocaleString('en-US')}`;
 
 export const newInquiryDraft = (inquiry: FileSnapshot['inquiries'][number]): AlertDraft => ({
   type: 'new_inquiry',

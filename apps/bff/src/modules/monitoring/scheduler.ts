@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.ts';
+import { eachLimited, type PollLoop, startPollLoop } from '../../lib/poll-loop.ts';
 import { claimDueUsers, type RefreshOutcome, refreshClaimedUser } from './service.ts';
 
 export interface BatchReport {
@@ -9,17 +10,13 @@ export interface BatchReport {
 }
 
 const emptyOutcomes = (): Record<RefreshOutcome, number> => ({ refreshed: 0, frozen: 0, skipped: 0, failed: 0 });
+const emptyReport = (): BatchReport => ({ claimed: 0, outcomes: emptyOutcomes(), durationsMs: [] });
 
-/** Runs `work` over `items` with at most `concurrency` in flight. */
-const eachLimited = async <T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> => {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
+/** Adds one batch's counts and timings to a running total. */
+const addBatch = (total: BatchReport, batch: BatchReport) => {
+  total.claimed += batch.claimed;
+  for (const key of Object.keys(batch.outcomes) as RefreshOutcome[]) total.outcomes[key] += batch.outcomes[key];
+  total.durationsMs.push(...batch.durationsMs);
 };
 
 /**
@@ -30,7 +27,7 @@ export const runMonitoringBatch = async (ctx: AppContext): Promise<BatchReport> 
   const now = ctx.clock.now();
   const leaseUntil = new Date(now.getTime() + ctx.config.MONITORING_LEASE_SECONDS * 1000);
   const claimed = await claimDueUsers(ctx.db, now, leaseUntil, ctx.config.MONITORING_BATCH_SIZE);
-  const report: BatchReport = { claimed: claimed.length, outcomes: emptyOutcomes(), durationsMs: [] };
+  const report: BatchReport = { ...emptyReport(), claimed: claimed.length };
   // A user whose turn comes too late to finish inside the lease is left alone: the lease runs out and another pass takes
   // it, rather than two workers pulling it at once. A quarter of the lease covers one pull with its retries.
   const lastStart = leaseUntil.getTime() - (ctx.config.MONITORING_LEASE_SECONDS * 1000) / 4;
@@ -53,13 +50,11 @@ export const runMonitoringBatch = async (ctx: AppContext): Promise<BatchReport> 
 
 /** Runs batches until none is due: what a test or a one-off cycle calls. */
 export const runMonitoringUntilIdle = async (ctx: AppContext): Promise<BatchReport> => {
-  const total: BatchReport = { claimed: 0, outcomes: emptyOutcomes(), durationsMs: [] };
+  const total = emptyReport();
   for (;;) {
     const batch = await runMonitoringBatch(ctx);
     if (batch.claimed === 0) return total;
-    total.claimed += batch.claimed;
-    for (const key of Object.keys(batch.outcomes) as RefreshOutcome[]) total.outcomes[key] += batch.outcomes[key];
-    total.durationsMs.push(...batch.durationsMs);
+    addBatch(total, batch);
   }
 };
 
@@ -69,10 +64,8 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
  * The worker role's monitoring loop: claim and refresh due users back to back while there are any, else look again
  * every MONITORING_POLL_INTERVAL_MS. Logs one line per busy stretch with counts and per-user timings (bench reads it).
  */
-export const startMonitoring = (ctx: AppContext): { stop(): Promise<void> } => {
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  let window: BatchReport = { claimed: 0, outcomes: emptyOutcomes(), durationsMs: [] };
+export const startMonitoring = (ctx: AppContext): PollLoop => {
+  let window: BatchReport = emptyReport();
   const flush = () => {
     if (window.claimed === 0) return;
     const sorted = [...window.durationsMs].sort((a, b) => a - b);
@@ -85,46 +78,36 @@ export const startMonitoring = (ctx: AppContext): { stop(): Promise<void> } => {
       },
       'monitoring progress',
     );
-    window = { claimed: 0, outcomes: emptyOutcomes(), durationsMs: [] };
+    window = emptyReport();
   };
   let lastFlush = Date.now();
   let busy = false;
-  const loop = async () => {
-    while (!stopped) {
-      let batch: BatchReport | undefined;
-      try {
-        batch = await runMonitoringBatch(ctx);
-      } catch (error) {
-        ctx.logger.warn({ err: error }, 'monitoring claim failed; will retry');
-      }
-      if (batch && batch.claimed > 0) {
-        busy = true;
-        ctx.logger.debug({ claimed: batch.claimed, ...batch.outcomes }, 'monitoring batch');
-        window.claimed += batch.claimed;
-        for (const key of Object.keys(batch.outcomes) as RefreshOutcome[]) window.outcomes[key] += batch.outcomes[key];
-        window.durationsMs.push(...batch.durationsMs);
-        if (Date.now() - lastFlush >= 5_000) {
-          flush();
-          lastFlush = Date.now();
-        }
-        continue;
-      }
-      flush();
-      lastFlush = Date.now();
-      if (busy) ctx.logger.debug('monitoring idle');
-      busy = false;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, ctx.config.MONITORING_POLL_INTERVAL_MS).unref();
-      });
+  const loop = startPollLoop(ctx.config.MONITORING_POLL_INTERVAL_MS, async () => {
+    let batch: BatchReport | undefined;
+    try {
+      batch = await runMonitoringBatch(ctx);
+    } catch (error) {
+      ctx.logger.warn({ err: error }, 'monitoring claim failed; will retry');
     }
-  };
-  const running = loop();
+    if (batch && batch.claimed > 0) {
+      busy = true;
+      ctx.logger.debug({ claimed: batch.claimed, ...batch.outcomes }, 'monitoring batch');
+      addBatch(window, batch);
+      if (Date.now() - lastFlush >= 5_000) {
+        flush();
+        lastFlush = Date.now();
+      }
+      return true;
+    }
+    flush();
+    lastFlush = Date.now();
+    if (busy) ctx.logger.debug('monitoring idle');
+    busy = false;
+    return false;
+  });
   return {
     stop: async () => {
-      stopped = true;
-      wake?.();
-      await running;
+      await loop.stop();
       flush();
     },
   };

@@ -4,6 +4,8 @@
 //  2. The neutral layers (core, lib, db, security, cache, bureau, outbox) import neither modules nor http/.
 //  3. A module reaches another module only through that module's public file, service.ts (types included).
 //  4. No cycles between modules.
+//  5. A repo (a module's repo.ts or *-repo.ts: its SQL) never imports http/; what it shares with other repos
+//     (keyset pagination, the cursor codec) lives in db/ and core/.
 // Usage: node scripts/check-layers.mjs [srcDir]   (default apps/bff/src; tests point it at a fixture)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +13,7 @@ import path from 'node:path';
 const root = path.resolve(process.argv[2] ?? 'apps/bff/src');
 const NEUTRAL = ['core', 'lib', 'db', 'security', 'cache', 'bureau', 'outbox'];
 const PUBLIC_FILE = 'service.ts';
+const isRepo = (rest) => /(^|\/|-)repo\.ts$/.test(rest);
 
 const filesUnder = (dir) =>
   readdirSync(dir).flatMap((name) => {
@@ -44,6 +47,9 @@ for (const file of filesUnder(root)) {
     if (from.top === 'http' && to.top === 'modules') problems.push(`${where}: http/ must not import modules (use AppContext).`);
     if (NEUTRAL.includes(from.top) && (to.top === 'modules' || to.top === 'http')) {
       problems.push(`${where}: ${from.top}/ is a neutral layer and must not import ${to.top}/.`);
+    }
+    if (from.module && isRepo(from.rest) && to.top === 'http') {
+      problems.push(`${where}: a repo must not import http/ (SQL and what it needs live in repos, db/ and core/).`);
     }
     if (from.module && to.module && from.module !== to.module) {
       if (to.rest !== PUBLIC_FILE) problems.push(`${where}: another module is reached only through its ${PUBLIC_FILE}.`);

@@ -1,5 +1,5 @@
 import type { AppContext } from './context.ts';
-import { deleteExpiredIdempotencyKeys } from './http/idempotency.ts';
+import { deleteExpiredIdempotencyKeys } from './db/idempotency-keys.ts';
 import { deleteExpiredTokens } from './modules/auth/repo.ts';
 import { pruneUnusedClocks, startClockAdvances } from './modules/clocks/service.ts';
 import { eraseCreditData } from './modules/credit/service.ts';
@@ -11,7 +11,7 @@ import { pruneExpired } from './retention/prune.ts';
 /** One sweep of the housekeeping jobs. Each is a single idempotent statement, safe on any number of workers. */
 export const runHousekeeping = async (ctx: AppContext) => {
   const purgedUsers = await purgeDeletedUsers(ctx, eraseCreditData);
-  const expiredKeys = await deleteExpiredIdempotencyKeys(ctx);
+  const expiredKeys = await deleteExpiredIdempotencyKeys(ctx.db, ctx.clock.now());
   const expiredTokens = await deleteExpiredTokens(ctx.db, new Date(ctx.clock.now().getTime() - 24 * 3600 * 1000));
   // Retention: each table in bounded chunks, so a sweep never holds a long transaction or a table lock.
   const pruned = await pruneExpired(ctx);

@@ -46,6 +46,17 @@ describe('the layer rules (scripts/check-layers.mjs, part of pnpm lint)', () => 
     expect(fromCore.output).toContain('core/ is a neutral layer');
   });
 
+  it('fail when a repo imports http/', async () => {
+    const result = await checkWith(
+      'modules/users/repo.ts',
+      "\nimport type { PreparedResponse } from '../../http/error-response.ts';\n",
+    );
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('modules/users/repo.ts imports http/error-response.ts: a repo must not import http/');
+    const fromLogRepo = await checkWith('modules/webhooks/log-repo.ts', "\nimport { send } from '../../http/route.ts';\n");
+    expect(fromLogRepo.output).toContain('modules/webhooks/log-repo.ts imports http/route.ts: a repo must not import http/');
+  });
+
   it('fail on an import cycle between modules, even through service.ts', async () => {
     const result = await checkWith('modules/users/service.ts', "\nexport { getCreditScore } from '../credit/service.ts';\n");
     expect(result.code).toBe(1);

@@ -31,6 +31,7 @@ export const ZDate = z.iso.date().meta({ description: 'Calendar date, YYYY-MM-DD
 export const ZMeta = z
   .object({ requestId: ZRequestId, timestamp: ZTimestamp })
   .meta({ id: 'ResponseMeta', description: 'Present on every response body.' });
+export type TMeta = z.infer<typeof ZMeta>;
 
 export const ZPagination = z
   .object({
@@ -39,6 +40,7 @@ export const ZPagination = z
     total: z.number().int().min(0).meta({ description: 'Items matching the filters, across all pages.' }),
   })
   .meta({ id: 'Pagination' });
+export type TPagination = z.infer<typeof ZPagination>;
 
 /** `{ data, meta }`: how every successful single-resource response is wrapped. */
 export const envelope = <T extends z.ZodType>(data: T) => z.object({ data, meta: ZMeta });

@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../core/api-error.ts';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  findIdempotencyKey,
+  releaseIdempotencyKey,
+} from '../db/idempotency-keys.ts';
 import type { PreparedResponse } from './error-response.ts';
 
 const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -36,23 +42,10 @@ const conflict = (message: string) => new ApiError('IDEMPOTENCY_CONFLICT', messa
  */
 const claim = async (ctx: AppContext, clientId: string, key: string, fingerprint: string): Promise<Claim> => {
   const now = ctx.clock.now();
-  const { rowCount } = await ctx.db.query(
-    `insert into idempotency_keys (client_id, key, fingerprint, state, locked_at, expires_at)
-     values ($1, $2, $3, 'running', $4, $5)
-     on conflict (client_id, key) do update
-       set fingerprint = excluded.fingerprint, state = 'running', status_code = null, response_body = null,
-           locked_at = excluded.locked_at, expires_at = excluded.expires_at
-       where idempotency_keys.expires_at <= $4
-          or (idempotency_keys.state = 'running' and idempotency_keys.locked_at <= $6
-              and idempotency_keys.fingerprint = excluded.fingerprint)`,
-    [clientId, key, fingerprint, now, new Date(now.getTime() + REPLAY_WINDOW_MS), new Date(now.getTime() - STALE_CLAIM_MS)],
-  );
-  if (rowCount === 1) return { kind: 'claimed' };
-  const { rows } = await ctx.db.query<{ fingerprint: string; state: string; status_code: number | null; response_body: unknown }>(
-    'select fingerprint, state, status_code, response_body from idempotency_keys where client_id = $1 and key = $2',
-    [clientId, key],
-  );
-  const row = rows[0];
+  const expiresAt = new Date(now.getTime() + REPLAY_WINDOW_MS);
+  const staleBefore = new Date(now.getTime() - STALE_CLAIM_MS);
+  if (await claimIdempotencyKey(ctx.db, { clientId, key, fingerprint, now, expiresAt, staleBefore })) return { kind: 'claimed' };
+  const row = await findIdempotencyKey(ctx.db, clientId, key);
   if (!row) return claim(ctx, clientId, key, fingerprint);
   if (row.fingerprint !== fingerprint) {
     throw conflict('This Idempotency-Key was already used with a different method, path or body.');
@@ -89,23 +82,10 @@ export const withIdempotency = async (
   try {
     response = await run();
   } catch (error) {
-    await ctx.db.query('delete from idempotency_keys where client_id = $1 and key = $2', [clientId, key]);
+    await releaseIdempotencyKey(ctx.db, clientId, key);
     throw error;
   }
-  if (isStorable(response)) {
-    await ctx.db.query(
-      `update idempotency_keys set state = 'done', status_code = $3, response_body = $4::jsonb
-       where client_id = $1 and key = $2`,
-      [clientId, key, response.status, JSON.stringify(response.body ?? null)],
-    );
-  } else {
-    await ctx.db.query('delete from idempotency_keys where client_id = $1 and key = $2', [clientId, key]);
-  }
+  if (isStorable(response)) await completeIdempotencyKey(ctx.db, clientId, key, response);
+  else await releaseIdempotencyKey(ctx.db, clientId, key);
   return response;
-};
-
-/** Keys past their replay window are dead weight. */
-export const deleteExpiredIdempotencyKeys = async (ctx: AppContext): Promise<number> => {
-  const { rowCount } = await ctx.db.query('delete from idempotency_keys where expires_at <= $1', [ctx.clock.now()]);
-  return rowCount;
 };

@@ -1,10 +1,10 @@
-import { documentedErrors, type Operation, stringPolicyProblem, withStringPolicy } from '@credit/contract';
+import { documentedErrors, type Operation, stringPolicyProblem, type TPagination, withStringPolicy } from '@credit/contract';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { ApiError, validationError } from '../core/api-error.ts';
 import { type Caller, hasScope, type Principal } from '../core/principal.ts';
-import { type Pagination, responseMeta } from './envelope.ts';
+import { responseMeta } from './envelope.ts';
 import { errorAnswer, type PreparedResponse } from './error-response.ts';
 import { fingerprintRequest, MAX_KEY_LENGTH, withIdempotency } from './idempotency.ts';
 import { assertIpAllowed } from './ip-allowlist.ts';
@@ -24,7 +24,7 @@ export interface RouteContext<O extends Operation> {
 
 export type HandlerResult =
   | { data: unknown; meta?: Record<string, unknown>; headers?: Record<string, string> }
-  | { data: unknown[]; pagination: Pagination }
+  | { data: unknown[]; pagination: TPagination }
   | { noContent: true };
 
 export interface RouteOptions {

@@ -1,8 +1,7 @@
-import type { TListClocksQuery } from '@credit/contract';
+import type { TListClocksQuery, TPagination } from '@credit/contract';
+import type { CursorCodec } from '../../core/cursor.ts';
 import type { Queryable } from '../../db/db.ts';
-import type { CursorCodec } from '../../http/cursor.ts';
-import type { Pagination } from '../../http/envelope.ts';
-import { createdAtCursorValue, Filters, keysetPage } from '../../http/pagination.ts';
+import { createdAtCursorValue, Filters, keysetPage } from '../../db/keyset.ts';
 
 export interface ClockRow {
   id: string;
@@ -44,7 +43,7 @@ export const listClientClocks = (
   clientId: string,
   query: TListClocksQuery,
   cursors: CursorCodec,
-): Promise<{ items: ClockRow[]; pagination: Pagination }> => {
+): Promise<{ items: ClockRow[]; pagination: TPagination }> => {
   const filters = new Filters().add((p) => `client_id = ${p}`, clientId);
   filters.createdWindow(query);
   return keysetPage<ClockRow>(db, {

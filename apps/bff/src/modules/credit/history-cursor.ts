@@ -1,4 +1,4 @@
-import { type CursorCodec, invalidCursor } from '../../http/cursor.ts';
+import { type CursorCodec, invalidCursor } from '../../core/cursor.ts';
 
 /** A history cursor: the position (row sequence), valid only for the user and `months` window it was made for. */
 const listName = (userId: string, months: number) => `score-history:${userId}:${months}`;

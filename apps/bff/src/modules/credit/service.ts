@@ -5,6 +5,7 @@ import {
   type TCreditHistoryQuery,
   type TCreditScore,
   type TCreditTrend,
+  type TPagination,
   type TSandboxScoreRefreshResult,
   type TScoreHistoryEntry,
 } from '@credit/contract';
@@ -18,7 +19,6 @@ import { ApiError } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
 import { cursorsOf } from '../../http/cursor.ts';
-import type { Pagination } from '../../http/envelope.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import type { UserRow } from '../users/service.ts';
 import { writeUser } from '../users/service.ts';
@@ -170,7 +170,7 @@ export const listScoreHistory = async (
   caller: Caller,
   userId: string,
   query: TCreditHistoryQuery,
-): Promise<{ items: TScoreHistoryEntry[]; pagination: Pagination }> => {
+): Promise<{ items: TScoreHistoryEntry[]; pagination: TPagination }> => {
   const user = await requireActiveUser(ctx, caller, userId);
   const file = await pullCreditFile(ctx, user);
   await getCurrentScore(ctx, user, file);

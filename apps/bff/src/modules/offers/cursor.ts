@@ -1,4 +1,4 @@
-import { type CursorCodec, invalidCursor } from '../../http/cursor.ts';
+import { type CursorCodec, invalidCursor } from '../../core/cursor.ts';
 
 /**
  * The catalogue lives in memory and is small, so a page cursor is an offset into the filtered,

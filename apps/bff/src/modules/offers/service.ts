@@ -4,13 +4,13 @@ import type {
   TOffer,
   TOfferClick,
   TOfferClickInput,
+  TPagination,
   TSandboxConversion,
 } from '@credit/contract';
 import type { AppContext } from '../../context.ts';
 import { notFound, validationError } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
 import { cursorsOf } from '../../http/cursor.ts';
-import type { Pagination } from '../../http/envelope.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { getCurrentScore, pullCreditFile, requireActiveUser } from '../credit/service.ts';
 import { type DatedOffer, datedCatalogue, findOffer, isActive, toOffer } from './catalogue.ts';
@@ -39,7 +39,7 @@ const pageOfOffers = <T>(
   query: TListOffersCatalogQuery,
   offers: readonly T[],
   toItem: (offer: T) => TOffer,
-): { items: TOffer[]; pagination: Pagination } => {
+): { items: TOffer[]; pagination: TPagination } => {
   const key: OfferListKey = { list, type: query.type ?? null, status: query.status };
   const offset = query.cursor ? decodeOfferCursor(cursorsOf(ctx), query.cursor, key) : 0;
   // Only the page is shaped for the answer.

@@ -1,8 +1,7 @@
-import type { TListUsersQuery, TUser } from '@credit/contract';
+import type { TListUsersQuery, TPagination, TUser } from '@credit/contract';
+import type { CursorCodec } from '../../core/cursor.ts';
 import type { Queryable } from '../../db/db.ts';
-import type { CursorCodec } from '../../http/cursor.ts';
-import type { Pagination } from '../../http/envelope.ts';
-import { Filters, keysetPage, type SortableColumn } from '../../http/pagination.ts';
+import { Filters, keysetPage, type SortableColumn } from '../../db/keyset.ts';
 import { monitoringOf } from './monitoring-status.ts';
 
 export interface UserRow {
@@ -151,7 +150,7 @@ export const listLiveUsers = (
   query: TListUsersQuery,
   now: Date,
   cursors: CursorCodec,
-): Promise<{ items: UserRow[]; pagination: Pagination }> => {
+): Promise<{ items: UserRow[]; pagination: TPagination }> => {
   const filters = new Filters().add((p) => `client_id = ${p}`, clientId).always('deleted_at is null');
   // Filter on the status reads show: a lock that has run out reads as pending_verification.
   if (query.status === 'locked') filters.add((p) => `status = 'locked' and locked_until > ${p}`, now);

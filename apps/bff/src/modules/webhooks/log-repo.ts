@@ -1,8 +1,7 @@
-import type { TDeliveryLogEntry, TEventType, TListDeliveriesQuery } from '@credit/contract';
+import type { TDeliveryLogEntry, TEventType, TListDeliveriesQuery, TPagination } from '@credit/contract';
+import { type CursorCodec, invalidCursor } from '../../core/cursor.ts';
 import type { Queryable } from '../../db/db.ts';
-import { type CursorCodec, invalidCursor } from '../../http/cursor.ts';
-import type { Pagination } from '../../http/envelope.ts';
-import { afterCursorCondition, decodeKeysetCursor, encodeKeysetCursor, pageOf, type SortTerm } from '../../http/pagination.ts';
+import { afterCursorCondition, decodeKeysetCursor, encodeKeysetCursor, pageOf, type SortTerm } from '../../db/keyset.ts';
 
 interface AttemptRow {
   seq: string;
@@ -60,7 +59,7 @@ export const listAttempts = async (
   webhookId: string,
   query: TListDeliveriesQuery,
   cursors: CursorCodec,
-): Promise<{ items: TDeliveryLogEntry[]; pagination: Pagination }> => {
+): Promise<{ items: TDeliveryLogEntry[]; pagination: TPagination }> => {
   // A cursor opens only the logs of the subscription it was issued for.
   const list = `webhook_attempts:${webhookId}`;
   const params: unknown[] = [webhookId];

@@ -1,8 +1,7 @@
-import type { TEventType, TListWebhooksQuery, TWebhook } from '@credit/contract';
+import type { TEventType, TListWebhooksQuery, TPagination, TWebhook } from '@credit/contract';
+import type { CursorCodec } from '../../core/cursor.ts';
 import type { Queryable } from '../../db/db.ts';
-import type { CursorCodec } from '../../http/cursor.ts';
-import type { Pagination } from '../../http/envelope.ts';
-import { createdAtCursorValue, Filters, keysetPage } from '../../http/pagination.ts';
+import { createdAtCursorValue, Filters, keysetPage } from '../../db/keyset.ts';
 
 export interface WebhookRow {
   id: string;
@@ -111,7 +110,7 @@ export const listClientWebhooks = (
   clientId: string,
   query: TListWebhooksQuery,
   cursors: CursorCodec,
-): Promise<{ items: WebhookRow[]; pagination: Pagination }> => {
+): Promise<{ items: WebhookRow[]; pagination: TPagination }> => {
   const filters = new Filters().add((p) => `client_id = ${p}`, clientId);
   if (query.status) filters.add((p) => `status = ${p}`, query.status);
   filters.createdWindow(query);

@@ -1,7 +1,7 @@
+import type { TPagination } from '@credit/contract';
 import { validationError } from '../core/api-error.ts';
-import type { Queryable } from '../db/db.ts';
-import { type CursorCodec, invalidCursor } from './cursor.ts';
-import type { Pagination } from './envelope.ts';
+import { type CursorCodec, invalidCursor } from '../core/cursor.ts';
+import type { Queryable } from './db.ts';
 
 export interface SortableColumn {
   column: string;
@@ -86,7 +86,7 @@ export const pageOf = <Row>(
   limit: number,
   total: number,
   nextCursor: (last: Row) => string,
-): { items: Row[]; pagination: Pagination } => {
+): { items: Row[]; pagination: TPagination } => {
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   const hasMore = rows.length > limit;
@@ -140,7 +140,7 @@ export interface KeysetList<Row> {
 export const keysetPage = async <Row>(
   db: Queryable,
   list: KeysetList<Row>,
-): Promise<{ items: Row[]; pagination: Pagination }> => {
+): Promise<{ items: Row[]; pagination: TPagination }> => {
   const { query, filters } = list;
   const terms = parseSort(query.sort, list.sortColumns);
   const params = [...filters.params];

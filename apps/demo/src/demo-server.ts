@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { customerClocks } from './customer-clock.ts';
 import { type DemoLocale, type DemoScheme, renderDemoPage, renderErrorPage } from './page.ts';
 import { PartnerApi, PartnerApiError, type PartnerUser } from './partner-api.ts';
 import { demoPersona } from './personas.ts';
@@ -101,6 +102,18 @@ export const startDemoServer = async (options: DemoServerOptions): Promise<DemoS
     return userId;
   };
 
+  const clocks = customerClocks(api);
+  const advance = async (user: string, months: number) => {
+    const { clock, before, after, alerts } = await clocks.advance(user, months);
+    const span = months === 12 ? 'One year' : months === 1 ? 'One month' : `${months} months`;
+    const score = after === null ? 'no score to show' : `score ${before ?? 'none'} → ${after}`;
+    const alerted = alerts === 1 ? '1 new alert' : `${alerts} new alerts`;
+    return {
+      message: `${span} later (the customer's test clock now reads ${clock.frozenTime.slice(0, 10)}): ${score}, ${alerted}.`,
+      clock,
+    };
+  };
+
   // Demo only: anyone who knows a customer id may drive these (see the comment at the `/token` handler).
   const sandboxActions: Record<string, (user: string) => Promise<unknown>> = {
     '/sandbox/answers': async (user) => ({ answers: await api.sandboxAnswers(await enrolledUserId(user)) }),
@@ -112,6 +125,8 @@ export const startDemoServer = async (options: DemoServerOptions): Promise<DemoS
       await api.createAlert(await enrolledUserId(user), 'new_inquiry');
       return { message: 'A test alert (new inquiry) was sent. Open the Alerts tab.' };
     },
+    '/sandbox/advance-month': (user) => advance(user, 1),
+    '/sandbox/advance-year': (user) => advance(user, 12),
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -177,7 +192,7 @@ export const startDemoServer = async (options: DemoServerOptions): Promise<DemoS
         sendJson(res, 200, action ? await action(user) : { userToken: await api.mintUserToken(demoUser(user)) });
       } catch (error) {
         logFailure(url.pathname, error);
-        const status = error instanceof PartnerApiError && error.status === 409 ? 409 : 502;
+        const status = error instanceof PartnerApiError && (error.status === 409 || error.status === 504) ? error.status : 502;
         sendJson(res, status, { error: readableMessage(error) });
       }
       return;

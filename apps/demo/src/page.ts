@@ -82,6 +82,14 @@ ${rows.map(([field, value]) => `      <tr><th scope="row">${field}</th><td><code
     <button type="button" id="sandbox-refresh">Refresh score</button>
     <button type="button" id="sandbox-alert">Send a test alert</button>
   </div>
+  <p>Or skip ahead in time: this customer lives on a sandbox test clock of their own
+  (<code>POST /v1/sandbox/clocks/{clockId}/advance</code>). A month runs one monthly refresh (30 days), a year
+  twelve, as the monitoring would have: a history point each, alerts for what changed, the new score. Every date
+  the widget shows is the clock's.</p>
+  <div class="button-row">
+    <button type="button" id="sandbox-advance-month">Advance one month</button>
+    <button type="button" id="sandbox-advance-year">Advance one year</button>
+  </div>
   <div id="sandbox-status" role="status"></div>
   <p>Through the API, this customer is <code>externalUserId</code> <code>${escapeHtml(user)}</code> of Maple Bank's client
   <code>${escapeHtml(clientId)}</code>, whose credentials <code>pnpm start</code> prints:

@@ -2,7 +2,7 @@
  * The demo bank's server-side use of the Credit API, through `@credit/sdk`: what a real partner's backend
  * does. The client secret and the access token never reach the browser; only short-lived `ut_` user tokens do.
  */
-import type { TAlertType } from '@credit/contract';
+import type { TAlertType, TSandboxClock, TUser } from '@credit/contract';
 import { CreditApiError, CreditClient, CreditConnectionError, CreditError, CreditOAuthError } from '@credit/sdk';
 
 /** An error the page can show as is: what failed, in words, and the API's request id when there is one. */
@@ -65,12 +65,17 @@ export class PartnerApi {
     return userToken;
   }
 
-  /** The API's id (`usr_…`) of the bank's customer, or null before they enrol. */
-  async findEnrolledUserId(externalUserId: string): Promise<string | null> {
+  /** The API's record of the bank's customer (`userId`, `status`…), or null before they enrol. */
+  async findEnrolledUser(externalUserId: string): Promise<TUser | null> {
     const page = await this.attempt('The bank could not look the customer up', (credit) =>
       credit.call('listUsers', { query: { externalUserId, limit: 1 } }),
     );
-    return page.data[0]?.userId ?? null;
+    return page.data[0] ?? null;
+  }
+
+  /** The API's id (`usr_…`) of the bank's customer, or null before they enrol. */
+  async findEnrolledUserId(externalUserId: string): Promise<string | null> {
+    return (await this.findEnrolledUser(externalUserId))?.userId ?? null;
   }
 
   /** Sandbox helpers need the `admin` scope and exist only in the sandbox. */
@@ -101,6 +106,67 @@ export class PartnerApi {
   createAlert(userId: string, type: TAlertType): Promise<{ alertId: string }> {
     return this.attempt('The test alert failed', (credit) =>
       credit.call('sandboxCreateAlert', { params: { userId }, body: { type } }),
+    );
+  }
+
+  /** The current score, or null when there is none to read (a frozen file, say). */
+  async currentScore(userId: string): Promise<number | null> {
+    try {
+      return (await this.credit.call('getCreditScore', { params: { userId } })).score;
+    } catch (error) {
+      if (error instanceof CreditApiError) return null;
+      throw this.describeFailure(error, 'The bank could not read the score');
+    }
+  }
+
+  /** How many alerts the user has that were created at or after `since` (the user's own time, a clock's for a clock user). */
+  async alertsSince(userId: string, since: string): Promise<number> {
+    const page = await this.attempt('The bank could not read the alerts', (credit) =>
+      credit.call('listAlerts', { params: { userId }, query: { createdAfter: since, limit: 1 } }),
+    );
+    return page.pagination.total;
+  }
+
+  // Sandbox test clocks: a frozen time the attached users live at, moved forward by an advance.
+
+  createClock(name: string): Promise<TSandboxClock> {
+    return this.attempt('The bank could not create a test clock', (credit) =>
+      credit.call('createSandboxClock', { body: { name } }),
+    );
+  }
+
+  /** The bank's clock of this name, looking through at most `max` of its clocks (newest first). */
+  async findClockByName(name: string, max = 1_000): Promise<TSandboxClock | null> {
+    return this.attempt('The bank could not list its test clocks', async (credit) => {
+      let seen = 0;
+      for await (const clock of credit.list('listSandboxClocks', { query: { limit: 100 } })) {
+        if (clock.name === name) return clock;
+        if (++seen >= max) break;
+      }
+      return null;
+    });
+  }
+
+  /** The clock, or null when it is gone (deleted, or pruned after 30 days unused). */
+  async getClock(clockId: string): Promise<TSandboxClock | null> {
+    try {
+      return await this.credit.call('getSandboxClock', { params: { clockId } });
+    } catch (error) {
+      if (error instanceof CreditApiError && error.status === 404) return null;
+      throw this.describeFailure(error, 'The bank could not read its test clock');
+    }
+  }
+
+  /** Attaches the user; attaching a user already on this clock changes nothing. */
+  attachToClock(clockId: string, userId: string): Promise<TSandboxClock> {
+    return this.attempt('The customer could not be put on the test clock', (credit) =>
+      credit.call('attachSandboxClockUsers', { params: { clockId }, body: { userIds: [userId] } }),
+    );
+  }
+
+  advanceClock(clockId: string, frozenTime: Date): Promise<TSandboxClock> {
+    return this.attempt('The test clock could not be advanced', (credit) =>
+      credit.call('advanceSandboxClock', { params: { clockId }, body: { frozenTime: frozenTime.toISOString() } }),
     );
   }
 }

@@ -3,7 +3,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ZSelfEnrollmentInput } from '@credit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startClockAdvances } from '../../bff/src/modules/clocks/service.ts';
+import { startMonitoring } from '../../bff/src/modules/monitoring/scheduler.ts';
 import { startTestApp, type TestApp, type TestClient } from '../../bff/test/helpers/harness.ts';
+import { customerClockName, MONTH_MS } from '../src/customer-clock.ts';
 import { type DemoServer, demoUser, startDemoServer } from '../src/demo-server.ts';
 import { type DemoPersona, demoPersona } from '../src/personas.ts';
 
@@ -142,6 +145,66 @@ describe('the Maple Bank demo', () => {
     expect(alert.status).toBe(200);
     const alerts = await asUser(token, 'GET', `/v1/users/${userId}/alerts`);
     expect(alerts.body.data.some((a: any) => a.type === 'new_inquiry')).toBe(true);
+  });
+
+  it('moves a verified customer a month, then a year, on a test clock of their own, answering once it is ready', {
+    timeout: 60_000,
+  }, async () => {
+    // The API's start command runs the worker in the same process as the demo; the harness does not, so this test does.
+    const workers = [startMonitoring(app.ctx), startClockAdvances(app.ctx)];
+    try {
+      const user = `clock-${Date.now()}`;
+      const page = await (await get(`/?user=${user}`)).text();
+      expect(page).toContain('<button type="button" id="sandbox-advance-year">Advance one year</button>');
+      const token = tokenInPage(page);
+      const early = await post(`/sandbox/advance-month?user=${user}`);
+      expect(early.status).toBe(409);
+      expect(((await early.json()) as any).error).toContain('Enrol in the widget first');
+
+      const enrolled = await asUser(token, 'POST', '/v1/users/enroll', identityInPage(page));
+      const userId = enrolled.body.data.userId as string;
+      const unverified = await post(`/sandbox/advance-year?user=${user}`);
+      expect(unverified.status).toBe(409);
+      expect(((await unverified.json()) as any).error).toContain('Verify your identity in the widget first');
+
+      const answers = ((await (await post(`/sandbox/answers?user=${user}`)).json()) as any).answers as any[];
+      const session = (await asUser(token, 'GET', `/v1/users/${userId}/verification/questions`)).body.data;
+      const picked = session.questions.map((q: any) => ({
+        questionId: q.questionId,
+        answerId: q.options.find((o: any) => o.text === answers.find((a) => a.question === q.text)?.answer)?.id,
+      }));
+      await asUser(token, 'POST', `/v1/users/${userId}/verification/answers`, { sessionId: session.sessionId, answers: picked });
+      const history = async () =>
+        (await asUser(token, 'GET', `/v1/users/${userId}/credit-score/history?months=84&limit=100`)).body.data;
+      const firstPull = async () => (await asUser(token, 'GET', '/v1/me')).body.data.monitoring.lastRefreshedAt;
+      await expect.poll(firstPull, { message: 'the first pull, right after verification', timeout: 15_000 }).not.toBeNull();
+      const start = await history();
+
+      const month = await post(`/sandbox/advance-month?user=${user}`);
+      expect(month.status, await month.clone().text()).toBe(200);
+      const first = (await month.json()) as any;
+      expect(first.message).toMatch(
+        /^One month later \(the customer's test clock now reads \d{4}-\d{2}-\d{2}\): score \d+ → \d+, \d+ new alerts?\.$/,
+      );
+      expect(first.clock).toMatchObject({ status: 'ready', userCount: 1, name: customerClockName(user) });
+      expect(await history()).toHaveLength(start.length + 1);
+
+      const year = await post(`/sandbox/advance-year?user=${user}`);
+      expect(year.status, await year.clone().text()).toBe(200);
+      const second = (await year.json()) as any;
+      expect(second.message).toMatch(/^One year later/);
+      // The same clock, found again, twelve months of 30 days on.
+      expect(second.clock.clockId).toBe(first.clock.clockId);
+      expect(Date.parse(second.clock.frozenTime) - Date.parse(first.clock.frozenTime)).toBe(12 * MONTH_MS);
+      const end = await history();
+      expect(end).toHaveLength(start.length + 13);
+      // Dated in clock time: the newest point is the last period run, a year and a month after verification.
+      expect(Date.parse(end[0].date)).toBeGreaterThan(Date.now() + 12 * MONTH_MS);
+      const me = (await asUser(token, 'GET', '/v1/me')).body.data;
+      expect(Date.parse(me.monitoring.lastRefreshedAt)).toBeGreaterThan(Date.now() + 12 * MONTH_MS);
+    } finally {
+      await Promise.all(workers.map((worker) => worker.stop()));
+    }
   });
 
   it('answers unknown paths with a 404 page', async () => {

@@ -91,11 +91,11 @@
   };
 
   /** `changesWidget`: the action changes what the widget shows, so the page asks it to fetch again (`refresh()`). */
-  const sandboxAction = (buttonId, path, changesWidget = false) => {
+  const sandboxAction = (buttonId, path, changesWidget = false, working = 'Working…') => {
     const button = document.getElementById(buttonId);
     button.addEventListener('click', async () => {
       button.disabled = true;
-      sandboxStatus.textContent = 'Working…';
+      sandboxStatus.textContent = working;
       try {
         const response = await fetch(`${path}?${userQuery}`, { method: 'POST' });
         const body = await response.json();
@@ -113,6 +113,10 @@
   sandboxAction('sandbox-answers', '/sandbox/answers');
   sandboxAction('sandbox-refresh', '/sandbox/score-refresh', true);
   sandboxAction('sandbox-alert', '/sandbox/alert', true);
+  // The bank's server answers once the clock is ready again (every skipped month has run), so refresh() then
+  // shows the longer history, the new alerts and the new score.
+  sandboxAction('sandbox-advance-month', '/sandbox/advance-month', true, 'Advancing the clock one month…');
+  sandboxAction('sandbox-advance-year', '/sandbox/advance-year', true, 'Advancing the clock one year…');
 
   if (window.CreditWidget) createWidget();
   else logNote('embed.js did not load: is the Credit API running?');

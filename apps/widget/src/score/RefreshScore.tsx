@@ -16,7 +16,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /**
  * "Refresh score": a bureau pull now, allowed once a day. The server says when the next one is allowed
  * (`monitoring.refreshAvailableAt` on the user, null when allowed now), so the button never trusts the
- * device's clock to decide; the clock only schedules the next look.
+ * device's clock to decide; the clock only schedules the next look. The time shown is the server's too: for a
+ * user on a sandbox test clock it is in the clock's time, which the device's clock knows nothing of.
  */
 export function RefreshScore({ userId }: { userId: string }) {
   const t = useMessages(messages);
@@ -24,9 +25,11 @@ export function RefreshScore({ userId }: { userId: string }) {
   const queryClient = useQueryClient();
   const { formatDateTime, formatNumber } = useI18n();
   const me = useQuery(meQuery(api));
-  // After a 429 whose user record has not come back yet: the wait the API stated, on this device's clock.
+  // After a 429 whose user record has not come back yet: the wait the API stated, on this device's clock. It only
+  // keeps the button disabled; it is never shown as a date (the refetched user record brings the server's).
   const [blockedUntil, setBlockedUntil] = useState<string | null>(null);
-  const availableAt = me.data?.monitoring.refreshAvailableAt ?? blockedUntil;
+  const shownAvailableAt = me.data?.monitoring.refreshAvailableAt ?? null;
+  const availableAt = shownAvailableAt ?? blockedUntil;
 
   useEffect(() => {
     if (!availableAt) return;
@@ -81,7 +84,7 @@ export function RefreshScore({ userId }: { userId: string }) {
           {t.refreshFailed}
         </p>
       ) : null}
-      {availableAt ? <p className="cw-muted cw-small">{t.nextRefresh(formatDateTime(availableAt))}</p> : null}
+      {shownAvailableAt ? <p className="cw-muted cw-small">{t.nextRefresh(formatDateTime(shownAvailableAt))}</p> : null}
     </div>
   );
 }

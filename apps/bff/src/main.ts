@@ -35,6 +35,7 @@ const runApiProcess = async (config: Config) => {
   reportListening(server.url);
   const stop = async () => {
     await server.close();
+    await ctx.bureau?.close?.();
     redis?.disconnect();
     await db.close();
     logs.flushSync();
@@ -82,6 +83,8 @@ const main = async () => {
     await demo?.close();
     await worker?.stop();
     await server?.close();
+    // After the server and the worker, so no request or pull is still using the bureau's connections.
+    await ctx.bureau?.close?.();
     redis?.disconnect();
     await db.close();
     logs.flushSync();

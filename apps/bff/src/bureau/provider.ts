@@ -108,4 +108,6 @@ export interface BureauProvider {
   pullIdentityFile(subject: CreditSubject, asOf: Date): Promise<CreditFile>;
   /** Sandbox only: whether identity verification must fail for this subject (ssn `9999`). */
   alwaysFailsVerification?(subject: CreditSubject): boolean;
+  /** Releases what the adapter holds (the HTTP bureau's keep-alive connections); called once, on shutdown. */
+  close?(): Promise<void>;
 }

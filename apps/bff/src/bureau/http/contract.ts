@@ -87,9 +87,6 @@ export const ZBureauCreditFileAnswer = z.discriminatedUnion('status', [
 /** `POST /v1/identity-file`: the same file for identity questions; a freeze never blocks it. */
 export const ZBureauIdentityFileAnswer = z.object({ file: ZBureauCreditFile });
 
-/** What a bureau answers with a 4xx/5xx, when it answers JSON at all. Only `code` is ever logged. */
-export const ZBureauErrorAnswer = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
-
 /** The wire body of a call: the identity fields, the day, and the platform's user id as the reference. */
 export const toBureauRequest = (subject: CreditSubject, asOf: Date, pullId?: string): TBureauFileRequest => ({
   subject: {

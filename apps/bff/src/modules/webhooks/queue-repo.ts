@@ -248,14 +248,6 @@ export const releaseDeliveries = async (db: Queryable, leases: { deliveryId: str
   );
 };
 
-export const loadEvents = async (db: Queryable, eventIds: string[]): Promise<Map<string, EventToSend>> => {
-  const { rows } = await db.query<{ id: string; type: TEventType; data: Record<string, unknown>; created_at: Date }>(
-    'select id, type, data, created_at from outbox_events where id = any($1::text[])',
-    [eventIds],
-  );
-  return new Map(rows.map((r) => [r.id, { id: r.id, type: r.type, data: r.data, createdAt: new Date(r.created_at) }]));
-};
-
 /** Ends an attempt only if this worker still holds the lease; false means another worker took it over. */
 export const settleDelivery = async (
   tx: Queryable,
@@ -267,23 +259,6 @@ export const settleDelivery = async (
     `update webhook_deliveries set state = $3, next_attempt_at = $4, attempts = attempts + 1, lease_token = null, lease_until = null
      where id = $1 and lease_token = $2`,
     [deliveryId, leaseToken, next.state, next.nextAttemptAt],
-  );
-  return rowCount > 0;
-};
-
-export const recordWebhookSuccess = async (tx: Queryable, webhookId: string): Promise<void> => {
-  await tx.query('update webhooks set failure_count = 0 where id = $1 and failure_count <> 0', [webhookId]);
-};
-
-export const recordWebhookFailure = async (tx: Queryable, webhookId: string): Promise<void> => {
-  await tx.query('update webhooks set failure_count = failure_count + 1 where id = $1', [webhookId]);
-};
-
-/** active → failed, once: only the transaction that flips the status queues the e-mail. */
-export const markWebhookFailed = async (tx: Queryable, webhookId: string, at: Date): Promise<boolean> => {
-  const { rowCount } = await tx.query(
-    `update webhooks set status = 'failed', notice_pending = true, updated_at = $2 where id = $1 and status = 'active'`,
-    [webhookId, at],
   );
   return rowCount > 0;
 };

@@ -56,11 +56,6 @@ export const findWebhook = async (db: Queryable, clientId: string, id: string, f
   return rows[0];
 };
 
-export const findWebhooksByIds = async (db: Queryable, ids: string[]): Promise<Map<string, WebhookRow>> => {
-  const { rows } = await db.query<WebhookRow>(`select ${COLUMNS} from webhooks where id = any($1::text[])`, [ids]);
-  return new Map(rows.map((row) => [row.id, row]));
-};
-
 export interface WebhookChanges {
   url?: string;
   events?: TEventType[];

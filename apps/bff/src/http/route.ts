@@ -22,7 +22,24 @@ export interface RouteContext<O extends Operation> {
   caller: Caller;
 }
 
-export type HandlerResult =
+type SuccessOf<O extends Operation> = O['success'];
+type DataOf<S> = S extends { data: infer D extends z.ZodType } ? z.input<D> : never;
+type ExtraMetaOf<S> = S extends { meta: infer M extends z.ZodType } ? z.input<M> : Record<string, unknown>;
+
+/**
+ * What a handler of `O` answers, typed by the operation's success schema: a list's items and pagination, one
+ * resource's data (with the operation's extra `meta`), or nothing for a 204. A handler cannot answer a shape the
+ * contract does not describe; the envelope (`meta.requestId`, `timestamp`) is added by `bindRoute`.
+ */
+export type HandlerResult<O extends Operation = Operation> = Operation extends O
+  ? AnyHandlerResult
+  : SuccessOf<O> extends { status: 204 }
+    ? { noContent: true }
+    : SuccessOf<O> extends { list: true }
+      ? { data: DataOf<SuccessOf<O>>[]; pagination: TPagination }
+      : { data: DataOf<SuccessOf<O>>; meta?: ExtraMetaOf<SuccessOf<O>>; headers?: Record<string, string> };
+
+type AnyHandlerResult =
   | { data: unknown; meta?: Record<string, unknown>; headers?: Record<string, string> }
   | { data: unknown[]; pagination: TPagination }
   | { noContent: true };
@@ -83,7 +100,7 @@ const authorize = (op: Operation, req: Request, ctx: AppContext): Principal => {
 
 const hasBody = (req: Request) => Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
 
-const prepareSuccess = (op: Operation, result: HandlerResult, req: Request, ctx: AppContext): PreparedResponse => {
+const prepareSuccess = (op: Operation, result: AnyHandlerResult, req: Request, ctx: AppContext): PreparedResponse => {
   if ('noContent' in result) return { status: 204 };
   const meta = responseMeta(req.requestId, ctx.clock, 'meta' in result ? result.meta : undefined);
   if ('pagination' in result)
@@ -158,7 +175,7 @@ export const bindRoute = <O extends Operation>(
   owner: RouteOwner,
   ctx: AppContext,
   op: O,
-  handler: (route: RouteContext<O>) => Promise<HandlerResult>,
+  handler: (route: RouteContext<O>) => Promise<HandlerResult<O>>,
   options: RouteOptions = {},
 ): void => {
   const documented = new Set<string>(documentedErrors(op));
@@ -195,7 +212,7 @@ export const bindRoute = <O extends Operation>(
           body: body as Infer<O['request']['body']>,
           caller,
         });
-        return prepareSuccess(op, result, req, ctx);
+        return prepareSuccess(op, result as AnyHandlerResult, req, ctx);
       } catch (error) {
         return errorAnswer(ctx, req, error, { operationId: op.operationId, documented });
       }

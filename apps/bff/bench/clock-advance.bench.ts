@@ -3,7 +3,8 @@
  * under a minute). Seeds BENCH_USERS verified sandbox users in bulk (a third on story 1001, the rest ordinary files),
  * runs their first refresh in real time, attaches them to one clock, advances it BENCH_MONTHS and times the worker's
  * run to `ready`. PostgreSQL at DATABASE_URL (a fresh schema, dropped after), or PGlite with BENCH_DB=pglite.
- * Prints periods run, refreshes/s, rows added and the process's RSS.
+ * Prints periods run, refreshes/s, rows added and the process's RSS. With BUREAU_URL and BUREAU_API_KEY set (`pnpm
+ * bureau`), the pulls go over HTTP under BUREAU_MAX_PER_SECOND (default 50/s), as on a production-mode instance.
  */
 import { randomBytes } from 'node:crypto';
 import { buildContext } from '../src/bootstrap.ts';
@@ -28,7 +29,9 @@ const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 const main = async () => {
   const schema = `bench_clock_${randomBytes(5).toString('hex')}`;
   const db: Db = onPglite ? await openPglite() : await openPostgres({ connectionString: DATABASE_URL, schema, max: 20 });
-  const config = loadConfig({ LOG_LEVEL: 'warn', DATA_DIR: '/nonexistent' } as Record<string, string>);
+  // BUREAU_* from the environment: with BUREAU_URL (e.g. `pnpm bureau`) the advance pulls over HTTP under the cap.
+  const bureauEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => key.startsWith('BUREAU_')));
+  const config = loadConfig({ ...bureauEnv, LOG_LEVEL: 'warn', DATA_DIR: '/nonexistent' } as Record<string, string>);
   const ctx = await buildContext({ config, db, logger: createLogger('warn') });
   try {
     const { client } = await createClient(db, ctx.clock, 'sandbox', { name: 'Clock bench', contactEmail: 'ops@bank.test' });

@@ -5,6 +5,7 @@ import * as credit from './migrations/004-credit.ts';
 import * as monitoring from './migrations/005-monitoring.ts';
 import * as retention from './migrations/006-retention.ts';
 import * as sandboxClocks from './migrations/007-sandbox-clocks.ts';
+import * as consent from './migrations/008-consent.ts';
 
 /** Ordered, append-only. A migration never changes once released; add a new one instead. */
 export const MIGRATIONS: { version: string; sql: string }[] = [
@@ -14,6 +15,7 @@ export const MIGRATIONS: { version: string; sql: string }[] = [
   { version: '005-monitoring', sql: monitoring.sql },
   { version: '006-retention', sql: retention.sql },
   { version: '007-sandbox-clocks', sql: sandboxClocks.sql },
+  { version: '008-consent', sql: consent.sql },
 ];
 
 // Any fixed 64-bit number shared by every instance: whoever holds it migrates, the others wait.

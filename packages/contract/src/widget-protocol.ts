@@ -30,6 +30,31 @@ export interface WidgetTheme {
   colorScheme?: 'light' | 'dark' | 'auto';
 }
 
+/**
+ * What the host page may learn about the score through the widget's events, per client (`pnpm clients update
+ * <id> --widget-disclosure band`): `none` (the default) nothing about it, `band` its rating band, `exact` the
+ * number too. The frame learns it from the server at the session exchange, never from the host page.
+ */
+export const WIDGET_DISCLOSURES = ['none', 'band', 'exact'] as const;
+export type WidgetDisclosure = (typeof WIDGET_DISCLOSURES)[number];
+
+/** VantageScore 3.0 bands, as the contract's `CREDIT_RATINGS` (repeated here: this file imports nothing). */
+export type WidgetScoreBand = 'very_poor' | 'poor' | 'fair' | 'good' | 'excellent';
+
+/**
+ * What a score event says about the score: only what the client's disclosure setting allows. `band` and
+ * `score` are absent (not null) when withheld, so a host cannot tell a withheld field from a missing one.
+ */
+export interface WidgetScoreDisclosure {
+  userId: string;
+  /** The client's setting, so the host knows why fields are absent. */
+  disclosure: WidgetDisclosure;
+  /** With `band` or `exact`. */
+  band?: WidgetScoreBand;
+  /** With `exact` only. */
+  score?: number;
+}
+
 /** Why the widget could not go on; `error` events and error screens carry one. */
 export const WIDGET_ERROR_CODES = [
   'FRAME_REFUSED', // the frame never said ready: origin not in the client's embed origins (CSP frame-ancestors) or unreachable
@@ -53,6 +78,14 @@ export interface WidgetEventMap {
   verified: { userId: string };
   offer_clicked: { userId: string; offerId: string; clickId: string; url: string };
   alert_read: { userId: string; alertId: string };
+  /** The Score tab shows a score (first shown, or changed after a refresh): only what the disclosure setting allows. */
+  score_loaded: WidgetScoreDisclosure;
+  /** The customer pressed "Refresh score" and the bureau answered: only what the disclosure setting allows. */
+  score_refreshed: WidgetScoreDisclosure;
+  /** The customer agreed to the consent instruction (enrolment or re-consent). */
+  consent_given: { userId: string; termsVersion: string };
+  /** The customer withdrew consent in the widget: monitoring has stopped. */
+  consent_withdrawn: { userId: string };
   error: { code: WidgetErrorCode; message: string; requestId?: string };
   /** The customer pressed "Close"; the host decides what that means (onExit is called too). */
   exit: Record<string, never>;

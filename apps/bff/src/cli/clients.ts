@@ -1,25 +1,29 @@
 import { parseArgs } from 'node:util';
-import { SCOPES, type Scope } from '@credit/contract';
+import { SCOPES, type Scope, WIDGET_DISCLOSURES, type WidgetDisclosure } from '@credit/contract';
 import { loadConfig } from '../config.ts';
 import { migrate } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
 import { systemClock } from '../lib/clock.ts';
 import type { ClientRecord } from '../modules/clients/repo.ts';
-import { listClients } from '../modules/clients/repo.ts';
+import { findClient, listClients } from '../modules/clients/repo.ts';
 import { changeClient, createClient, rotateClientSecret } from '../modules/clients/service.ts';
 
 const USAGE = `Manage API clients (partners).
 
   pnpm clients create --name "First Bank" --email ops@firstbank.example [--scopes read,write,...]
                       [--embed-origins https://bank.example,...] [--ip-allowlist 203.0.113.0/24,...]
+                      [--widget-disclosure none|band|exact]
   pnpm clients list
+  pnpm clients show <clientId>                 one client's settings
   pnpm clients rotate-secret <clientId>        new secret; every token of the old one is revoked
   pnpm clients update <clientId> [--name ..] [--email ..] [--scopes ..] [--embed-origins ..]
                       [--ip-allowlist ..|none] [--rate-limit-auth N|default] [--rate-limit-batch N|default]
-                      [--rate-limit-user-ops N|default]
+                      [--rate-limit-user-ops N|default] [--widget-disclosure none|band|exact]
 
 Uses DATABASE_URL, or the embedded database in DATA_DIR (stop the server first: it holds that database).
-Scopes: ${SCOPES.join(', ')}. Secrets are printed once and stored only as hashes.`;
+Scopes: ${SCOPES.join(', ')}.
+Widget disclosure: what the partner's page may learn about the score through widget events: ${WIDGET_DISCLOSURES.join(', ')}
+(default none; see docs/partner/disclosure.md). Secrets are printed once and stored only as hashes.`;
 
 const list = (value: string | undefined) =>
   value === undefined
@@ -30,6 +34,14 @@ const list = (value: string | undefined) =>
           .split(',')
           .map((v) => v.trim())
           .filter(Boolean);
+
+const disclosure = (value: string | undefined): WidgetDisclosure | undefined => {
+  if (value === undefined) return undefined;
+  if (!(WIDGET_DISCLOSURES as readonly string[]).includes(value)) {
+    throw new Error(`--widget-disclosure is one of ${WIDGET_DISCLOSURES.join(', ')}, not ${value}`);
+  }
+  return value as WidgetDisclosure;
+};
 
 const limit = (value: string | undefined) => {
   if (value === undefined) return undefined;
@@ -49,6 +61,7 @@ const describe = (c: ClientRecord) => ({
   embedOrigins: c.embedOrigins,
   ipAllowlist: c.ipAllowlist,
   rateLimits: c.rateLimits,
+  widgetDisclosure: c.widgetDisclosure,
   createdAt: c.createdAt.toISOString(),
 });
 
@@ -65,6 +78,7 @@ const run = async (argv: string[]) => {
       'rate-limit-auth': { type: 'string' },
       'rate-limit-batch': { type: 'string' },
       'rate-limit-user-ops': { type: 'string' },
+      'widget-disclosure': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -86,10 +100,16 @@ const run = async (argv: string[]) => {
         scopes: list(values.scopes) as Scope[] | undefined,
         embedOrigins: list(values['embed-origins']),
         ipAllowlist: list(values['ip-allowlist']),
+        widgetDisclosure: disclosure(values['widget-disclosure']),
       });
       print({ ...describe(client), clientSecret: secret, note: 'The secret is shown only now.' });
     } else if (command === 'list') {
       print((await listClients(db)).map(describe));
+    } else if (command === 'show') {
+      if (!clientId) throw new Error('show needs a client id');
+      const client = await findClient(db, clientId);
+      if (!client) throw new Error(`No client ${clientId}`);
+      print(describe(client));
     } else if (command === 'rotate-secret') {
       if (!clientId) throw new Error('rotate-secret needs a client id');
       const { secret, revokedTokens } = await rotateClientSecret(db, systemClock, clientId);
@@ -107,6 +127,7 @@ const run = async (argv: string[]) => {
           batch: limit(values['rate-limit-batch']),
           userOps: limit(values['rate-limit-user-ops']),
         },
+        widgetDisclosure: disclosure(values['widget-disclosure']),
       });
       print(describe(client));
     } else {

@@ -1,4 +1,4 @@
-import type { Scope } from '@credit/contract';
+import type { Scope, WidgetDisclosure } from '@credit/contract';
 
 /** A partner's API client as every layer sees it (the row lives in modules/clients). */
 export interface ClientRecord {
@@ -11,6 +11,8 @@ export interface ClientRecord {
   embedOrigins: string[];
   ipAllowlist: string[];
   rateLimits: { auth: number | null; batch: number | null; userOps: number | null };
+  /** What the host page may learn about the score through widget events (docs/partner/disclosure.md). */
+  widgetDisclosure: WidgetDisclosure;
   isBootstrap: boolean;
   createdAt: Date;
 }

@@ -1,4 +1,5 @@
 import { ZTimestamp, ZUserId } from '../common.ts';
+import { WIDGET_DISCLOSURES } from '../widget-protocol.ts';
 import { z } from '../zod.ts';
 
 /** `scheme://host[:port]`, as `location.origin` gives it: no path, no trailing slash. */
@@ -23,6 +24,11 @@ export const ZWidgetSession = z
     csrfToken: z.string().meta({ description: 'Send as `x-widget-csrf` with every request that relies on the session cookie.' }),
     expiresAt: ZTimestamp.meta({ description: 'When the session ends: the user token’s own expiry.' }),
     userId: ZUserId.nullable().meta({ description: 'The enrolled user, or `null` before enrolment.' }),
+    disclosure: z.enum(WIDGET_DISCLOSURES).meta({
+      description:
+        'What the host page may learn about the score through widget events, from the client’s setting: `none`, `band` ' +
+        'or `exact` (docs/partner/disclosure.md). The frame applies it to every event it sends the host.',
+    }),
   })
   .meta({ id: 'WidgetSession' });
 export type TWidgetSession = z.infer<typeof ZWidgetSession>;

@@ -51,6 +51,8 @@ export const createWidgetSession = async (
       csrfToken: sealed.csrfToken,
       expiresAt: principal.expiresAt.toISOString(),
       userId: await enrolledUserId(ctx, caller),
+      // From the token's client, read by the server: the host page has no say in what the frame may tell it.
+      disclosure: principal.client.widgetDisclosure,
     },
   };
 };

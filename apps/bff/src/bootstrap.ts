@@ -37,6 +37,7 @@ export const buildContext = async ({ config, db, logger, clock, ids, redis, bure
     ttlMs: config.READ_CACHE_TTL_MS,
     maxEntries: config.READ_CACHE_MAX_ENTRIES,
     maxBytes: config.READ_CACHE_MAX_MB * 1024 * 1024,
+    clock: resolvedClock,
   });
   await applyInvalidationsFrom(db, readCache, logger);
   return {

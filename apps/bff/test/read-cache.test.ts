@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { clientTag, ReadCache, userTag } from '../src/cache/read-cache.ts';
 import type { Db } from '../src/db/db.ts';
 import { openPostgres } from '../src/db/postgres.ts';
+import { ManualClock } from '../src/lib/clock.ts';
 import { rotateClientSecret } from '../src/modules/clients/service.ts';
 import { enrolActiveUser, enrolUser } from './helpers/credit-users.ts';
 import { startTestApp, type TestApp } from './helpers/harness.ts';
@@ -38,7 +39,7 @@ const within = async (boundMs: number, check: () => Promise<boolean>): Promise<n
 };
 
 describe('ReadCache', () => {
-  const cache = () => new ReadCache({ ttlMs: 60_000, maxEntries: 100 });
+  const cache = () => new ReadCache({ ttlMs: 60_000, maxEntries: 100, clock: new ManualClock() });
 
   it('serves a stored value without loading again, and loads again once a tag it carries is invalidated', async () => {
     const readCache = cache();
@@ -120,7 +121,7 @@ describe('ReadCache', () => {
         () => [],
       ),
     ).toBe('e');
-    const off = new ReadCache({ ttlMs: 0, maxEntries: 10 });
+    const off = new ReadCache({ ttlMs: 0, maxEntries: 10, clock: new ManualClock() });
     await off.read(
       'k',
       async () => 1,
@@ -136,7 +137,7 @@ describe('ReadCache', () => {
   });
 
   it('stays within its memory bound: the least recently used values go first', async () => {
-    const readCache = new ReadCache({ ttlMs: 60_000, maxEntries: 1_000, maxBytes: 20_000 });
+    const readCache = new ReadCache({ ttlMs: 60_000, maxEntries: 1_000, maxBytes: 20_000, clock: new ManualClock() });
     const big = 'x'.repeat(2_000); // about 4 KB each, as estimated
     for (let i = 0; i < 20; i++)
       await readCache.read(
@@ -173,8 +174,27 @@ describe('ReadCache', () => {
     expect(await read()).toBe(1);
   });
 
+  it('expires entries on the clock it is given, not the wall clock (its real time, not a test clock scope)', async () => {
+    const clock = new ManualClock();
+    const readCache = new ReadCache({ ttlMs: 1_000, maxEntries: 10, clock });
+    let loads = 0;
+    const read = () =>
+      readCache.read(
+        'k',
+        async () => ++loads,
+        () => [],
+      );
+    expect(await read()).toBe(1);
+    clock.advance(999);
+    await new Promise((resolve) => setTimeout(resolve, 5)); // past lru-cache's 1 ms memo of "now"
+    expect(await read()).toBe(1);
+    clock.advance(2);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await read()).toBe(2);
+  });
+
   it('treats a forgotten invalidation stamp as recent: evicting stamps drops entries early, never serves stale', async () => {
-    const readCache = new ReadCache({ ttlMs: 60_000, maxEntries: 10 });
+    const readCache = new ReadCache({ ttlMs: 60_000, maxEntries: 10, clock: new ManualClock() });
     await readCache.read(
       'k',
       async () => 'old',
@@ -250,16 +270,18 @@ describe('the hot read path', () => {
     await app.close();
   });
 
-  it('ends a cached entry after READ_CACHE_TTL_MS even when no invalidation reached it', async () => {
-    const app = await startTestApp({ config: { READ_CACHE_TTL_MS: '300' } });
+  it('ends a cached entry after READ_CACHE_TTL_MS of the injected clock even when no invalidation reached it', async () => {
+    const app = await startTestApp({ config: { READ_CACHE_TTL_MS: '60000' } });
     const client = await app.createClient();
     const token = await app.token(client, 'read write');
     const userId = await enrolUser(app, token);
     expect((await app.request('GET', `/v1/users/${userId}`, { token })).body.data.firstName).toBe('Jane');
     // A write that announces nothing (as if its NOTIFY were lost).
     await app.db.query(`update users set first_name = 'Janet' where id = $1`, [userId]);
+    app.clock.advance(59_000);
     expect((await app.request('GET', `/v1/users/${userId}`, { token })).body.data.firstName).toBe('Jane');
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // The clock, not the wall: a minute passes without the test sleeping.
+    app.clock.advance(2_000);
     expect((await app.request('GET', `/v1/users/${userId}`, { token })).body.data.firstName).toBe('Janet');
     await app.close();
   });

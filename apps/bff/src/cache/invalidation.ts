@@ -10,33 +10,48 @@ const MAX_PAYLOAD = 7_000;
 
 /**
  * Tells every instance, through NOTIFY on the writing transaction (delivered only if it commits), to drop entries
- * carrying `tags`. Ids only: payloads carry no personal data.
+ * carrying `tags`. Ids only: payloads carry no personal data. Called by `writeTransaction` alone.
  */
-export const announceInvalidation = async (db: Queryable, tags: readonly CacheTag[]): Promise<void> => {
+const announceInvalidation = async (db: Queryable, tags: readonly CacheTag[]): Promise<void> => {
   if (tags.length === 0) return;
   const payload = JSON.stringify(tags);
   await db.query('select pg_notify($1, $2)', [INVALIDATION_CHANNEL, payload.length > MAX_PAYLOAD ? '["*"]' : payload]);
 };
 
 /**
- * Runs `work` in one transaction and drops the entries of the tags it names: on this instance once the transaction
- * has ended (before the caller gets an answer), on the others through NOTIFY when it commits.
+ * A transaction that knows what it wrote. A repo's write helper takes one (so it cannot run outside it) and names
+ * the cache tags of the rows it changed itself: invalidation is owned by the write, not remembered by its caller.
  */
-export const transactionInvalidating = async <T>(
+export interface WriteTx extends Queryable {
+  /** The cached things this write changed: dropped everywhere once the transaction ends (see writeTransaction). */
+  touches(...tags: CacheTag[]): void;
+}
+
+/**
+ * Runs `work` in one transaction and drops the entries of every tag its writes touched: on this instance (`cache`,
+ * when the caller holds one; a CLI does not) once the transaction has ended, before the caller gets an answer; on
+ * every instance through NOTIFY when it commits. The one path for every write that changes cached data.
+ * `work` also gets `touches` on its own, for a service that names a tag for writes it makes itself.
+ */
+export const writeTransaction = async <T>(
   db: Db,
-  cache: ReadCache,
-  work: (tx: Queryable, touches: (...tags: CacheTag[]) => void) => Promise<T>,
+  cache: ReadCache | undefined,
+  work: (tx: WriteTx, touches: WriteTx['touches']) => Promise<T>,
 ): Promise<T> => {
-  const tags: CacheTag[] = [];
+  const tags = new Set<CacheTag>();
+  const touches = (...touched: CacheTag[]) => {
+    for (const tag of touched) tags.add(tag);
+  };
   try {
     return await db.transaction(async (tx) => {
-      const result = await work(tx, (...touched) => tags.push(...touched));
-      await announceInvalidation(tx, tags);
+      const writeTx: WriteTx = { query: tx.query.bind(tx), exec: tx.exec.bind(tx), touches };
+      const result = await work(writeTx, touches);
+      await announceInvalidation(tx, [...tags]);
       return result;
     });
   } finally {
     // Also after a rollback: dropping an entry is always safe, keeping one a failed write may have read is not.
-    cache.invalidate(tags);
+    cache?.invalidate([...tags]);
   }
 };
 

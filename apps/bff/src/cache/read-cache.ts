@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { type Clock, realNow } from '../lib/clock.ts';
 
 /**
  * What an entry depends on. A write names the tags it touched; every entry carrying one is dropped.
@@ -22,6 +23,11 @@ export interface ReadCacheOptions {
   maxEntries: number;
   /** Bound on the estimated memory of all values (JSON length × 2 bytes per UTF-16 unit, plus overhead). */
   maxBytes?: number;
+  /**
+   * Whose time the TTL runs on: the context's clock (tests move it instead of sleeping). Its real time, never a
+   * request's test-clock time, which may stand still or jump a year.
+   */
+  clock: Clock;
 }
 
 /** A value's rough footprint: what it would take as JSON in UTF-16, plus the entry's own bookkeeping. */
@@ -49,7 +55,6 @@ export class ReadCache {
   private floor = 0;
   /** While invalidations from other instances may be missed (listener down), nothing is stored. */
   private suspended = false;
-  private readonly waiters = new Map<string, (() => void)[]>();
 
   constructor(options: ReadCacheOptions) {
     if (options.ttlMs > 0) {
@@ -57,6 +62,7 @@ export class ReadCache {
         max: options.maxEntries,
         ttl: options.ttlMs,
         ttlAutopurge: false,
+        perf: { now: () => realNow(options.clock).getTime() },
         ...(options.maxBytes ? { maxSize: options.maxBytes, sizeCalculation: estimatedBytes } : {}),
       });
     }
@@ -96,23 +102,8 @@ export class ReadCache {
     return value;
   }
 
-  /** Resolves the next time `tag` is invalidated (tests wait this way for a NOTIFY to arrive). */
-  whenInvalidated(tag: CacheTag): Promise<void> {
-    return new Promise((resolve) => {
-      const waiting = this.waiters.get(tag) ?? [];
-      waiting.push(resolve);
-      this.waiters.set(tag, waiting);
-    });
-  }
-
   /** Drops every entry carrying one of `tags` (`*`: everything), including loads still in flight. */
   invalidate(tags: readonly string[]): void {
-    if (this.waiters.size > 0) {
-      for (const tag of tags) {
-        for (const resolve of this.waiters.get(tag) ?? []) resolve();
-        this.waiters.delete(tag);
-      }
-    }
     this.sequence += 1;
     if (tags.includes('*')) {
       this.floor = this.sequence;

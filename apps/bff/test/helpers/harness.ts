@@ -5,8 +5,6 @@ import { type ClientCredentialsOptions, CreditClient } from '@credit/sdk';
 import { createApp } from '../../src/app.ts';
 import { buildContext, connectRedis } from '../../src/bootstrap.ts';
 import type { BureauProvider } from '../../src/bureau/provider.ts';
-import { announceInvalidation } from '../../src/cache/invalidation.ts';
-import { userTag } from '../../src/cache/read-cache.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { AppContext } from '../../src/context.ts';
 import type { Db } from '../../src/db/db.ts';
@@ -14,6 +12,7 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import { createLogger } from '../../src/logger.ts';
 import { type CreateClientInput, createClient } from '../../src/modules/clients/service.ts';
 import { listen, type RunningServer } from '../../src/server.ts';
+import { invalidationsArrived } from './invalidations.ts';
 import { assertMatchesOpenApi } from './openapi-check.ts';
 import { openTestDb } from './test-db.ts';
 
@@ -180,13 +179,7 @@ export const startTestApp = async (
         ...options,
       });
     },
-    async invalidationsArrived() {
-      // NOTIFYs arrive in commit order: once a marker sent now is back, every earlier one is too.
-      const marker = userTag(`marker-${randomBytes(6).toString('hex')}`);
-      const arrived = ctx.readCache.whenInvalidated(marker);
-      await announceInvalidation(db, [marker]);
-      await arrived;
-    },
+    invalidationsArrived: () => invalidationsArrived(db, ctx.readCache),
     async close() {
       await server.close();
       redis?.disconnect();

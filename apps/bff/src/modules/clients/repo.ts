@@ -1,5 +1,5 @@
-import type { Scope, WidgetDisclosure } from '@credit/contract';
-import { announceInvalidation } from '../../cache/invalidation.ts';
+import type { Scope } from '@credit/contract';
+import type { WriteTx } from '../../cache/invalidation.ts';
 import { clientTag } from '../../cache/read-cache.ts';
 import type { ClientRecord } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -7,7 +7,7 @@ import type { Queryable } from '../../db/db.ts';
 export type { ClientRecord };
 
 export const CLIENT_COLUMNS = `c.id, c.name, c.environment, c.secret_hash, c.scopes, c.contact_email, c.embed_origins,
-  c.ip_allowlist, c.rate_limit_auth, c.rate_limit_batch, c.rate_limit_user_ops, c.widget_disclosure, c.is_bootstrap, c.created_at`;
+  c.ip_allowlist, c.rate_limit_auth, c.rate_limit_batch, c.rate_limit_user_ops, c.is_bootstrap, c.created_at`;
 
 export type ClientRow = {
   id: string;
@@ -21,7 +21,6 @@ export type ClientRow = {
   rate_limit_auth: number | null;
   rate_limit_batch: number | null;
   rate_limit_user_ops: number | null;
-  widget_disclosure: WidgetDisclosure;
   is_bootstrap: boolean;
   created_at: Date;
 };
@@ -36,7 +35,6 @@ export const toClient = (row: ClientRow): ClientRecord => ({
   embedOrigins: row.embed_origins,
   ipAllowlist: row.ip_allowlist,
   rateLimits: { auth: row.rate_limit_auth, batch: row.rate_limit_batch, userOps: row.rate_limit_user_ops },
-  widgetDisclosure: row.widget_disclosure,
   isBootstrap: row.is_bootstrap,
   createdAt: new Date(row.created_at),
 });
@@ -67,7 +65,6 @@ export interface NewClient {
   contactEmail: string;
   embedOrigins: string[];
   ipAllowlist: string[];
-  widgetDisclosure: WidgetDisclosure;
   isBootstrap: boolean;
   createdAt: Date;
 }
@@ -75,9 +72,8 @@ export interface NewClient {
 /** Inserts unless the id exists; answers whether it inserted. */
 export const insertClient = async (db: Queryable, c: NewClient): Promise<boolean> => {
   const { rowCount } = await db.query(
-    `insert into clients (id, name, environment, secret_hash, scopes, contact_email, embed_origins, ip_allowlist,
-       widget_disclosure, is_bootstrap, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) on conflict (id) do nothing`,
+    `insert into clients (id, name, environment, secret_hash, scopes, contact_email, embed_origins, ip_allowlist, is_bootstrap, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict (id) do nothing`,
     [
       c.id,
       c.name,
@@ -87,7 +83,6 @@ export const insertClient = async (db: Queryable, c: NewClient): Promise<boolean
       c.contactEmail,
       c.embedOrigins,
       c.ipAllowlist,
-      c.widgetDisclosure,
       c.isBootstrap,
       c.createdAt,
     ],
@@ -102,10 +97,10 @@ export interface ClientChanges {
   embedOrigins?: string[];
   ipAllowlist?: string[];
   rateLimits?: Partial<ClientRecord['rateLimits']>;
-  widgetDisclosure?: WidgetDisclosure;
 }
 
-export const updateClient = async (db: Queryable, id: string, changes: ClientChanges): Promise<boolean> => {
+/** Changes a client; every instance drops its cached tokens of it, which carry its scopes, origins and limits. */
+export const updateClient = async (tx: WriteTx, id: string, changes: ClientChanges): Promise<boolean> => {
   const sets: string[] = [];
   const params: unknown[] = [id];
   const set = (column: string, value: unknown) => {
@@ -120,21 +115,19 @@ export const updateClient = async (db: Queryable, id: string, changes: ClientCha
   if (changes.rateLimits?.auth !== undefined) set('rate_limit_auth', changes.rateLimits.auth);
   if (changes.rateLimits?.batch !== undefined) set('rate_limit_batch', changes.rateLimits.batch);
   if (changes.rateLimits?.userOps !== undefined) set('rate_limit_user_ops', changes.rateLimits.userOps);
-  if (changes.widgetDisclosure !== undefined) set('widget_disclosure', changes.widgetDisclosure);
-  if (sets.length === 0) return Boolean(await findClient(db, id));
-  const { rowCount } = await db.query(`update clients set ${sets.join(', ')} where id = $1`, params);
-  // Every instance drops its cached tokens of this client, which carry the client's scopes, origins and limits.
-  await announceInvalidation(db, [clientTag(id)]);
+  if (sets.length === 0) return Boolean(await findClient(tx, id));
+  const { rowCount } = await tx.query(`update clients set ${sets.join(', ')} where id = $1`, params);
+  tx.touches(clientTag(id));
   return rowCount === 1;
 };
 
-export const replaceClientSecret = async (db: Queryable, id: string, secretHash: string, at: Date): Promise<boolean> => {
-  const { rowCount } = await db.query('update clients set secret_hash = $2, secret_rotated_at = $3 where id = $1', [
+export const replaceClientSecret = async (tx: WriteTx, id: string, secretHash: string, at: Date): Promise<boolean> => {
+  const { rowCount } = await tx.query('update clients set secret_hash = $2, secret_rotated_at = $3 where id = $1', [
     id,
     secretHash,
     at,
   ]);
-  await announceInvalidation(db, [clientTag(id)]);
+  tx.touches(clientTag(id));
   return rowCount === 1;
 };
 
@@ -148,12 +141,12 @@ export const listEmbedOriginPatterns = async (db: Queryable, environment: 'sandb
 };
 
 /** Revokes every live token of the client (a rotated secret, a reset demo client): access_tokens rows, by client. */
-export const revokeClientTokens = async (db: Queryable, clientId: string, at: Date): Promise<number> => {
-  const { rowCount } = await db.query(
+export const revokeClientTokens = async (tx: WriteTx, clientId: string, at: Date): Promise<number> => {
+  const { rowCount } = await tx.query(
     'update access_tokens set revoked_at = $2 where client_id = $1 and revoked_at is null and expires_at > $2',
     [clientId, at],
   );
-  // Every instance drops the tokens it cached for this client (NOTIFY is delivered when the caller's transaction commits).
-  await announceInvalidation(db, [clientTag(clientId)]);
+  // Every instance drops the tokens it cached for this client (when the caller's write transaction ends).
+  tx.touches(clientTag(clientId));
   return rowCount;
 };

@@ -1,4 +1,5 @@
-import { SCOPES, type Scope, WIDGET_DISCLOSURES, type WidgetDisclosure } from '@credit/contract';
+import { SCOPES, type Scope } from '@credit/contract';
+import { writeTransaction } from '../../cache/invalidation.ts';
 import { ENVIRONMENT_TAG } from '../../core/principal.ts';
 import type { Db } from '../../db/db.ts';
 import { invalidCidrs } from '../../http/ip-allowlist.ts';
@@ -14,7 +15,7 @@ import {
   insertClient,
   listEmbedOriginPatterns,
   replaceClientSecret,
-  revokeClientTokens,
+  revokeClientTokens as revokeTokensOf,
   updateClient,
 } from './repo.ts';
 
@@ -26,8 +27,6 @@ export interface CreateClientInput {
   scopes?: Scope[];
   embedOrigins?: string[];
   ipAllowlist?: string[];
-  /** What host pages may learn about the score through widget events; default `none`. */
-  widgetDisclosure?: WidgetDisclosure;
   id?: string;
   secret?: string;
   isBootstrap?: boolean;
@@ -47,9 +46,6 @@ const checkChanges = (changes: ClientChanges) => {
     throw new Error(`Not an origin such as https://bank.example or http://localhost:*: ${badOrigins.join(', ')}`);
   const badCidrs = invalidCidrs(changes.ipAllowlist ?? []);
   if (badCidrs.length) throw new Error(`Not an IP address or CIDR: ${badCidrs.join(', ')}`);
-  if (changes.widgetDisclosure !== undefined && !(WIDGET_DISCLOSURES as readonly string[]).includes(changes.widgetDisclosure)) {
-    throw new Error(`Unknown widget disclosure: ${changes.widgetDisclosure} (known: ${WIDGET_DISCLOSURES.join(', ')})`);
-  }
   for (const limit of Object.values(changes.rateLimits ?? {})) {
     if (limit !== null && limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
       throw new Error('Rate limits must be positive whole numbers');
@@ -67,12 +63,7 @@ export const createClient = async (
   const id = input.id ?? newClientId(environment);
   if (!id.startsWith(prefix)) throw new Error(`A ${environment} client id must start with ${prefix}`);
   const scopes = input.scopes ?? [...SCOPES];
-  checkChanges({
-    scopes,
-    ipAllowlist: input.ipAllowlist,
-    embedOrigins: input.embedOrigins,
-    widgetDisclosure: input.widgetDisclosure,
-  });
+  checkChanges({ scopes, ipAllowlist: input.ipAllowlist, embedOrigins: input.embedOrigins });
   const secret = input.secret ?? newClientSecret();
   const inserted = await insertClient(db, {
     id,
@@ -83,7 +74,6 @@ export const createClient = async (
     contactEmail: input.contactEmail,
     embedOrigins: input.embedOrigins ?? (environment === 'sandbox' ? LOCALHOST_ORIGINS : []),
     ipAllowlist: input.ipAllowlist ?? [],
-    widgetDisclosure: input.widgetDisclosure ?? 'none',
     isBootstrap: input.isBootstrap ?? false,
     createdAt: clock.now(),
   });
@@ -93,7 +83,7 @@ export const createClient = async (
 
 export const changeClient = async (db: Db, id: string, changes: ClientChanges): Promise<ClientRecord> => {
   checkChanges(changes);
-  if (!(await updateClient(db, id, changes))) throw new Error(`No client ${id}`);
+  if (!(await writeTransaction(db, undefined, (tx) => updateClient(tx, id, changes)))) throw new Error(`No client ${id}`);
   return (await findClient(db, id)) as ClientRecord;
 };
 
@@ -106,9 +96,9 @@ export const rotateClientSecret = async (
   const secret = newClientSecret();
   const now = clock.now();
   const hash = await hashSecret(secret);
-  return db.transaction(async (tx) => {
+  return writeTransaction(db, undefined, async (tx) => {
     if (!(await replaceClientSecret(tx, id, hash, now))) throw new Error(`No client ${id}`);
-    return { secret, revokedTokens: await revokeClientTokens(tx, id, now) };
+    return { secret, revokedTokens: await revokeTokensOf(tx, id, now) };
   });
 };
 
@@ -147,7 +137,8 @@ export const ensureBootstrapClient = async (
     }
     const client = await changeClient(db, options.id, { scopes: [...SCOPES], contactEmail: options.email, embedOrigins });
     if (!(await verifySecret(options.secret, client.secretHash))) {
-      await replaceClientSecret(db, client.id, await hashSecret(options.secret), clock.now());
+      const hash = await hashSecret(options.secret);
+      await writeTransaction(db, undefined, (tx) => replaceClientSecret(tx, client.id, hash, clock.now()));
     }
     return { kind: 'configured', client };
   }
@@ -166,7 +157,11 @@ export const ensureBootstrapClient = async (
 export const isEmbedOriginOfAnyClient = async (db: Db, environment: Environment, origin: string): Promise<boolean> =>
   originAllowed(await listEmbedOriginPatterns(db, environment), origin);
 
-export { CLIENT_COLUMNS, type ClientRow, findClient, revokeClientTokens, toClient } from './repo.ts';
+export { CLIENT_COLUMNS, type ClientRow, findClient, toClient } from './repo.ts';
+
+/** Revokes every live token of the client; every instance drops the ones it cached. */
+export const revokeClientTokens = (db: Db, clientId: string, at: Date): Promise<number> =>
+  writeTransaction(db, undefined, (tx) => revokeTokensOf(tx, clientId, at));
 export { originAllowed };
 
 /** The fixed id of the sandbox client the demo partner page uses. */
@@ -200,8 +195,11 @@ export const ensureDemoClient = async (
   }
   const client = await changeClient(db, DEMO_CLIENT_ID, { scopes: [...SCOPES], embedOrigins: [options.embedOrigin] });
   if (!(await verifySecret(options.secret, client.secretHash))) {
-    await replaceClientSecret(db, DEMO_CLIENT_ID, await hashSecret(options.secret), clock.now());
-    await revokeClientTokens(db, DEMO_CLIENT_ID, clock.now());
+    const hash = await hashSecret(options.secret);
+    await writeTransaction(db, undefined, async (tx) => {
+      await replaceClientSecret(tx, DEMO_CLIENT_ID, hash, clock.now());
+      await revokeTokensOf(tx, DEMO_CLIENT_ID, clock.now());
+    });
   }
   return client;
 };

@@ -9,7 +9,7 @@ import {
   ZEnrollmentInput,
 } from '@credit/contract';
 import type { CreditSubject } from '../../bureau/provider.ts';
-import { transactionInvalidating } from '../../cache/invalidation.ts';
+import { writeTransaction } from '../../cache/invalidation.ts';
 import { type CacheTag, userTag } from '../../cache/read-cache.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError, notFound, validationError } from '../../core/api-error.ts';
@@ -159,8 +159,8 @@ const liveAtUserClock = (row: UserRow) => {
 };
 
 /** A transaction that writes user rows (or what is cached with them: scores): the caches drop what it `touches`. */
-export const writeUser = <T>(ctx: AppContext, work: Parameters<typeof transactionInvalidating<T>>[2]): Promise<T> =>
-  transactionInvalidating(ctx.db, ctx.readCache, work);
+export const writeUser = <T>(ctx: AppContext, work: Parameters<typeof writeTransaction<T>>[2]): Promise<T> =>
+  writeTransaction(ctx.db, ctx.readCache, work);
 
 export const getUser = async (ctx: AppContext, caller: Caller, userId: string): Promise<TUser> =>
   toUser(await requireUser(ctx, caller, userId), ctx.clock.now());

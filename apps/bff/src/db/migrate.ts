@@ -6,6 +6,7 @@ import * as monitoring from './migrations/005-monitoring.ts';
 import * as retention from './migrations/006-retention.ts';
 import * as sandboxClocks from './migrations/007-sandbox-clocks.ts';
 import * as consent from './migrations/008-consent.ts';
+import * as audit from './migrations/009-audit.ts';
 import * as widgetDisclosure from './migrations/012-widget-disclosure.ts';
 
 /** Ordered, append-only. A migration never changes once released; add a new one instead. */
@@ -17,6 +18,7 @@ export const MIGRATIONS: { version: string; sql: string }[] = [
   { version: '006-retention', sql: retention.sql },
   { version: '007-sandbox-clocks', sql: sandboxClocks.sql },
   { version: '008-consent', sql: consent.sql },
+  { version: '009-audit', sql: audit.sql },
   { version: '012-widget-disclosure', sql: widgetDisclosure.sql },
 ];
 

@@ -1,4 +1,4 @@
-import type { Scope } from '@credit/contract';
+import type { Scope, WidgetDisclosure } from '@credit/contract';
 import type { WriteTx } from '../../cache/invalidation.ts';
 import { clientTag } from '../../cache/read-cache.ts';
 import type { ClientRecord } from '../../core/principal.ts';
@@ -7,7 +7,7 @@ import type { Queryable } from '../../db/db.ts';
 export type { ClientRecord };
 
 export const CLIENT_COLUMNS = `c.id, c.name, c.environment, c.secret_hash, c.scopes, c.contact_email, c.embed_origins,
-  c.ip_allowlist, c.rate_limit_auth, c.rate_limit_batch, c.rate_limit_user_ops, c.is_bootstrap, c.created_at`;
+  c.ip_allowlist, c.rate_limit_auth, c.rate_limit_batch, c.rate_limit_user_ops, c.widget_disclosure, c.is_bootstrap, c.created_at`;
 
 export type ClientRow = {
   id: string;
@@ -21,6 +21,7 @@ export type ClientRow = {
   rate_limit_auth: number | null;
   rate_limit_batch: number | null;
   rate_limit_user_ops: number | null;
+  widget_disclosure: WidgetDisclosure;
   is_bootstrap: boolean;
   created_at: Date;
 };
@@ -35,6 +36,7 @@ export const toClient = (row: ClientRow): ClientRecord => ({
   embedOrigins: row.embed_origins,
   ipAllowlist: row.ip_allowlist,
   rateLimits: { auth: row.rate_limit_auth, batch: row.rate_limit_batch, userOps: row.rate_limit_user_ops },
+  widgetDisclosure: row.widget_disclosure,
   isBootstrap: row.is_bootstrap,
   createdAt: new Date(row.created_at),
 });
@@ -65,6 +67,7 @@ export interface NewClient {
   contactEmail: string;
   embedOrigins: string[];
   ipAllowlist: string[];
+  widgetDisclosure: WidgetDisclosure;
   isBootstrap: boolean;
   createdAt: Date;
 }
@@ -72,8 +75,9 @@ export interface NewClient {
 /** Inserts unless the id exists; answers whether it inserted. */
 export const insertClient = async (db: Queryable, c: NewClient): Promise<boolean> => {
   const { rowCount } = await db.query(
-    `insert into clients (id, name, environment, secret_hash, scopes, contact_email, embed_origins, ip_allowlist, is_bootstrap, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict (id) do nothing`,
+    `insert into clients (id, name, environment, secret_hash, scopes, contact_email, embed_origins, ip_allowlist,
+       widget_disclosure, is_bootstrap, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) on conflict (id) do nothing`,
     [
       c.id,
       c.name,
@@ -83,6 +87,7 @@ export const insertClient = async (db: Queryable, c: NewClient): Promise<boolean
       c.contactEmail,
       c.embedOrigins,
       c.ipAllowlist,
+      c.widgetDisclosure,
       c.isBootstrap,
       c.createdAt,
     ],
@@ -97,6 +102,7 @@ export interface ClientChanges {
   embedOrigins?: string[];
   ipAllowlist?: string[];
   rateLimits?: Partial<ClientRecord['rateLimits']>;
+  widgetDisclosure?: WidgetDisclosure;
 }
 
 /** Changes a client; every instance drops its cached tokens of it, which carry its scopes, origins and limits. */
@@ -115,6 +121,7 @@ export const updateClient = async (tx: WriteTx, id: string, changes: ClientChang
   if (changes.rateLimits?.auth !== undefined) set('rate_limit_auth', changes.rateLimits.auth);
   if (changes.rateLimits?.batch !== undefined) set('rate_limit_batch', changes.rateLimits.batch);
   if (changes.rateLimits?.userOps !== undefined) set('rate_limit_user_ops', changes.rateLimits.userOps);
+  if (changes.widgetDisclosure !== undefined) set('widget_disclosure', changes.widgetDisclosure);
   if (sets.length === 0) return Boolean(await findClient(tx, id));
   const { rowCount } = await tx.query(`update clients set ${sets.join(', ')} where id = $1`, params);
   tx.touches(clientTag(id));

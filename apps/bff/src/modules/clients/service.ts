@@ -1,4 +1,4 @@
-import { SCOPES, type Scope } from '@credit/contract';
+import { SCOPES, type Scope, WIDGET_DISCLOSURES, type WidgetDisclosure } from '@credit/contract';
 import { writeTransaction } from '../../cache/invalidation.ts';
 import { ENVIRONMENT_TAG } from '../../core/principal.ts';
 import type { Db } from '../../db/db.ts';
@@ -27,6 +27,8 @@ export interface CreateClientInput {
   scopes?: Scope[];
   embedOrigins?: string[];
   ipAllowlist?: string[];
+  /** What host pages may learn about the score through widget events; default `none`. */
+  widgetDisclosure?: WidgetDisclosure;
   id?: string;
   secret?: string;
   isBootstrap?: boolean;
@@ -46,6 +48,9 @@ const checkChanges = (changes: ClientChanges) => {
     throw new Error(`Not an origin such as https://bank.example or http://localhost:*: ${badOrigins.join(', ')}`);
   const badCidrs = invalidCidrs(changes.ipAllowlist ?? []);
   if (badCidrs.length) throw new Error(`Not an IP address or CIDR: ${badCidrs.join(', ')}`);
+  if (changes.widgetDisclosure !== undefined && !(WIDGET_DISCLOSURES as readonly string[]).includes(changes.widgetDisclosure)) {
+    throw new Error(`Unknown widget disclosure: ${changes.widgetDisclosure} (known: ${WIDGET_DISCLOSURES.join(', ')})`);
+  }
   for (const limit of Object.values(changes.rateLimits ?? {})) {
     if (limit !== null && limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
       throw new Error('Rate limits must be positive whole numbers');
@@ -63,7 +68,12 @@ export const createClient = async (
   const id = input.id ?? newClientId(environment);
   if (!id.startsWith(prefix)) throw new Error(`A ${environment} client id must start with ${prefix}`);
   const scopes = input.scopes ?? [...SCOPES];
-  checkChanges({ scopes, ipAllowlist: input.ipAllowlist, embedOrigins: input.embedOrigins });
+  checkChanges({
+    scopes,
+    ipAllowlist: input.ipAllowlist,
+    embedOrigins: input.embedOrigins,
+    widgetDisclosure: input.widgetDisclosure,
+  });
   const secret = input.secret ?? newClientSecret();
   const inserted = await insertClient(db, {
     id,
@@ -74,6 +84,7 @@ export const createClient = async (
     contactEmail: input.contactEmail,
     embedOrigins: input.embedOrigins ?? (environment === 'sandbox' ? LOCALHOST_ORIGINS : []),
     ipAllowlist: input.ipAllowlist ?? [],
+    widgetDisclosure: input.widgetDisclosure ?? 'none',
     isBootstrap: input.isBootstrap ?? false,
     createdAt: clock.now(),
   });

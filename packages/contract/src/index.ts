@@ -4,6 +4,7 @@ export { buildOpenApiDocument, ERROR_PAGE_PATH, errorPageLink, type OpenApiDocum
 export * from './operation.ts';
 export * from './operations/index.ts';
 export * from './resources/alerts.ts';
+export * from './resources/audit.ts';
 export * from './resources/auth.ts';
 export * from './resources/credit.ts';
 export * from './resources/events.ts';

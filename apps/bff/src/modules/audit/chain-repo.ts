@@ -1,0 +1,97 @@
+import type { Queryable } from '../../db/db.ts';
+import type { Checkpoint } from './checkpoint.ts';
+import type { ChainedEntry } from './entry.ts';
+
+export interface AuditEventRow {
+  client_id: string;
+  seq: string | number;
+  id: string;
+  type: ChainedEntry['type'];
+  actor_kind: ChainedEntry['actorKind'];
+  actor_id: string;
+  user_id: string | null;
+  request_id: string | null;
+  subject: Record<string, string>;
+  occurred_at: Date | string;
+  prev_hash: string;
+  hash: string;
+}
+
+export const EVENT_COLUMNS =
+  'client_id, seq, id, type, actor_kind, actor_id, user_id, request_id, subject, occurred_at, prev_hash, hash';
+
+export const toChainedEntry = (row: AuditEventRow): ChainedEntry => ({
+  clientId: row.client_id,
+  seq: Number(row.seq),
+  id: row.id,
+  type: row.type,
+  actorKind: row.actor_kind,
+  actorId: row.actor_id,
+  userId: row.user_id,
+  requestId: row.request_id,
+  subject: row.subject ?? {},
+  occurredAt: new Date(row.occurred_at),
+  prevHash: row.prev_hash,
+  hash: row.hash,
+});
+
+/** Entries of a client in chain order from `afterSeq` on, `limit` at a time (verification and export stream). */
+export const chainSlice = async (db: Queryable, clientId: string, afterSeq: number, limit: number): Promise<ChainedEntry[]> => {
+  const { rows } = await db.query<AuditEventRow>(
+    `select ${EVENT_COLUMNS} from audit_events where client_id = $1 and seq > $2 order by seq limit $3`,
+    [clientId, afterSeq, limit],
+  );
+  return rows.map(toChainedEntry);
+};
+
+export const findHead = async (db: Queryable, clientId: string): Promise<{ seq: number; hash: string } | undefined> => {
+  const { rows } = await db.query<{ seq: string | number; hash: string }>(
+    'select seq, hash from audit_heads where client_id = $1',
+    [clientId],
+  );
+  const row = rows[0];
+  return row ? { seq: Number(row.seq), hash: row.hash } : undefined;
+};
+
+interface CheckpointRow {
+  client_id: string;
+  seq: string | number;
+  hash: string;
+  pruned_before: Date | string;
+  signed_at: Date | string;
+  signature: string;
+}
+
+export const findCheckpoint = async (db: Queryable, clientId: string): Promise<Checkpoint | undefined> => {
+  const { rows } = await db.query<CheckpointRow>(
+    'select client_id, seq, hash, pruned_before, signed_at, signature from audit_checkpoints where client_id = $1',
+    [clientId],
+  );
+  const row = rows[0];
+  return row
+    ? {
+        clientId: row.client_id,
+        seq: Number(row.seq),
+        hash: row.hash,
+        prunedBefore: new Date(row.pruned_before),
+        signedAt: new Date(row.signed_at),
+        signature: row.signature,
+      }
+    : undefined;
+};
+
+export const saveCheckpoint = async (tx: Queryable, c: Checkpoint): Promise<void> => {
+  await tx.query(
+    `insert into audit_checkpoints (client_id, seq, hash, pruned_before, signed_at, signature)
+     values ($1, $2, $3, $4, $5, $6)
+     on conflict (client_id) do update set seq = excluded.seq, hash = excluded.hash,
+       pruned_before = excluded.pruned_before, signed_at = excluded.signed_at, signature = excluded.signature`,
+    [c.clientId, c.seq, c.hash, c.prunedBefore, c.signedAt, c.signature],
+  );
+};
+
+/** Every client that has a trail (the CLI's `verify --all`, pruning). */
+export const auditedClients = async (db: Queryable): Promise<string[]> => {
+  const { rows } = await db.query<{ client_id: string }>('select client_id from audit_heads order by client_id');
+  return rows.map((r) => r.client_id);
+};

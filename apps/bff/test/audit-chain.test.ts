@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordAudit } from '../src/modules/audit/record.ts';
+import { verifyChain } from '../src/modules/audit/verify.ts';
+import { startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
+
+describe('audit trail: the hash chain', () => {
+  let app: TestApp;
+  let bank: TestClient;
+  let other: TestClient;
+  beforeAll(async () => {
+    app = await startTestApp();
+    bank = await app.createClient();
+    other = await app.createClient();
+  });
+  afterAll(() => app.close());
+
+  const record = (clientId: string, n: number) =>
+    recordAudit(app.ctx, {
+      type: 'credit_data.read',
+      clientId,
+      actor: { kind: 'client', id: clientId },
+      userId: `usr_test${n}`,
+      requestId: `req_test${n}`,
+      subject: { operationId: 'getCreditScore' },
+    });
+  const verify = (clientId: string) => verifyChain(app.db, app.ctx.tokens, clientId);
+
+  it('chains concurrent appends of two clients, in group commits and in transactions, without gaps', async () => {
+    await Promise.all([
+      ...Array.from({ length: 60 }, (_, i) => record(i % 2 ? bank.id : other.id, i)),
+      ...Array.from({ length: 5 }, () =>
+        app.db.transaction((tx) =>
+          recordAudit(app.ctx, { type: 'token.minted', clientId: bank.id, actor: { kind: 'client', id: bank.id } }, tx),
+        ),
+      ),
+    ]);
+    expect(await verify(bank.id)).toMatchObject({ ok: true, checked: 35, lastSeq: 35 });
+    expect(await verify(other.id)).toMatchObject({ ok: true, checked: 30, lastSeq: 30 });
+    const { rows } = await app.db.query<{ seq: string }>('select seq from audit_events where client_id = $1 order by seq', [
+      bank.id,
+    ]);
+    expect(rows.map((r) => Number(r.seq))).toEqual(Array.from({ length: 35 }, (_, i) => i + 1));
+  });
+
+  it('an entry rolled back with its transaction leaves no gap', async () => {
+    await expect(
+      app.db.transaction(async (tx) => {
+        await recordAudit(app.ctx, { type: 'user.deleted', clientId: other.id, actor: { kind: 'client', id: other.id } }, tx);
+        throw new Error('the change it recorded failed');
+      }),
+    ).rejects.toThrow('failed');
+    await record(other.id, 99);
+    expect(await verify(other.id)).toMatchObject({ ok: true, lastSeq: 31 });
+  });
+
+  it('finds an edited entry, a rewritten entry, a deleted entry and a cut-off tail', async () => {
+    const tampered = await app.createClient();
+    for (let i = 0; i < 10; i++) await record(tampered.id, i);
+    expect((await verify(tampered.id)).ok).toBe(true);
+
+    await app.db.query(`update audit_events set user_id = 'usr_someoneelse' where client_id = $1 and seq = 4`, [tampered.id]);
+    expect(await verify(tampered.id)).toMatchObject({ ok: false, firstBroken: { reason: 'entry_altered', seq: 4 } });
+    // Restoring the field restores the chain; editing the hash too breaks the next link.
+    await app.db.query(`update audit_events set user_id = 'usr_test3', hash = repeat('a', 64) where client_id = $1 and seq = 4`, [
+      tampered.id,
+    ]);
+    expect(await verify(tampered.id)).toMatchObject({ ok: false, firstBroken: { reason: 'entry_altered', seq: 4 } });
+    await app.db.query(`update audit_events set hash = prev_hash where client_id = $1 and seq = 4`, [tampered.id]);
+    const deleted = await app.createClient();
+    for (let i = 0; i < 10; i++) await record(deleted.id, i);
+    await app.db.query('delete from audit_events where client_id = $1 and seq = 7', [deleted.id]);
+    expect(await verify(deleted.id)).toMatchObject({
+      ok: false,
+      checked: 6,
+      firstBroken: { reason: 'missing_entry', seq: 7, found: 8 },
+    });
+    const cut = await app.createClient();
+    for (let i = 0; i < 5; i++) await record(cut.id, i);
+    await app.db.query('delete from audit_events where client_id = $1 and seq >= 4', [cut.id]);
+    expect(await verify(cut.id)).toMatchObject({ ok: false, firstBroken: { reason: 'missing_entry', seq: 4, found: null } });
+  });
+});

@@ -1,0 +1,7 @@
+/**
+ * The audit module's public face (other modules reach it only here): record an entry, name the actor of a caller,
+ * verify a chain, export a range, prune under a checkpoint.
+ */
+export type { AuditActor, AuditEventInput } from './entry.ts';
+export { actorOf, recordAudit } from './record.ts';
+export { type BrokenLink, type VerifyResult, verifyChain } from './verify.ts';

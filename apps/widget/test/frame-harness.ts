@@ -4,6 +4,7 @@ import {
   WIDGET_CSRF_HEADER,
   WIDGET_MESSAGE_SOURCE,
   WIDGET_PROTOCOL_VERSION,
+  type WidgetDisclosure,
 } from '@credit/contract/widget-protocol';
 import { createWidgetServices } from '../src/app/services.ts';
 import type { LaunchContext } from '../src/bridge/launch.ts';
@@ -60,7 +61,7 @@ const authError = () => json(401, { error: { code: 'AUTHENTICATION_ERROR', messa
  * The API's widget session as the frame uses it: a user token in `valid` starts a cookie session whose CSRF
  * token names it; `expire()` ends every session and token so far. Records each request the frame sends.
  */
-export const fakeWidgetApi = () => {
+export const fakeWidgetApi = ({ disclosure = 'none' }: { disclosure?: WidgetDisclosure } = {}) => {
   const validTokens = new Set<string>();
   const liveCsrf = new Set<string>();
   const requests: { method: string; path: string; headers: Record<string, string> }[] = [];
@@ -73,7 +74,7 @@ export const fakeWidgetApi = () => {
       if (!validTokens.has(token)) return authError();
       const csrfToken = `csrf_${token}`;
       liveCsrf.add(csrfToken);
-      return json(201, { data: { csrfToken, expiresAt: '2030-01-01T00:00:00.000Z', userId: 'usr_1' } });
+      return json(201, { data: { csrfToken, expiresAt: '2030-01-01T00:00:00.000Z', userId: 'usr_1', disclosure } });
     }
     const csrf = headers[WIDGET_CSRF_HEADER] ?? '';
     if (!liveCsrf.has(csrf)) return authError();
@@ -95,9 +96,9 @@ export const fakeWidgetApi = () => {
   };
 };
 
-export const createFrame = () => {
+export const createFrame = (options: { disclosure?: WidgetDisclosure } = {}) => {
   const host = fakeHostPage();
-  const api = fakeWidgetApi();
+  const api = fakeWidgetApi(options);
   const services = createWidgetServices(embeddedLaunch(), { env: { window, parent: host.parent }, fetch: api.fetch });
   return { host, api, services };
 };

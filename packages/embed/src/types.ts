@@ -17,7 +17,11 @@ export interface CreditWidgetOptions {
   theme?: WidgetTheme;
   /** Default `en`. */
   locale?: WidgetLocale;
-  /** Every public event: ready, view_changed, enrolled, verified, offer_clicked, alert_read, error, exit. */
+  /**
+   * Every public event: ready, view_changed, enrolled, verified, consent_given, consent_withdrawn, score_loaded,
+   * score_refreshed, offer_clicked, alert_read, error, exit. Score events carry only what the client's disclosure
+   * setting allows (docs/partner/disclosure.md): the frame applies it, whatever this page does.
+   */
   onEvent?: (event: WidgetEvent) => void;
   /** The customer pressed "Close" (also delivered to `onEvent` as `exit`). */
   onExit?: () => void;

@@ -1,5 +1,6 @@
 import type { WidgetEvent } from '@credit/contract/widget-protocol';
 import type { CreditClient } from '@credit/sdk/browser';
+import { applyDisclosure } from '../bridge/disclosure.ts';
 import { ScreenState } from '../bridge/events.ts';
 import { HostBridge, type HostBridgeEnvironment } from '../bridge/host.ts';
 import type { LaunchContext } from '../bridge/launch.ts';
@@ -32,7 +33,8 @@ export const createWidgetServices = (launch: LaunchContext, options: WidgetServi
   const session = new WidgetSession(launch.parentOrigin, options.fetch);
   const refresher = new SessionRefresher(session, () => bridge.requestFreshToken());
   const api = widgetClient(widgetSessionAuth(session, refresher), options.fetch);
-  const screens = new ScreenState((event) => bridge.sendEvent(event));
+  // Every public event passes the client's disclosure setting, as the server told it to this session.
+  const screens = new ScreenState((event) => bridge.sendEvent(applyDisclosure(event, session.current()?.disclosure)));
   bridge.onView(screens.setView);
   return {
     launch,

@@ -10,6 +10,7 @@ import { HistoryPanel } from '../history/HistoryPanel.tsx';
 import { useI18n, useMessages } from '../i18n/index.ts';
 import { OffersPanel } from '../offers/OffersPanel.tsx';
 import { ScorePanel } from '../score/ScorePanel.tsx';
+import { useScoreLoadedEvent } from '../score/useScoreLoadedEvent.ts';
 import { Badge } from '../ui/Badge.tsx';
 import { ScreenHeader } from '../ui/ScreenHeader.tsx';
 import { Skeleton } from '../ui/Skeleton.tsx';
@@ -59,7 +60,9 @@ export function Dashboard({ userId }: { userId: string }) {
   const [view, setView] = useCurrentView();
   const unread = useQuery(unreadAlertCountQuery(api, userId)).data ?? 0;
   // A failed score shows its error screen in the panel; the header then has no provenance line at all.
-  const scoreFailed = useQuery(creditScoreQuery(api, userId)).isError;
+  const score = useQuery(creditScoreQuery(api, userId));
+  const scoreFailed = score.isError;
+  useScoreLoadedEvent(userId, score.data);
 
   const tabs: TabItem<WidgetView>[] = WIDGET_VIEWS.map((id) => ({
     id,

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { announce } from '../a11y/announcer.tsx';
 import { creditKey, refreshCreditScore } from '../api/credit.ts';
 import { meKey, meQuery } from '../api/me.ts';
-import { useApi } from '../app/WidgetServicesProvider.tsx';
+import { useApi, useEmitEvent } from '../app/WidgetServicesProvider.tsx';
 import { useI18n, useMessages } from '../i18n/index.ts';
 import { Button } from '../ui/Button.tsx';
 import { messages } from './messages.ts';
@@ -22,6 +22,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export function RefreshScore({ userId }: { userId: string }) {
   const t = useMessages(messages);
   const api = useApi();
+  const emitEvent = useEmitEvent();
   const queryClient = useQueryClient();
   const { formatDateTime, formatNumber } = useI18n();
   const me = useQuery(meQuery(api));
@@ -48,6 +49,11 @@ export function RefreshScore({ userId }: { userId: string }) {
   const refresh = useMutation({
     mutationFn: () => refreshCreditScore(api, userId),
     onSuccess: (result) => {
+      // The setting decides what of the score the host hears (bridge/disclosure.ts); `none` is a placeholder.
+      emitEvent({
+        name: 'score_refreshed',
+        data: { userId, disclosure: 'none', score: result.score, band: result.rating },
+      });
       queryClient.setQueryData(creditKey(userId), result);
       queryClient.setQueryData<TUser>(
         meKey,

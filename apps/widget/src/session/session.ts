@@ -1,5 +1,6 @@
-import { WIDGET_CSRF_HEADER } from '@credit/contract/widget-protocol';
+import { WIDGET_CSRF_HEADER, type WidgetDisclosure } from '@credit/contract/widget-protocol';
 import { type CreditAuth, CreditClient, isCreditApiError } from '@credit/sdk/browser';
+import { WidgetSessionClient } from '@credit/sdk/widget-session';
 import { WidgetError } from '../errors/widget-error.ts';
 
 /**
@@ -15,6 +16,8 @@ export interface WidgetSessionState {
   userToken: string | null;
   userId: string | null;
   expiresAt: string;
+  /** What the host may learn about the score through events: the client's setting, from the server. */
+  disclosure: WidgetDisclosure;
 }
 
 export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
@@ -30,6 +33,10 @@ export const authHeaders = (session: WidgetSessionState | null): Record<string, 
 export const widgetClient = (auth: CreditAuth, fetch: Fetch | undefined) =>
   // react-query decides about retrying reads; the client answers at once so the screens stay responsive.
   new CreditClient({ baseUrl: '', auth, fetch: fetch as typeof globalThis.fetch | undefined, maxRetries: 0 });
+
+/** The frame's own session routes: internal operations, outside the SDK's public list. */
+const sessionClient = (auth: CreditAuth, fetch: Fetch | undefined) =>
+  new WidgetSessionClient({ baseUrl: '', auth, fetch: fetch as typeof globalThis.fetch | undefined, maxRetries: 0 });
 
 /** One exchange's fixed credentials: a refusal is final, never renewed (the refresher decides about renewal). */
 const fixedAuth = (headers: Record<string, string>): CreditAuth => ({ headers: async () => headers, renew: () => false });
@@ -54,12 +61,12 @@ export class WidgetSession {
    * sending the token itself.
    */
   async start(userToken: string): Promise<WidgetSessionState> {
-    const created = await widgetClient(fixedAuth({ authorization: `Bearer ${userToken}` }), this.fetch)
+    const created = await sessionClient(fixedAuth({ authorization: `Bearer ${userToken}` }), this.fetch)
       .call('createWidgetSession', { body: { parentOrigin: this.parentOrigin } })
       .catch((error: unknown) => {
         throw sessionRefusal(error);
       });
-    const cookieWorks = await widgetClient(fixedAuth({ [WIDGET_CSRF_HEADER]: created.csrfToken }), this.fetch)
+    const cookieWorks = await sessionClient(fixedAuth({ [WIDGET_CSRF_HEADER]: created.csrfToken }), this.fetch)
       .call('getWidgetSession')
       .then(
         () => true,
@@ -74,6 +81,7 @@ export class WidgetSession {
       userToken: cookieWorks ? null : userToken,
       userId: created.userId,
       expiresAt: created.expiresAt,
+      disclosure: created.disclosure,
     };
     return this.state;
   }

@@ -1,0 +1,105 @@
+// Import rules for the whole workspace, checked by `pnpm lint` (`pnpm depcruise`), failing on any error.
+// Inside the server (apps/bff/src) the layers of README's "Architecture" section; across packages, what each
+// package may depend on. apps/bff/test/layer-rules.test.ts breaks each rule in a copy of the tree and expects a failure.
+const BFF = '^apps/bff/src/';
+/** Layers that know nothing of requests or resources. */
+const NEUTRAL = `${BFF}(core|lib|db|security|cache|bureau|outbox)/`;
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'http-imports-no-module',
+      comment: 'http/ (request plumbing) never imports a module; it reaches auth through AppContext.',
+      severity: 'error',
+      from: { path: `${BFF}http/` },
+      to: { path: `${BFF}modules/` },
+    },
+    {
+      name: 'neutral-layer-stays-neutral',
+      comment: 'core, lib, db, security, cache, bureau and outbox import neither modules nor http/.',
+      severity: 'error',
+      from: { path: NEUTRAL },
+      to: { path: `${BFF}(modules|http)/` },
+    },
+    {
+      name: 'repo-imports-no-http',
+      comment:
+        'A repo (repo.ts or *-repo.ts: SQL) never imports http/; what repos share (keyset pagination, the cursor codec) lives in db/ and core/.',
+      severity: 'error',
+      from: { path: `${BFF}modules/.+[/-]repo\\.ts$` },
+      to: { path: `${BFF}http/` },
+    },
+    {
+      name: 'module-through-its-service',
+      comment: "A module reaches another module only through that module's public file, service.ts (types included).",
+      severity: 'error',
+      from: { path: `${BFF}modules/([^/]+)/` },
+      to: { path: `${BFF}modules/`, pathNot: [`${BFF}modules/$1/`, `${BFF}modules/[^/]+/service\\.ts$`] },
+    },
+    {
+      name: 'no-cycle-between-modules',
+      comment: 'No import cycle between modules (folders), even through service.ts.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: `${BFF}modules/[^/]+/?$` },
+      to: { path: `${BFF}modules/[^/]+/?$`, circular: true },
+    },
+    {
+      name: 'contract-imports-no-app',
+      comment: 'The contract is what everything derives from: it imports no app, client package, test or sample.',
+      severity: 'error',
+      from: { path: '^packages/contract/' },
+      to: { path: '^(apps|e2e|docs)/|^packages/(sdk|react|embed)/' },
+    },
+    {
+      name: 'client-package-imports-no-app',
+      comment: 'The SDK, the React bindings and the embed script ship to partners: no app (server, widget, demo) inside.',
+      severity: 'error',
+      from: { path: '^packages/(sdk|react|embed)/' },
+      to: { path: '^(apps|e2e|docs)/' },
+    },
+    {
+      name: 'sdk-imports-no-ui-package',
+      comment: 'The SDK sits below the React bindings and the embed script, never on them.',
+      severity: 'error',
+      from: { path: '^packages/sdk/' },
+      to: { path: '^packages/(react|embed)/' },
+    },
+    {
+      name: 'browser-app-imports-no-server',
+      comment:
+        "The widget and the demo partner's sources reach the server over HTTP (@credit/sdk), never its code (their tests may start it).",
+      severity: 'error',
+      from: { path: '^apps/(widget|demo)/src/' },
+      to: { path: '^apps/bff/' },
+    },
+    {
+      name: 'server-imports-no-browser-source',
+      comment: "The server serves the widget's and the embed script's built files; it never imports their browser source.",
+      severity: 'error',
+      from: { path: BFF },
+      to: { path: '^apps/widget/src/|^packages/(react|embed)/src/' },
+    },
+    {
+      name: 'package-reached-by-name',
+      comment:
+        "A package's source imports another workspace package by its name (its published entry), never by a relative path into its files.",
+      severity: 'error',
+      from: { path: '^(apps|packages)/([^/]+)/src/' },
+      to: { dependencyTypes: ['local'], path: '^(apps|packages)/', pathNot: '^$1/$2/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist|build|coverage)/' },
+    tsPreCompilationDeps: true,
+    combinedDependencies: false,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
+      mainFields: ['module', 'main', 'types'],
+    },
+  },
+};

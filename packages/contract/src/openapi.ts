@@ -221,7 +221,8 @@ verification always fails. Helpers under \`/v1/sandbox\` (scope \`admin\`) refre
 offers and reveal verification answers.
 `.trim();
 
-export const buildOpenApiDocument = (serverUrl = '/') => {
+// Annotated so the published declarations name the generator's document type instead of a path inside node_modules.
+export const buildOpenApiDocument = (serverUrl = '/'): ReturnType<OpenApiGeneratorV31['generateDocument']> => {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -1,5 +1,5 @@
 import type { CreditAuth } from './auth.ts';
-import type { CallArgsTuple, CallResult, ListItem, ListOperationId, OperationId, Page, ResponseBody } from './operations.ts';
+import type { AnyOperationId, CallArgsTuple, CallResult, ListItem, ListOperationId, Page, ResponseBody } from './operations.ts';
 import { AutoPaginator } from './pagination.ts';
 import type { CredentialsErrorParser, ResponseValidator } from './response.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, sleep } from './retry.ts';
@@ -38,7 +38,7 @@ export interface CustomAuthOptions extends CommonOptions {
  * by `operationId`, typed from the contract. The browser entry's `CreditClient` knows the operations a user
  * token may call; the server entry's knows them all and adds client credentials and response validation.
  */
-export class BaseCreditClient<Ids extends OperationId> {
+export class BaseCreditClient<Ids extends AnyOperationId> {
   protected readonly context: SendContext;
 
   constructor(

@@ -1,13 +1,13 @@
 import type { TTokenResponse, TUserTokenRequest, TUserTokenResponse } from '@credit/contract';
 import { ClientCredentialsAuth, DEFAULT_RENEWAL_MARGIN_MS } from './access-token.ts';
 import { BaseCreditClient, type CommonOptions, type CustomAuthOptions } from './base-client.ts';
-import type { CallArgs, CallOptions, OperationId } from './operations.ts';
-import { SERVER_ROUTES, USER_TOKEN_ROUTES } from './routes.generated.ts';
-
-const ALL_ROUTES: Record<OperationId, string> = { ...USER_TOKEN_ROUTES, ...SERVER_ROUTES };
-
 import { oauthErrorOf } from './oauth-error.ts';
+import type { CallArgs, CallOptions, OperationId } from './operations.ts';
+import type { ResponseValidator } from './response.ts';
+import { INTERNAL_ROUTES, SERVER_ROUTES, USER_TOKEN_ROUTES } from './routes.generated.ts';
 import { validateWithContract } from './validate.ts';
+
+const PUBLIC_ROUTES: Record<OperationId, string> = { ...USER_TOKEN_ROUTES, ...SERVER_ROUTES };
 
 export type { CustomAuthOptions } from './base-client.ts';
 
@@ -39,6 +39,31 @@ const isProduction = (): boolean => {
 };
 
 /**
+ * Client credentials exchanged at `POST /oauth/token`. The exchange is an internal operation (not in `OperationId`), so
+ * it goes through a client of that one route, with the same transport options as the client it serves.
+ */
+const clientCredentialsAuth = (options: ClientCredentialsOptions, validate: ResponseValidator | undefined) => {
+  const tokenEndpoint = new BaseCreditClient<'createAccessToken'>(
+    { createAccessToken: INTERNAL_ROUTES.createAccessToken },
+    { ...options, auth: undefined },
+    { validate, credentialsError: oauthErrorOf },
+  );
+  return new ClientCredentialsAuth(
+    () =>
+      tokenEndpoint.call('createAccessToken', {
+        body: {
+          grant_type: 'client_credentials',
+          client_id: options.clientId,
+          client_secret: options.clientSecret,
+          scope: options.scope,
+        },
+      }) as Promise<TTokenResponse>,
+    options.now ?? Date.now,
+    options.tokenRenewalMarginMs ?? DEFAULT_RENEWAL_MARGIN_MS,
+  );
+};
+
+/**
  * The Credit API client. Every operation of the contract is callable by its `operationId`, typed from the
  * contract's schemas: `await client.call('getUser', { params: { userId } })`. Success bodies are checked
  * against the contract (zod); `@credit/sdk/browser` is the same client without zod.
@@ -47,29 +72,9 @@ export class CreditClient extends BaseCreditClient<OperationId> {
   private readonly credentials: ClientCredentialsAuth | undefined;
 
   constructor(options: CreditClientOptions) {
-    const credentials = options.auth
-      ? undefined
-      : new ClientCredentialsAuth(
-          () =>
-            (this as CreditClient).call('createAccessToken', {
-              body: {
-                grant_type: 'client_credentials',
-                client_id: options.clientId,
-                client_secret: options.clientSecret,
-                scope: options.scope,
-              },
-            }) as Promise<TTokenResponse>,
-          options.now ?? Date.now,
-          options.tokenRenewalMarginMs ?? DEFAULT_RENEWAL_MARGIN_MS,
-        );
-    super(
-      ALL_ROUTES,
-      { ...options, auth: options.auth ?? credentials },
-      {
-        validate: (options.validateResponses ?? !isProduction()) ? validateWithContract : undefined,
-        credentialsError: oauthErrorOf,
-      },
-    );
+    const validate = (options.validateResponses ?? !isProduction()) ? validateWithContract : undefined;
+    const credentials = options.auth ? undefined : clientCredentialsAuth(options, validate);
+    super(PUBLIC_ROUTES, { ...options, auth: options.auth ?? credentials }, { validate, credentialsError: oauthErrorOf });
     this.credentials = credentials;
   }
 

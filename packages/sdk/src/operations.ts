@@ -1,15 +1,21 @@
 import type { Operation } from '@credit/contract';
+import type { InternalOperationId } from './internal-operations.ts';
 
 /**
  * Every operation of the contract by its `operationId`, as a type: read off the contract's exports, so an
  * operation added there is callable here with no SDK code.
  */
 type ContractExports = typeof import('@credit/contract');
-export type OperationMap = {
+type ContractOperationMap = {
   [K in keyof ContractExports as ContractExports[K] extends Operation
     ? ContractExports[K]['operationId']
     : never]: ContractExports[K];
 };
+/** Every operation id of the contract, the internal ones included (what the clients' route tables are typed by). */
+export type AnyOperationId = keyof ContractOperationMap;
+
+/** The operations a partner calls: every operation of the contract but the internal ones (internal-operations.ts). */
+export type OperationMap = Omit<ContractOperationMap, InternalOperationId>;
 export type OperationId = keyof OperationMap;
 
 /**
@@ -24,8 +30,8 @@ export type UserTokenOperationId = {
 type SchemaInput<S> = S extends { _zod: { input: infer I } } ? I : never;
 type SchemaOutput<S> = S extends { _zod: { output: infer O } } ? O : never;
 
-type RequestOf<Id extends OperationId> = OperationMap[Id]['request'];
-type SuccessOf<Id extends OperationId> = OperationMap[Id]['success'];
+type RequestOf<Id extends AnyOperationId> = ContractOperationMap[Id]['request'];
+type SuccessOf<Id extends AnyOperationId> = ContractOperationMap[Id]['success'];
 
 type ParamsPart<R> = R extends { params: infer P } ? { params: SchemaInput<P> } : { params?: never };
 // Query values travel as strings; the types are what the server reads them as, every one optional.
@@ -46,13 +52,13 @@ export interface CallOptions {
 }
 
 /** The parameters, query and body of one operation, typed from its contract schemas. */
-export type CallArgs<Id extends OperationId> = ParamsPart<RequestOf<Id>> &
+export type CallArgs<Id extends AnyOperationId> = ParamsPart<RequestOf<Id>> &
   QueryPart<RequestOf<Id>> &
   BodyPart<RequestOf<Id>> &
   CallOptions;
 
 /** The arguments after the operation id: optional when nothing in them is required. */
-export type CallArgsTuple<Id extends OperationId> =
+export type CallArgsTuple<Id extends AnyOperationId> =
   Record<string, never> extends CallArgs<Id> ? [args?: CallArgs<Id>] : [args: CallArgs<Id>];
 
 export interface PaginationInfo {
@@ -73,14 +79,14 @@ export interface Page<Item> {
   meta: ResponseMeta;
 }
 
-type DataOf<Id extends OperationId> = SuccessOf<Id> extends { data: infer D } ? SchemaOutput<D> : undefined;
+type DataOf<Id extends AnyOperationId> = SuccessOf<Id> extends { data: infer D } ? SchemaOutput<D> : undefined;
 
 /** What `call` resolves to: the resource, a page for a list, nothing for a 204, the raw body for OAuth. */
-export type CallResult<Id extends OperationId> =
+export type CallResult<Id extends AnyOperationId> =
   SuccessOf<Id> extends { list: true } ? Page<DataOf<Id>> : SuccessOf<Id> extends { data: unknown } ? DataOf<Id> : undefined;
 
 /** The whole JSON body of a success (envelope included), as `request` returns it. */
-export type ResponseBody<Id extends OperationId> =
+export type ResponseBody<Id extends AnyOperationId> =
   SuccessOf<Id> extends { raw: true }
     ? DataOf<Id>
     : SuccessOf<Id> extends { list: true }

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { ALL_OPERATIONS } from '@credit/contract';
 import { describe, expect, it } from 'vitest';
 import { GENERATED_FILE, renderRoutes, routeSpecOf } from '../scripts/generate.ts';
+import { INTERNAL_OPERATION_IDS } from '../src/internal-operations.ts';
 import { parseRoute } from '../src/route.ts';
-import { SERVER_ROUTES, USER_TOKEN_ROUTES } from '../src/routes.generated.ts';
+import { INTERNAL_ROUTES, SERVER_ROUTES, USER_TOKEN_ROUTES } from '../src/routes.generated.ts';
 
 describe('src/routes.generated.ts', () => {
   it('is what the generator makes from the contract today (run `pnpm --filter @credit/sdk generate` when not)', () => {
@@ -25,9 +26,20 @@ describe('src/routes.generated.ts', () => {
     },
   );
 
-  it('gives the browser entry exactly the operations a user token may call', () => {
-    const userTokenOperations = ALL_OPERATIONS.filter((op) => op.auth.kind === 'bearer' && op.auth.userToken);
+  it('gives the browser entry exactly the public operations a user token may call', () => {
+    const isInternal = (id: string) => (INTERNAL_OPERATION_IDS as readonly string[]).includes(id);
+    const userTokenOperations = ALL_OPERATIONS.filter(
+      (op) => op.auth.kind === 'bearer' && op.auth.userToken && !isInternal(op.operationId),
+    );
     expect(Object.keys(USER_TOKEN_ROUTES).sort()).toEqual(userTokenOperations.map((op) => op.operationId).sort());
     expect(Object.keys(SERVER_ROUTES)).not.toContain('getMe');
+  });
+
+  it('keeps the internal operations (token exchange, widget session) out of the public lists', () => {
+    expect(Object.keys(INTERNAL_ROUTES).sort()).toEqual(['createAccessToken', 'createWidgetSession', 'getWidgetSession']);
+    for (const id of INTERNAL_OPERATION_IDS) {
+      expect(USER_TOKEN_ROUTES).not.toHaveProperty(id);
+      expect(SERVER_ROUTES).not.toHaveProperty(id);
+    }
   });
 });

@@ -12,7 +12,7 @@ import { pruneExpired } from './retention/prune.ts';
 export const runHousekeeping = async (ctx: AppContext) => {
   const purgedUsers = await purgeDeletedUsers(ctx, eraseCreditData);
   const expiredKeys = await deleteExpiredIdempotencyKeys(ctx.db, ctx.clock.now());
-  const expiredTokens = await deleteExpiredTokens(ctx.db, new Date(ctx.clock.now().getTime() - 24 * 3600 * 1000));
+  const expiredTokens = await deleteExpiredTokens(ctx.db, ctx.clock.now());
   // Retention: each table in bounded chunks, so a sweep never holds a long transaction or a table lock.
   const pruned = await pruneExpired(ctx);
   // Sandbox test clocks unused for 30 days go with their users (a production instance has none).

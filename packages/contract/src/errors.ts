@@ -14,8 +14,14 @@ export const ERROR_CODES = {
   },
   AUTHENTICATION_ERROR: {
     status: 401,
-    when: 'No token, an unknown, revoked or expired token, or a token from the other environment.',
-    fix: 'Get a new access token from `POST /oauth/token` (the SDK renews it for you) and check the environment of your credentials.',
+    when:
+      'No token, an unknown, revoked or expired token, or a token from the other environment. The message says which, ' +
+      'and whether it was an access token (`at_…`) or a user token (`ut_…`).',
+    fix:
+      'An access token (`at_…`) expired or was revoked: get a new one from `POST /oauth/token` with your client id and ' +
+      'secret (the SDK renews it for you). A user token (`ut_…`) expired: your server mints a new one for that customer ' +
+      'with `POST /v1/auth/user-token` (the widget asks your page for it through its `onTokenExpired` option). ' +
+      'Unknown token: check that your credentials belong to this environment (`sbx` tokens for the sandbox, `live` for production).',
   },
   AUTHORIZATION_ERROR: {
     status: 403,

@@ -3,4 +3,9 @@
  */
 export type { TEventEnvelope, TEventEnvelopeOf, TEventType } from '@credit/contract';
 export { type ConstructEventOptions, constructEvent, WebhookEventError } from './construct-event.ts';
-export { type VerifyWebhookOptions, verifyWebhook, WebhookVerificationError } from './verify-webhook.ts';
+export {
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  WebhookVerificationError,
+  type WebhookVerificationReason,
+} from './verify-webhook.ts';

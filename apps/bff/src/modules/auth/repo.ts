@@ -72,8 +72,24 @@ export const findTokenByHashes = async (db: Queryable, hashes: string[]): Promis
   };
 };
 
-/** Expired tokens are useless; dropping them keeps the lookup index small. */
-export const deleteExpiredTokens = async (db: Queryable, before: Date): Promise<number> => {
+/**
+ * How long an expired token is remembered, so a caller presenting it hears "expired, get a new one" rather than
+ * "not valid" (the usual case: a token kept over a weekend). Past this it is unknown like any other string.
+ */
+export const EXPIRED_TOKEN_MEMORY_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * Housekeeping of expired tokens: a user token's identity claims are erased as soon as it expires (only its kind and
+ * expiry are needed to say it expired), and the rows go once EXPIRED_TOKEN_MEMORY_MS has passed, keeping the lookup
+ * index small. Answers the number of rows deleted.
+ */
+export const deleteExpiredTokens = async (db: Queryable, now: Date): Promise<number> => {
+  await db.query(
+    `update access_tokens set claims = null, external_user_id = null
+     where expires_at <= $1 and (claims is not null or external_user_id is not null)`,
+    [now],
+  );
+  const before = new Date(now.getTime() - EXPIRED_TOKEN_MEMORY_MS);
   const { rowCount } = await db.query('delete from access_tokens where expires_at < $1', [before]);
   return rowCount;
 };

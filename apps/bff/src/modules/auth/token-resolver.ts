@@ -10,6 +10,24 @@ import { findTokenByHashes } from './repo.ts';
 
 const TOKEN_SHAPE = /^(at|ut)_(sbx|live)_[A-Za-z0-9]{20,80}$/;
 
+/**
+ * What a caller does about a refused token, by its kind (the `at_`/`ut_` prefix, or the stored row): an access
+ * token comes from the client credentials, a user token is minted by the partner's server for one customer.
+ * These messages say only what the caller's own token already shows (its kind, its expiry), nothing about others.
+ */
+const REMEDY = {
+  access: 'request a new access token with POST /oauth/token (grant_type=client_credentials; the SDK renews it for you)',
+  user: 'mint a new user token for this customer from your server with POST /v1/auth/user-token',
+} as const;
+
+const unknownToken = (kind: 'access' | 'user') =>
+  `The bearer token is not valid: this environment did not issue it (or it expired more than 7 days ago); ${REMEDY[kind]}.`;
+
+const revokedToken = (kind: 'access' | 'user') =>
+  `The ${kind} token has been revoked (its client's secret was rotated or reset); ${REMEDY[kind]}.`;
+
+const expiredToken = (kind: 'access' | 'user', at: Date) => `The ${kind} token expired at ${at.toISOString()}; ${REMEDY[kind]}.`;
+
 interface ResolverParts {
   config: Config;
   db: Db;
@@ -37,10 +55,10 @@ export const createAuthService = ({ config, db, clock, tokens, readCache }: Reso
       () => findTokenByHashes(db, hashes),
       (found) => [clientTag(found.client.id)],
     );
-    if (!stored || stored.client.environment !== config.APP_ENV) return { failure: 'The bearer token is not valid.' };
-    if (stored.revokedAt) return { failure: 'The bearer token has been revoked.' };
-    if (stored.expiresAt.getTime() <= clock.now().getTime())
-      return { failure: 'The bearer token has expired; obtain a new one.' };
+    const kind = shape[1] === 'ut' ? 'user' : 'access';
+    if (!stored || stored.client.environment !== config.APP_ENV) return { failure: unknownToken(kind) };
+    if (stored.revokedAt) return { failure: revokedToken(stored.kind) };
+    if (stored.expiresAt.getTime() <= clock.now().getTime()) return { failure: expiredToken(stored.kind, stored.expiresAt) };
     if (stored.kind === 'user' && stored.externalUserId && stored.claims) {
       return {
         token,

@@ -26,10 +26,17 @@ export const recordEvent = async (tx: Queryable, ids: IdGenerator, event: Omit<O
     JSON.stringify(stored.data),
     stored.createdAt,
   ]);
-  // Wakes the webhook workers when this transaction commits (polling remains the fallback).
-  await tx.query(`select pg_notify('${OUTBOX_CHANNEL}', '')`);
+  // Wakes the webhook workers when this transaction commits (polling remains the fallback). PostgreSQL folds equal
+  // notifications of one transaction into one, so the round trip is made once per transaction, not once per event.
+  if (!notified.has(tx)) {
+    await tx.query(`select pg_notify('${OUTBOX_CHANNEL}', '')`);
+    if (!('transaction' in tx)) notified.add(tx);
+  }
   return stored;
 };
+
+/** Transactions that already raised the outbox notification (a Db, which is no one transaction, is never added). */
+const notified = new WeakSet<Queryable>();
 
 export const listEventsForClient = async (db: Queryable, clientId: string): Promise<OutboxEvent[]> => {
   const { rows } = await db.query<{

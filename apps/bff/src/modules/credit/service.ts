@@ -242,11 +242,17 @@ export const recordPulledScore = async (
   user: UserRow,
   file: CreditFile,
   asOf: Date,
-  options: { source: 'monitoring' | 'refresh'; firstComparison: boolean; onSignificantChange: OnSignificantChange },
+  options: {
+    source: 'monitoring' | 'refresh';
+    firstComparison: boolean;
+    onSignificantChange: OnSignificantChange;
+    /** The newest history point when the caller already read it under the row lock (null: none yet); else read here. */
+    latest?: { score: number; scoreDate: string } | null;
+  },
 ): Promise<RecordedScore> => {
   const scoreDate = asOf.toISOString().slice(0, 10);
   const score = file.monthlyScores.at(-1)?.score;
-  const [latest] = await latestScores(tx, user.id, 1);
+  const latest = options.latest !== undefined ? (options.latest ?? undefined) : (await latestScores(tx, user.id, 1))[0];
   if (!latest) {
     await seedScoreHistory(tx, ctx, user, file);
     return { previousScore: null, score: score ?? 0, scoreDate };

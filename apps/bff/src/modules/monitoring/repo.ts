@@ -48,33 +48,110 @@ export const dueOnClock = async (db: Queryable, clockId: string, until: Date, li
   return rows;
 };
 
+/** The sealed snapshot of a user's last pull, as stored. */
+export interface SealedSnapshot {
+  sealed: string;
+  asOf: Date;
+}
+
 export interface RefreshState {
   status: UserRow['status'];
   deleted: boolean;
   monitoring_period: number;
+  /** The last pull's snapshot: what this pull is compared with (none before the first pull). */
+  snapshot: SealedSnapshot | undefined;
+  /** The newest point of the score history (null before the first pull seeded it). */
+  latestScore: { score: number; scoreDate: string } | null;
 }
 
-/** Locks the user for the rest of the transaction and answers what decides whether a refresh may still commit. */
-export const lockRefreshState = async (tx: Queryable, userId: string): Promise<RefreshState | undefined> => {
-  const { rows } = await tx.query<{ status: UserRow['status']; deleted_at: Date | null; monitoring_period: number }>(
-    'select status, deleted_at, monitoring_period from users where id = $1 for no key update',
-    [userId],
+/**
+ * Locks the user for the rest of the transaction and reads, in the same round trip, everything a refresh decides on:
+ * whether it may still commit (status, deletion, period), the previous snapshot and the newest history point.
+ * `asyncCommit`: the transaction commits without waiting for its WAL flush (`synchronous_commit = off`, for this
+ * transaction only). Only a scheduled refresh asks for it: if PostgreSQL crashes before the flush, the commit is lost as
+ * a whole, the period is still the one claimed and its lease runs out, so the period is pulled again under the same
+ * pullId (billed once) and committed once. Nothing outside the database saw the lost commit: its events were in it.
+ */
+export const lockRefreshState = async (
+  tx: Queryable,
+  userId: string,
+  options: { asyncCommit?: boolean } = {},
+): Promise<RefreshState | undefined> => {
+  const { rows } = await tx.query<{
+    status: UserRow['status'];
+    deleted_at: Date | null;
+    monitoring_period: number;
+    snapshot_enc: string | null;
+    snapshot_as_of: Date | null;
+    latest_score: number | null;
+    latest_score_date: string | null;
+  }>(
+    `select u.status, u.deleted_at, u.monitoring_period, s.snapshot_enc, s.as_of as snapshot_as_of,
+       l.score as latest_score, l.score_date::text as latest_score_date,
+       case when $2 then set_config('synchronous_commit', 'off', true) end as commit_mode
+     from users u
+     left join credit_snapshots s on s.user_id = u.id
+     left join lateral (select score, score_date from score_history h where h.user_id = u.id order by seq desc limit 1) l
+       on true
+     where u.id = $1 for no key update of u`,
+    [userId, options.asyncCommit === true],
   );
   const row = rows[0];
-  return row ? { status: row.status, deleted: row.deleted_at !== null, monitoring_period: row.monitoring_period } : undefined;
+  if (!row) return undefined;
+  return {
+    status: row.status,
+    deleted: row.deleted_at !== null,
+    monitoring_period: row.monitoring_period,
+    snapshot:
+      row.snapshot_enc !== null && row.snapshot_as_of !== null
+        ? { sealed: row.snapshot_enc, asOf: new Date(row.snapshot_as_of) }
+        : undefined,
+    latestScore:
+      row.latest_score !== null && row.latest_score_date !== null
+        ? { score: Number(row.latest_score), scoreDate: row.latest_score_date }
+        : null,
+  };
 };
 
-/** Moves the user to `nextPeriod`, due at `dueAt`; `pausedReason` says whether the file was frozen at this pull. */
+/** The snapshot a pull leaves for the next comparison, written by the statement that finishes the pull. */
+export interface SnapshotToSave {
+  clientId: string;
+  sealed: string;
+  asOf: Date;
+  takenAt: Date;
+}
+
+/** Upserts the snapshot (when there is one) in a CTE of the statement that follows, so both cost one round trip. */
+const SAVE_SNAPSHOT_CTE = (first: number) => `with saved as (
+       insert into credit_snapshots (user_id, client_id, snapshot_enc, as_of, taken_at)
+       select $1, $${first}::text, $${first + 1}::text, $${first + 2}::timestamptz, $${first + 3}::timestamptz
+       where $${first + 1}::text is not null
+       on conflict (user_id) do update
+         set snapshot_enc = excluded.snapshot_enc, as_of = excluded.as_of, taken_at = excluded.taken_at
+       returning 1)
+     `;
+const snapshotParams = (snapshot: SnapshotToSave | undefined) => [
+  snapshot?.clientId ?? null,
+  snapshot?.sealed ?? null,
+  snapshot?.asOf ?? null,
+  snapshot?.takenAt ?? null,
+];
+
+/**
+ * Moves the user to `nextPeriod`, due at `dueAt`; `pausedReason` says whether the file was frozen at this pull. The
+ * pull's snapshot, when there is one, is saved by the same statement.
+ */
 export const completePeriod = async (
   tx: Queryable,
   userId: string,
   update: { nextPeriod: number; dueAt: Date; refreshedAt: Date | null; pausedReason: 'credit_frozen' | null },
+  snapshot?: SnapshotToSave,
 ): Promise<void> => {
   await tx.query(
-    `update users set monitoring_period = $2, monitoring_due_at = $3, monitoring_next_attempt_at = $3,
+    `${SAVE_SNAPSHOT_CTE(6)}update users set monitoring_period = $2, monitoring_due_at = $3, monitoring_next_attempt_at = $3,
        monitoring_attempts = 0, monitoring_last_at = coalesce($4, monitoring_last_at), monitoring_paused_reason = $5
      where id = $1`,
-    [userId, update.nextPeriod, update.dueAt, update.refreshedAt, update.pausedReason],
+    [userId, update.nextPeriod, update.dueAt, update.refreshedAt, update.pausedReason, ...snapshotParams(snapshot)],
   );
 };
 
@@ -90,26 +167,6 @@ export const recordFailedAttempt = async (tx: Queryable, userId: string, period:
 /** Takes a user off the schedule (deleted, or no longer verified): nothing is pulled until verification schedules it. */
 export const unschedule = async (tx: Queryable, userId: string): Promise<void> => {
   await tx.query('update users set monitoring_next_attempt_at = null where id = $1', [userId]);
-};
-
-export const loadSealedSnapshot = async (tx: Queryable, userId: string): Promise<{ sealed: string; asOf: Date } | undefined> => {
-  const { rows } = await tx.query<{ snapshot_enc: string; as_of: Date }>(
-    'select snapshot_enc, as_of from credit_snapshots where user_id = $1',
-    [userId],
-  );
-  const row = rows[0];
-  return row ? { sealed: row.snapshot_enc, asOf: new Date(row.as_of) } : undefined;
-};
-
-export const saveSealedSnapshot = async (
-  tx: Queryable,
-  snapshot: { userId: string; clientId: string; sealed: string; asOf: Date; takenAt: Date },
-): Promise<void> => {
-  await tx.query(
-    `insert into credit_snapshots (user_id, client_id, snapshot_enc, as_of, taken_at) values ($1, $2, $3, $4, $5)
-     on conflict (user_id) do update set snapshot_enc = excluded.snapshot_enc, as_of = excluded.as_of, taken_at = excluded.taken_at`,
-    [snapshot.userId, snapshot.clientId, snapshot.sealed, snapshot.asOf, snapshot.takenAt],
-  );
 };
 
 /**
@@ -167,6 +224,10 @@ export const markFrozen = async (db: Queryable, userId: string): Promise<void> =
   await db.query(`update users set monitoring_paused_reason = 'credit_frozen' where id = $1`, [userId]);
 };
 
-export const markRefreshed = async (tx: Queryable, userId: string, at: Date): Promise<void> => {
-  await tx.query('update users set monitoring_last_at = $2, monitoring_paused_reason = null where id = $1', [userId, at]);
+/** A refresh now's pull: the user was refreshed at `at`, and its snapshot (if any) saved by the same statement. */
+export const markRefreshed = async (tx: Queryable, userId: string, at: Date, snapshot?: SnapshotToSave): Promise<void> => {
+  await tx.query(
+    `${SAVE_SNAPSHOT_CTE(3)}update users set monitoring_last_at = $2, monitoring_paused_reason = null where id = $1`,
+    [userId, at, ...snapshotParams(snapshot)],
+  );
 };

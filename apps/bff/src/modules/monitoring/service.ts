@@ -83,7 +83,7 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
   }
 
   return writeUser(ctx, async (tx, touches) => {
-    const state = await lockRefreshState(tx, user.id);
+    const state = await lockRefreshState(tx, user.id, { asyncCommit: true });
     if (!state || state.monitoring_period !== claimedPeriod) return 'skipped';
     if (state.deleted || state.status !== 'active') {
       await unschedule(tx, user.id);
@@ -95,8 +95,8 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
       await completePeriod(tx, user.id, { ...next, refreshedAt: null, pausedReason: 'credit_frozen' });
       return 'frozen';
     }
-    await applyPulledFile(tx, ctx, user, result.file, now, 'monitoring');
-    await completePeriod(tx, user.id, { ...next, refreshedAt: now, pausedReason: null });
+    const applied = await applyPulledFile(tx, ctx, user, state, result.file, now, 'monitoring');
+    await completePeriod(tx, user.id, { ...next, refreshedAt: now, pausedReason: null }, applied?.snapshot);
     return 'refreshed';
   });
 };
@@ -151,8 +151,8 @@ export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string
     touches(userTag(user.id));
     const state = await lockRefreshState(tx, user.id);
     if (!state || state.deleted) throw notFound('User');
-    const pulled = await applyPulledFile(tx, ctx, user, file, now, 'refresh');
-    await markRefreshed(tx, user.id, now);
+    const pulled = await applyPulledFile(tx, ctx, user, state, file, now, 'refresh');
+    await markRefreshed(tx, user.id, now, pulled?.snapshot);
     return pulled;
   });
   // A newer scheduled pull committed first: the score on file is already newer than this pull's.

@@ -1,36 +1,38 @@
 /**
- * Throughput and latency of the real API next to two servers answering the same bytes from memory: bare node:http
- * (the floor any Node server pays) and a one-route Express 5 app (what the framework alone costs). The gaps are
- * what middleware, auth, rate limiting, logging and the database cost per request.
+ * The API's read routes next to an Express baseline, measured from outside the way issue 25 asks:
  *
- *   pnpm bench:api                                   # in-memory PGlite, 64 connections, 3 rounds of 10 s per target
- *   DATABASE_URL=postgres://… pnpm bench:api         # PostgreSQL, in a throwaway schema
- *   BENCH_DURATION=5 BENCH_ROUNDS=1 BENCH_CONNECTIONS=16 pnpm bench:api
- *   DATABASE_URL=postgres://… BENCH_API_PROCESSES=2 pnpm bench:api   # the API as 2 processes on one port (API_PROCESSES)
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test pnpm bench:api   # PostgreSQL, in a throwaway schema
+ *   pnpm bench:api                                                         # in-memory PGlite
+ *   BENCH_DURATION=5 BENCH_ROUNDS=1 pnpm bench:api                         # shorter
+ *
+ * 1. Throughput: wrk, 64 connections, every read route (`GET /v1/users/{id}`, `…/credit-score`, `…/offers`) on the
+ *    API and on a one-route Express 5 app that answers the bytes the API answered with the same header lines
+ *    (security headers, rate-limit headers, request id, Cache-Control…: captured from the API once), so the ratio
+ *    compares the work behind an answer. Rounds alternate the order (Express, API / API, Express) so drift on a
+ *    shared machine hits both. Prints median req/s, p50/p99 and the API/Express ratio per route.
+ * 2. Paced latency: `hey -q` (evenly spaced requests per worker, BENCH_PACED_WORKERS=16 workers) at half the req/s
+ *    Express sustained on that route, API and Express alternated: p99 and max of each and their ratios. At
+ *    saturation a p99 only measures the queue; at half load it measures pauses (garbage collection, sync work).
+ * 3. Mixed load: wrk cycling the three read routes, read-only and then with every 20th request a write (5 %:
+ *    enrol a new user, mark an alert read), alternated; reads/s of the mix over reads/s read-only.
+ * The load average (os.loadavg, as `uptime` shows it) is printed at the start and the end: the machine is shared.
  *
  * Processes: the API (apps/bff/bench/api/api-server.ts, api role, no webhook worker, LOG_LEVEL=info to /dev/null,
- * BENCH_LOG_LEVEL to change), the two baselines (api/baseline-server.ts) and the load generator each run in their
- * own process, so this coordinating process takes no CPU from what it measures. The generator is `wrk` when it is
- * installed, else autocannon in a child process (BENCH_GENERATOR=autocannon forces it).
- * Pinning: when `taskset` exists and there are 2+ CPUs (BENCH_PIN=0 turns it off), every server runs on CPU 0 and
- * the generator and this process on CPU 1; PostgreSQL is not ours to pin and runs wherever the kernel puts it.
- * BENCH_API_PROCESSES (1): the API's processes; more than 1 needs PostgreSQL. Pinned, they all share CPU 0 (they
- * inherit the primary's affinity), which measures their overhead, not their gain: give them CPUs with BENCH_PIN=0
- * or on a machine with more cores.
- * Only one server is under load at a time; the others sit idle.
- *
- * Order: a BENCH_WARMUP-second (2) warm-up per route and server, then BENCH_ROUNDS (3) rounds; each round measures
- * every route on bare, Express and the API in turn for BENCH_DURATION (10) seconds, so drift on a shared machine
- * hits all three alike. Reported per route and server: the median over rounds of req/s, p50 and p99 (with the
- * req/s range), the sum of non-2xx answers and of errors (socket errors and requests unanswered after
- * BENCH_TIMEOUT (2) seconds, wrk's default), and the req/s ratios API/Express and API/bare.
+ * BENCH_LOG_LEVEL to change), the baseline (api/baseline-server.ts) and the load generators each run in their own
+ * process. Pinning (taskset, 2+ CPUs, BENCH_PIN=0 turns it off): both servers on CPU 0, wrk/hey and this process on
+ * CPU 1; PostgreSQL runs wherever the kernel puts it. Only one server is under load at a time.
+ * Knobs: BENCH_CONNECTIONS (64), BENCH_DURATION (10 s), BENCH_ROUNDS (2), BENCH_WARMUP (2 s), BENCH_TIMEOUT (2 s),
+ * BENCH_PACED_DURATION (10 s), BENCH_PACED_WORKERS (16), BENCH_GENERATOR=autocannon (fallbacks), BENCH_API_PROCESSES.
  * The API's rate limits are raised out of reach via env (the limiter still runs on every request).
- * Exits 1 when the API answered anything but 2xx or left a request unanswered.
+ * Exits 1 when the API answered anything but 2xx or left a request unanswered; the goals are printed, not enforced
+ * (a shared machine's numbers move).
  */
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { type Generator, hasCommand, type LoadResult, openGenerator, type Pin } from './api/load.ts';
+import type { CapturedAnswer } from './api/baseline-server.ts';
+import { type Generator, hasCommand, type LoadResult, openGenerator, openPacer, type Pacer, type Pin } from './api/load.ts';
 
 const envInt = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -42,9 +44,13 @@ const envInt = (name: string, fallback: number): number => {
 
 const DURATION = envInt('BENCH_DURATION', 10);
 const CONNECTIONS = envInt('BENCH_CONNECTIONS', 64);
-const ROUNDS = envInt('BENCH_ROUNDS', 3);
+const ROUNDS = envInt('BENCH_ROUNDS', 2);
 const WARMUP = envInt('BENCH_WARMUP', 2);
 const TIMEOUT = envInt('BENCH_TIMEOUT', 2);
+const PACED_DURATION = envInt('BENCH_PACED_DURATION', 10);
+const PACED_WORKERS = envInt('BENCH_PACED_WORKERS', 16);
+/** One request in this many is a write in the mixed load: 5 %. */
+const WRITE_EVERY = 20;
 const HERE = import.meta.dirname;
 
 const ROUTES = [
@@ -52,8 +58,10 @@ const ROUTES = [
   { name: 'GET …/credit-score', path: '/v1/users/{userId}/credit-score' },
   { name: 'GET …/offers', path: '/v1/users/{userId}/offers' },
 ];
-const SERVERS = ['bare', 'express', 'api'] as const;
-type Server = (typeof SERVERS)[number];
+type Server = 'express' | 'api';
+/** Round r measures in this order: alternated, so a slow minute on the shared machine hits both servers. */
+const orderOf = (round: number): Server[] => (round % 2 === 0 ? ['express', 'api'] : ['api', 'express']);
+const GOALS = { throughput: 0.7, pacedP99: 1.2, pacedMax: 2, mixedReads: 0.85 };
 
 // ---- pinning -------------------------------------------------------------------------------------------------------
 
@@ -84,6 +92,64 @@ const start = <T>(file: string, env: Record<string, string>, first?: unknown): P
   });
 };
 
+/** Headers Node's HTTP layer writes by itself (or per connection): the baseline's server adds its own. */
+const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
+/** The API's answer to `GET url`: body and header lines as sent (raw, in order), for the baseline to repeat. */
+const capture = (url: string, headers: Record<string, string>, pathOnly: string): Promise<CapturedAnswer> =>
+  new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          if (res.statusCode !== 200) return reject(new Error(`GET ${url}: ${res.statusCode} ${Buffer.concat(chunks)}`));
+          const lines: [string, string][] = [];
+          for (let i = 0; i < res.rawHeaders.length; i += 2) {
+            const name = res.rawHeaders[i] as string;
+            if (!TRANSPORT_HEADERS.has(name.toLowerCase())) lines.push([name, res.rawHeaders[i + 1] as string]);
+          }
+          resolve([pathOnly, Buffer.concat(chunks).toString('base64'), lines]);
+        });
+      })
+      .on('error', reject);
+  });
+
+// ---- the mixed load (wrk Lua) ----------------------------------------------------------------------------------------
+
+const lua = (value: string) => JSON.stringify(value); // a JSON string of ASCII is a valid Lua string literal
+
+/** wrk's request(): the three read routes in turn; with writes, every WRITE_EVERY-th request enrols or marks read. */
+const mixScript = (opts: { paths: string[]; authorization: string; alertPath: string; writes: boolean }): string => {
+  const enrolment = JSON.stringify({
+    externalUserId: 'mix-%s-%d',
+    email: 'mix@example.test',
+    firstName: 'Mia',
+    lastName: 'Mix',
+    ssn: '1234',
+    dateOfBirth: '1985-04-12',
+    address: { street: '1 Mix St', city: 'Springfield', state: 'IL', zipCode: '62701' },
+  });
+  return `
+local reads = { ${opts.paths.map(lua).join(', ')} }
+local readHeaders = { ["Authorization"] = ${lua(opts.authorization)} }
+local jsonHeaders = { ["Authorization"] = ${lua(opts.authorization)}, ["Content-Type"] = "application/json" }
+local writeEvery = ${opts.writes ? WRITE_EVERY : 0}
+local run = ${lua(Math.random().toString(36).slice(2, 10))}
+local n = 0
+request = function()
+  n = n + 1
+  if writeEvery > 0 and n % writeEvery == 0 then
+    if (n / writeEvery) % 2 == 1 then
+      return wrk.format("POST", "/v1/users/enroll", jsonHeaders, string.format(${lua(enrolment)}, run, n))
+    end
+    return wrk.format("PATCH", ${lua(opts.alertPath)}, jsonHeaders, '{"status":"read"}')
+  end
+  return wrk.format("GET", reads[n % #reads + 1], readHeaders)
+end
+`;
+};
+
 // ---- report --------------------------------------------------------------------------------------------------------
 
 const median = (values: number[]) => {
@@ -92,36 +158,22 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
 const ms = (value: number) => (value < 10 ? value.toFixed(2) : value.toFixed(0));
-const widths = [22, 9, 9, 15, 9, 9, 8, 7];
-const line = (cells: string[]) =>
+const table = (widths: number[], cells: string[]) =>
   console.log(cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 8) : c.padStart(widths[i] ?? 8))).join(' '));
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ');
+const verdict = (value: number, goal: number, atMost: boolean) => ((atMost ? value <= goal : value >= goal) ? 'met' : 'NOT met');
 
-const report = (runs: Map<string, LoadResult[]>) => {
-  line(['route', 'server', 'req/s', 'req/s range', 'p50 ms', 'p99 ms', 'non-2xx', 'errors']);
-  const summary = new Map<string, number>();
-  for (const route of ROUTES) {
-    for (const server of SERVERS) {
-      const results = runs.get(`${route.name}|${server}`) ?? [];
-      const rps = results.map((r) => r.reqPerSec);
-      summary.set(`${route.name}|${server}`, median(rps));
-      line([
-        route.name,
-        server,
-        median(rps).toFixed(0),
-        `${Math.min(...rps).toFixed(0)}–${Math.max(...rps).toFixed(0)}`,
-        ms(median(results.map((r) => r.p50))),
-        ms(median(results.map((r) => r.p99))),
-        String(results.reduce((n, r) => n + r.non2xx, 0)),
-        String(results.reduce((n, r) => n + r.errors, 0)),
-      ]);
-    }
-  }
-  console.log('\nreq/s ratios (median over rounds)');
-  for (const route of ROUTES) {
-    const api = summary.get(`${route.name}|api`) ?? 0;
-    const ratio = (server: Server) => `${(api / (summary.get(`${route.name}|${server}`) || Number.NaN)).toFixed(2)}×`;
-    console.log(`  ${route.name.padEnd(22)} API/Express ${ratio('express').padStart(6)}   API/bare ${ratio('bare').padStart(6)}`);
-  }
+type Runs = Map<string, LoadResult[]>;
+const add = (runs: Runs, key: string, result: LoadResult) => runs.set(key, [...(runs.get(key) ?? []), result]);
+const of = (runs: Runs, key: string) => runs.get(key) ?? [];
+const med = (runs: Runs, key: string, pick: (r: LoadResult) => number) => median(of(runs, key).map(pick));
+const range = (results: LoadResult[]) => {
+  const rps = results.map((r) => r.reqPerSec);
+  return `${Math.min(...rps).toFixed(0)}–${Math.max(...rps).toFixed(0)}`;
 };
 
 // ---- main ----------------------------------------------------------------------------------------------------------
@@ -130,46 +182,47 @@ const main = async (): Promise<number> => {
   pin.process(process.pid, CPU.generator);
   const children: ChildProcess[] = [];
   let generator: Generator | undefined;
+  let pacer: Pacer | undefined;
+  const loadAtStart = loadAverage();
   try {
     const limits = {
       RATE_LIMIT_USER_OPS_PER_MIN: '100000000',
       RATE_LIMIT_AUTH_PER_MIN: '100000000',
       RATE_LIMIT_BATCH_PER_MIN: '100000000',
     };
-    const api = await start<{ url: string; authorization: string; userId: string; db: string; processes: number }>(
-      'api-server.ts',
-      limits,
-    );
+    const api = await start<{
+      url: string;
+      authorization: string;
+      userId: string;
+      alertId: string;
+      db: string;
+      processes: number;
+    }>('api-server.ts', limits);
     children.push(api.child);
     const headers = { authorization: api.ready.authorization };
     const paths = ROUTES.map((r) => r.path.replaceAll('{userId}', api.ready.userId));
 
-    // The bytes the API answers for each path, captured once, are what the baselines serve.
-    const bodies: [string, string][] = [];
-    for (const p of paths) {
-      const res = await fetch(`${api.ready.url}${p}`, { headers });
-      if (res.status !== 200) throw new Error(`GET ${p}: ${res.status} ${await res.text()}`);
-      bodies.push([p, Buffer.from(await res.arrayBuffer()).toString('base64')]);
-    }
-    const urls: Record<Server, string> = { api: api.ready.url, bare: '', express: '' };
-    for (const kind of ['bare', 'express'] as const) {
-      const baseline = await start<{ url: string }>('baseline-server.ts', { BENCH_SERVER: kind }, { bodies });
-      children.push(baseline.child);
-      urls[kind] = baseline.ready.url;
-    }
+    // What the API answers for each path, header lines included, captured once, is what the baseline serves.
+    const answers: CapturedAnswer[] = [];
+    for (const p of paths) answers.push(await capture(`${api.ready.url}${p}`, headers, p));
+    const baseline = await start<{ url: string }>('baseline-server.ts', {}, { answers });
+    children.push(baseline.child);
+    const urls: Record<Server, string> = { api: api.ready.url, express: baseline.ready.url };
     generator = openGenerator(pin, CPU.generator);
+    pacer = openPacer(pin, CPU.generator);
 
     const database = api.ready.db === 'postgres' ? 'PostgreSQL (DATABASE_URL, throwaway schema)' : 'PGlite (in memory)';
     console.log(`database   ${database}; node ${process.version}; ${CPUS} CPUs; API processes ${api.ready.processes}`);
-    console.log(`generator  ${generator.name}, ${CONNECTIONS} connections, timeout ${TIMEOUT} s`);
+    console.log(`machine    shared (other work may run); load average at start ${loadAtStart}`);
+    console.log(`generators ${generator.name} (${CONNECTIONS} connections, timeout ${TIMEOUT} s); paced: ${pacer.name}`);
     console.log(
       canPin
-        ? `pinning    servers CPU ${CPU.servers}; generator and coordinator CPU ${CPU.generator}`
+        ? `pinning    servers CPU ${CPU.servers}; generators and coordinator CPU ${CPU.generator}`
         : 'pinning    none (no taskset, one CPU, or BENCH_PIN=0)',
     );
-    console.log(
-      `runs       ${WARMUP} s warm-up each, then ${ROUNDS} round(s) × ${DURATION} s per route and server, alternated\n`,
-    );
+    const headerLines = (answers[0]?.[2].length ?? 0) + 3; // + Date, Connection, Keep-Alive / Content-Length
+    console.log(`baseline   Express 5 answering the API's captured bytes and its ${headerLines} header lines`);
+    console.log(`runs       ${WARMUP} s warm-up each, then ${ROUNDS} alternated round(s) × ${DURATION} s per route and server\n`);
 
     const run = (server: Server, i: number, duration: number) =>
       (generator as Generator).run({
@@ -179,29 +232,135 @@ const main = async (): Promise<number> => {
         timeout: TIMEOUT,
         headers,
       });
-    for (let i = 0; i < ROUTES.length; i++) for (const server of SERVERS) await run(server, i, WARMUP);
-    const runs = new Map<string, LoadResult[]>();
+
+    // 1. Throughput.
+    for (let i = 0; i < ROUTES.length; i++) for (const server of orderOf(0)) await run(server, i, WARMUP);
+    const runs: Runs = new Map();
     for (let round = 0; round < ROUNDS; round++) {
       for (let i = 0; i < ROUTES.length; i++) {
-        for (const server of SERVERS) {
-          const key = `${ROUTES[i]?.name}|${server}`;
-          runs.set(key, [...(runs.get(key) ?? []), await run(server, i, DURATION)]);
+        for (const server of orderOf(round)) add(runs, `${i}|${server}`, await run(server, i, DURATION));
+      }
+    }
+    const W1 = [20, 8, 8, 13, 8, 8, 8, 7];
+    console.log('1. throughput (wrk, 64 connections)');
+    table(W1, ['route', 'server', 'req/s', 'req/s range', 'p50 ms', 'p99 ms', 'non-2xx', 'errors']);
+    for (let i = 0; i < ROUTES.length; i++) {
+      for (const server of ['express', 'api'] as const) {
+        const results = of(runs, `${i}|${server}`);
+        table(W1, [
+          ROUTES[i]?.name ?? '',
+          server,
+          med(runs, `${i}|${server}`, (r) => r.reqPerSec).toFixed(0),
+          range(results),
+          ms(med(runs, `${i}|${server}`, (r) => r.p50)),
+          ms(med(runs, `${i}|${server}`, (r) => r.p99)),
+          String(results.reduce((n, r) => n + r.non2xx, 0)),
+          String(results.reduce((n, r) => n + r.errors, 0)),
+        ]);
+      }
+    }
+
+    // 2. Paced latency at half of what Express sustained on each route.
+    const paced: Runs = new Map();
+    const rates = ROUTES.map((_, i) => Math.round(med(runs, `${i}|express`, (r) => r.reqPerSec) / 2));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let i = 0; i < ROUTES.length; i++) {
+        for (const server of orderOf(round)) {
+          const result = await (pacer as Pacer).run({
+            url: `${urls[server]}${paths[i]}`,
+            rate: rates[i] as number,
+            workers: PACED_WORKERS,
+            duration: PACED_DURATION,
+            headers,
+          });
+          add(paced, `${i}|${server}`, result);
         }
       }
     }
-    report(runs);
-    let failed = 0;
-    for (const route of ROUTES) {
-      const results = runs.get(`${route.name}|api`) ?? [];
-      const non2xx = results.reduce((n, r) => n + r.non2xx, 0);
-      const errors = results.reduce((n, r) => n + r.errors, 0);
-      if (non2xx + errors === 0) continue;
-      console.error(`FAIL API ${route.name}: ${non2xx} non-2xx answers, ${errors} errors`);
-      failed++;
+    const W2 = [20, 8, 8, 8, 8, 8, 8, 7];
+    console.log(
+      `\n2. paced (${pacer.name}, ${PACED_WORKERS} workers, half of Express's req/s; median of ${ROUNDS} alternated runs)`,
+    );
+    table(W2, ['route', 'server', 'rate', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-2xx']);
+    for (let i = 0; i < ROUTES.length; i++) {
+      for (const server of ['express', 'api'] as const) {
+        const key = `${i}|${server}`;
+        table(W2, [
+          ROUTES[i]?.name ?? '',
+          server,
+          String(rates[i]),
+          med(paced, key, (r) => r.reqPerSec).toFixed(0),
+          ms(med(paced, key, (r) => r.p50)),
+          ms(med(paced, key, (r) => r.p99)),
+          ms(med(paced, key, (r) => r.max)),
+          String(of(paced, key).reduce((n, r) => n + r.non2xx + r.errors, 0)),
+        ]);
+      }
     }
+
+    // 3. Mixed load: the read routes in turn, without and with 5 % writes, alternated.
+    const mix: Runs = new Map();
+    const alertPath = `/v1/users/${api.ready.userId}/alerts/${api.ready.alertId}`;
+    const mixRun = (writes: boolean) =>
+      (generator as Generator).run({
+        url: `${urls.api}${paths[0]}`,
+        connections: CONNECTIONS,
+        duration: DURATION,
+        timeout: TIMEOUT,
+        headers,
+        luaRequest: mixScript({ paths, authorization: api.ready.authorization, alertPath, writes }),
+      });
+    await mixRun(true); // warm-up: the write paths' statements prepared, their code compiled
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const writes of round % 2 === 0 ? [false, true] : [true, false]) {
+        add(mix, writes ? 'mixed' : 'reads', await mixRun(writes));
+      }
+    }
+    const readShare = 1 - 1 / WRITE_EVERY;
+    const readOnly = med(mix, 'reads', (r) => r.reqPerSec);
+    const mixedReads = med(mix, 'mixed', (r) => r.reqPerSec) * readShare;
+    console.log(`\n3. mixed load (wrk, ${CONNECTIONS} connections, the three read routes in turn; API only)`);
+    console.log(
+      `  read-only           ${readOnly.toFixed(0)} reads/s (range ${range(of(mix, 'reads'))} req/s), p99 ${ms(med(mix, 'reads', (r) => r.p99))} ms`,
+    );
+    console.log(
+      `  with 5 % writes     ${mixedReads.toFixed(0)} reads/s of ${med(mix, 'mixed', (r) => r.reqPerSec).toFixed(0)} req/s (range ${range(of(mix, 'mixed'))}), p99 ${ms(med(mix, 'mixed', (r) => r.p99))} ms, non-2xx ${of(mix, 'mixed').reduce((n, r) => n + r.non2xx, 0)}`,
+    );
+
+    // Goals of issue 25.
+    console.log('\ngoals (issue 25)');
+    for (let i = 0; i < ROUTES.length; i++) {
+      const ratio = med(runs, `${i}|api`, (r) => r.reqPerSec) / med(runs, `${i}|express`, (r) => r.reqPerSec);
+      const p99 = med(paced, `${i}|api`, (r) => r.p99) / med(paced, `${i}|express`, (r) => r.p99);
+      const max = med(paced, `${i}|api`, (r) => r.max) / med(paced, `${i}|express`, (r) => r.max);
+      console.log(
+        `  ${(ROUTES[i]?.name ?? '').padEnd(20)} API/Express ${ratio.toFixed(2)}× (≥ ${GOALS.throughput}: ${verdict(ratio, GOALS.throughput, false)})` +
+          `   paced p99 API/Express ${p99.toFixed(2)}× (≤ ${GOALS.pacedP99}: ${verdict(p99, GOALS.pacedP99, true)})` +
+          `   paced max ${max.toFixed(2)}× (≤ ${GOALS.pacedMax}: ${verdict(max, GOALS.pacedMax, true)})`,
+      );
+    }
+    const kept = mixedReads / readOnly;
+    console.log(
+      `  mixed load: reads keep ${(100 * kept).toFixed(0)} % of read-only throughput (≥ ${100 * GOALS.mixedReads} %: ${verdict(kept, GOALS.mixedReads, false)})`,
+    );
+    console.log(`\nload average at end ${loadAverage()} (shared machine: compare ratios, not absolute numbers)`);
+
+    let failed = 0;
+    const check = (label: string, results: LoadResult[]) => {
+      const bad = results.reduce((n, r) => n + r.non2xx + r.errors, 0);
+      if (bad === 0) return;
+      console.error(`FAIL API ${label}: ${bad} non-2xx answers or errors`);
+      failed++;
+    };
+    for (let i = 0; i < ROUTES.length; i++) {
+      check(`${ROUTES[i]?.name} (throughput)`, of(runs, `${i}|api`));
+      check(`${ROUTES[i]?.name} (paced)`, of(paced, `${i}|api`));
+    }
+    check('mixed load', [...of(mix, 'reads'), ...of(mix, 'mixed')]);
     return failed > 0 ? 1 : 0;
   } finally {
     generator?.close();
+    pacer?.close();
     for (const child of children) {
       child.removeAllListeners('exit');
       if (child === children[0]) {

@@ -10,6 +10,7 @@ import { requestId } from './http/request-id.ts';
 import { contractRoutesOf, send } from './http/route.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { alertRoutes } from './modules/alerts/routes.ts';
+import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { clockScopePerRequest } from './modules/clocks/request-scope.ts';
 import { clockRoutes } from './modules/clocks/routes.ts';
@@ -79,6 +80,7 @@ export const moduleRoutes = (ctx: AppContext): Router[] => [
   clockRoutes(ctx),
   sandboxLandingRoutes(ctx),
   webhookRoutes(ctx),
+  auditRoutes(ctx),
   widgetRoutes(ctx),
 ];
 

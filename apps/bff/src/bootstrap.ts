@@ -12,6 +12,7 @@ import { migrate } from './db/migrate.ts';
 import { RateLimits } from './http/rate-limit.ts';
 import { type Clock, ScopedClock, systemClock } from './lib/clock.ts';
 import { type IdGenerator, randomIds } from './lib/ids.ts';
+import { auditedBureau, operationAudit } from './modules/audit/service.ts';
 import { createAuthService } from './modules/auth/token-resolver.ts';
 import { DataCipher } from './security/encryption.ts';
 import { loadInstanceKeys } from './security/instance-keys.ts';
@@ -40,7 +41,7 @@ export const buildContext = async ({ config, db, logger, clock, ids, redis, bure
     clock: resolvedClock,
   });
   await applyInvalidationsFrom(db, readCache, logger);
-  return {
+  const ctx: AppContext = {
     config,
     db,
     logger,
@@ -57,6 +58,10 @@ export const buildContext = async ({ config, db, logger, clock, ids, redis, bure
     bureau:
       bureau ?? httpBureauFromConfig(config, logger, redis) ?? (config.APP_ENV === 'sandbox' ? new SandboxBureau() : undefined),
   };
+  // The audit trail: reads recorded by the dispatcher, every bureau pull by the provider itself (modules/audit).
+  ctx.audit = operationAudit(ctx);
+  if (ctx.bureau) ctx.bureau = auditedBureau(ctx, ctx.bureau);
+  return ctx;
 };
 
 export const connectRedis = (url: string, logger: Logger, commandTimeoutMs = 200): Redis => {

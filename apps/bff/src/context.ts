@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { BureauProvider } from './bureau/provider.ts';
 import type { ReadCache } from './cache/read-cache.ts';
 import type { Config } from './config.ts';
+import type { AuditTrail } from './core/audit-trail.ts';
 import type { AuthService } from './core/auth-service.ts';
 import type { Db } from './db/db.ts';
 import type { RateLimits } from './http/rate-limit.ts';
@@ -26,4 +27,6 @@ export interface AppContext {
   auth: AuthService;
   /** Where credit files come from; absent in production until a real bureau adapter is configured. */
   bureau?: BureauProvider;
+  /** Records reads of credit and personal data before they are answered (modules/audit). */
+  audit?: AuditTrail;
 }

@@ -34,6 +34,7 @@ export const SERVER_ROUTES: Record<Exclude<OperationId, UserTokenOperationId>, s
   enrollUsersBatch: 'POST /v1/users/enroll/batch idempotent',
   getSandboxClock: 'GET /v1/sandbox/clocks/{clockId}',
   getWebhook: 'GET /v1/webhooks/{webhookId}',
+  listAuditEvents: 'GET /v1/audit-events list',
   listOffers: 'GET /v1/offers list',
   listSandboxClocks: 'GET /v1/sandbox/clocks list',
   listUsers: 'GET /v1/users list',

@@ -2,13 +2,13 @@
  * The API under test, in a process of its own so that neither the load generator nor the coordinator takes its CPU.
  * Opens the database (in-memory PGlite, or PostgreSQL in a throwaway schema when DATABASE_URL is set), serves the
  * real app (api role only: no webhook worker), then seeds through HTTP what the measured routes need: a client,
- * its access token and one enrolled, verified user.
+ * its access token, one enrolled, verified user and one alert of theirs (the mixed load marks it read).
  *
  * With BENCH_API_PROCESSES=N (N > 1, PostgreSQL only) this process is the primary of N API processes on one port
  * (node:cluster, as API_PROCESSES does in the start command): it migrates and seeds, they serve.
  *
  * Env: DATABASE_URL, BENCH_API_PROCESSES (1), BENCH_LOG_LEVEL (info), RATE_LIMIT_* (the coordinator raises them).
- * IPC out: { url, authorization, userId, db, processes } once ready. IPC in: 'stop' (drops the schema, closes, exits).
+ * IPC out: { url, authorization, userId, alertId, db, processes } once ready. IPC in: 'stop' (drops the schema, closes, exits).
  */
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
@@ -127,6 +127,9 @@ const main = async () => {
   const enrolled = await call(`${api.url}/v1/users/enroll`, { ...enrollInit, body: JSON.stringify(enrollment) }, 201);
   const { userId } = z.object({ data: z.object({ userId: z.string() }) }).parse(enrolled).data;
   await verifyWithSandboxAnswers(api.url, auth, userId);
+  const alertInit = { ...enrollInit, body: JSON.stringify({ type: 'new_inquiry' }) };
+  const alert = await call(`${api.url}/v1/sandbox/users/${userId}/alerts`, alertInit, 201);
+  const { alertId } = z.object({ data: z.object({ alertId: z.string() }) }).parse(alert).data;
 
   process.on('message', async (message) => {
     if (message !== 'stop') return;
@@ -134,7 +137,7 @@ const main = async () => {
     await db.close();
     process.exit(0);
   });
-  process.send?.({ url: api.url, authorization: auth.authorization, userId, db: db.kind, processes: PROCESSES });
+  process.send?.({ url: api.url, authorization: auth.authorization, userId, alertId, db: db.kind, processes: PROCESSES });
 };
 
 (cluster.isWorker ? runApiProcess() : main()).catch((error: unknown) => {

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { ApiError, validationError } from '../core/api-error.ts';
+import { runInAuditScope } from '../core/audit-trail.ts';
 import { type Caller, hasScope, type Principal } from '../core/principal.ts';
 import { responseMeta } from './envelope.ts';
 import { errorAnswer, type PreparedResponse } from './error-response.ts';
@@ -220,9 +221,13 @@ export const bindRoute = <O extends Operation>(
     const key = op.idempotent ? readIdempotencyKey(req) : undefined;
     // Keys are per client; a user token's keys are also per user, so two customers never share a replay.
     const scopedKey = key && caller.ownExternalUserId ? `user:${caller.ownExternalUserId}:${key}` : key;
+    // The handler runs in the request's audit scope (a bureau pull inside it is recorded with the request's id); a
+    // successful read of credit or personal data is recorded, durably, before it is answered (modules/audit).
+    const audited = () => runInAuditScope({ caller, requestId: req.requestId }, run);
     const response = scopedKey
-      ? await withIdempotency(ctx, caller.clientId, scopedKey, fingerprintRequest(op.method, req.path, req.body), run)
-      : await run();
+      ? await withIdempotency(ctx, caller.clientId, scopedKey, fingerprintRequest(op.method, req.path, req.body), audited)
+      : await audited();
+    if (ctx.audit && response.status < 300) await ctx.audit.recordOperation(op.operationId, caller, req.requestId, params);
     send(res, response);
   };
   own(owner, { op, serve });

@@ -1,5 +1,6 @@
 import type { Operation } from '../operation.ts';
 import * as alerts from './alerts.ts';
+import * as audit from './audit.ts';
 import * as auth from './auth.ts';
 import * as credit from './credit.ts';
 import * as offers from './offers.ts';
@@ -11,6 +12,7 @@ import * as webhooks from './webhooks.ts';
 import * as widget from './widget.ts';
 
 export * from './alerts.ts';
+export * from './audit.ts';
 export * from './auth.ts';
 export * from './credit.ts';
 export * from './offers.ts';
@@ -33,4 +35,5 @@ export const ALL_OPERATIONS: Operation[] = [
   ...Object.values(sandbox),
   ...Object.values(sandboxClocks),
   ...Object.values(widget),
+  ...Object.values(audit),
 ];

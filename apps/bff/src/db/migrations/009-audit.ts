@@ -9,7 +9,7 @@ export const sql = `
 create table audit_events (
   client_id text not null,
   seq bigint not null,
-  id text not null unique,
+  id text not null,
   type text not null,
   actor_kind text not null,
   actor_id text not null,
@@ -22,9 +22,10 @@ create table audit_events (
   hash text not null,
   primary key (client_id, seq)
 );
-create index audit_events_client_time on audit_events (client_id, occurred_at, id);
-create index audit_events_client_user on audit_events (client_id, user_id, occurred_at) where user_id is not null;
-create index audit_events_request on audit_events (request_id) where request_id is not null;
+-- Few indexes, each cheap to maintain: every audited read inserts a row. Time only grows, so a BRIN index serves the
+-- time window and pruning; the user filter lists in sequence order.
+create index audit_events_client_user on audit_events (client_id, user_id, seq) where user_id is not null;
+create index audit_events_time on audit_events using brin (occurred_at);
 
 create table audit_heads (
   client_id text primary key references clients(id),

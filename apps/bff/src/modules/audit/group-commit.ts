@@ -19,6 +19,8 @@ interface Waiting {
 export class AuditGroupCommit {
   #waiting: Waiting[] = [];
   #running = false;
+  // Clients whose chain head row exists (added after a commit): their appends skip creating it.
+  readonly #knownHeads = new Set<string>();
   constructor(private readonly db: Db) {}
 
   append(entry: PendingEntry): Promise<void> {

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.ts';
+import { currentAuditScope } from '../../core/audit-trail.ts';
 import type { Queryable } from '../../db/db.ts';
 import { realNow } from '../../lib/clock.ts';
 import { appendEntries } from './append-repo.ts';
@@ -24,7 +25,8 @@ export const recordAudit = async (ctx: AuditContext, event: AuditEventInput, tx?
     actorKind: event.actor.kind,
     actorId: event.actor.id,
     userId: event.userId ?? null,
-    requestId: event.requestId ?? null,
+    // Inside an API request, its id unless the caller names one.
+    requestId: event.requestId ?? currentAuditScope()?.requestId ?? null,
     subject: event.subject ?? {},
     // Real time even inside a sandbox test clock's scope: the trail is about what happened on our machines.
     occurredAt: realNow(ctx.clock),

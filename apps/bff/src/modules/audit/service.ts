@@ -2,6 +2,9 @@
  * The audit module's public face (other modules reach it only here): record an entry, name the actor of a caller,
  * verify a chain, export a range, prune under a checkpoint.
  */
+
+export { auditedBureau } from './audited-bureau.ts';
 export type { AuditActor, AuditEventInput } from './entry.ts';
+export { operationAudit } from './operation-audit.ts';
 export { actorOf, recordAudit } from './record.ts';
 export { type BrokenLink, type VerifyResult, verifyChain } from './verify.ts';

@@ -65,7 +65,7 @@ const tokenEndpoint = (ctx: AppContext) => async (req: Request, res: Response) =
     if (body.grant_type !== 'client_credentials') {
       throw new OAuthError('unsupported_grant_type', 'Only grant_type=client_credentials is supported.');
     }
-    const token = await issueAccessToken(ctx, credentials, body.scope as string | undefined, req.ip);
+    const token = await issueAccessToken(ctx, credentials, body.scope as string | undefined, req.ip, req.requestId);
     res.status(200).json(token);
   } catch (error) {
     if (error instanceof OAuthError) return sendOAuthError(res, error);

@@ -5,6 +5,7 @@ import { ENVIRONMENT_TAG } from '../../core/principal.ts';
 import { assertIpAllowed } from '../../http/ip-allowlist.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { verifySecret } from '../../security/secret-hash.ts';
+import { actorOf, recordAudit } from '../audit/service.ts';
 import { findClient } from '../clients/service.ts';
 import { insertToken } from './repo.ts';
 
@@ -49,6 +50,7 @@ export const issueAccessToken = async (
   credentials: ClientCredentials,
   requestedScope: string | undefined,
   ip: string | undefined,
+  requestId?: string,
 ): Promise<TTokenResponse> => {
   const client = credentials.clientId.length <= 100 ? await findClient(ctx.db, credentials.clientId) : undefined;
   const secretMatches = await verifySecret(credentials.clientSecret, client?.secretHash);
@@ -73,6 +75,14 @@ export const issueAccessToken = async (
     createdAt: now,
     expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_SECONDS * 1000),
   });
+  const subject = { tokenKind: 'access', scopes: scopes.join(' ') };
+  await recordAudit(ctx, {
+    type: 'token.minted',
+    clientId: client.id,
+    actor: { kind: 'client', id: client.id },
+    requestId,
+    subject,
+  });
   return { access_token: token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS, scope: scopes.join(' ') };
 };
 
@@ -96,5 +106,7 @@ export const issueUserToken = async (ctx: AppContext, caller: Caller, input: TUs
     createdAt: now,
     expiresAt,
   });
+  const subject = { tokenKind: 'user', externalUserId: input.userId };
+  await recordAudit(ctx, { type: 'token.minted', clientId: caller.clientId, actor: actorOf(caller.principal), subject });
   return { userToken: token, expiresIn: TOKEN_LIFETIME_SECONDS, expiresAt: expiresAt.toISOString() };
 };

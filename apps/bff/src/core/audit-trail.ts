@@ -1,0 +1,25 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Caller } from './principal.ts';
+
+/**
+ * What the HTTP layer asks of the audit trail (implemented by modules/audit, reached through AppContext): record a
+ * caller's successful call of an operation that reads credit or personal data, durably, before it is answered.
+ */
+export interface AuditTrail {
+  /** Resolves at once for an operation that reads nothing to audit; else once the entry is committed. */
+  recordOperation(operationId: string, caller: Caller, requestId: string, params: unknown): Promise<void>;
+}
+
+/** The API request on whose behalf work runs (its caller and id): what a bureau pull deep inside it is recorded with. */
+export interface AuditScope {
+  caller: Caller;
+  requestId: string;
+}
+
+const scopes = new AsyncLocalStorage<AuditScope>();
+
+/** Runs a request's handler in its audit scope. */
+export const runInAuditScope = <T>(scope: AuditScope, work: () => Promise<T>): Promise<T> => scopes.run(scope, work);
+
+/** The request the current work serves, if any (none: a job). */
+export const currentAuditScope = (): AuditScope | undefined => scopes.getStore();

@@ -1,0 +1,53 @@
+import type { BureauProvider, CreditSubject } from '../../bureau/provider.ts';
+import type { AppContext } from '../../context.ts';
+import { currentAuditScope } from '../../core/audit-trail.ts';
+import { actorOf, recordAudit } from './record.ts';
+
+type AuditContext = Pick<AppContext, 'db' | 'clock' | 'ids'>;
+
+const clientOfUser = async (ctx: AuditContext, userId: string): Promise<string | undefined> => {
+  const { rows } = await ctx.db.query<{ client_id: string }>('select client_id from users where id = $1', [userId]);
+  return rows[0]?.client_id;
+};
+
+/**
+ * Records every answered bureau pull (`bureau.pull`): by the API request it served (its caller and request id) or,
+ * outside a request, by the monitoring job; with the pull's id (period or refresh key) and what was pulled. Recorded
+ * after the bureau answered and before the caller sees the file. A Proxy, so the provider keeps its class and
+ * everything else it offers.
+ */
+export const auditedBureau = (ctx: AuditContext, bureau: BureauProvider): BureauProvider => {
+  const record = async (subject: CreditSubject, file: 'credit' | 'identity', outcome: string, pullId?: string) => {
+    const scope = currentAuditScope();
+    const clientId = scope?.caller.clientId ?? (await clientOfUser(ctx, subject.userId));
+    if (!clientId) return;
+    await recordAudit(ctx, {
+      type: 'bureau.pull',
+      clientId,
+      actor: scope ? actorOf(scope.caller.principal) : { kind: 'job', id: 'monitoring' },
+      userId: subject.userId,
+      requestId: scope?.requestId ?? null,
+      subject: { bureau: bureau.name, file, outcome, ...(pullId ? { pullId } : {}) },
+    });
+  };
+  return new Proxy(bureau, {
+    get(target, property, receiver) {
+      if (property === 'pullCreditFile') {
+        return async (...args: Parameters<BureauProvider['pullCreditFile']>) => {
+          const result = await target.pullCreditFile(...args);
+          await record(args[0], 'credit', result.status, args[2]?.pullId);
+          return result;
+        };
+      }
+      if (property === 'pullIdentityFile') {
+        return async (...args: Parameters<BureauProvider['pullIdentityFile']>) => {
+          const file = await target.pullIdentityFile(...args);
+          await record(args[0], 'identity', 'ok');
+          return file;
+        };
+      }
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+};

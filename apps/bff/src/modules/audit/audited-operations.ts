@@ -1,0 +1,22 @@
+import type { TAuditEventType } from '@credit/contract';
+
+/**
+ * The operations whose successful answer shows credit data or personal data, and what their entry is. Writes that
+ * matter on their own (tokens, deletions, consent, secrets) are recorded where they happen, with their transaction.
+ */
+export const AUDITED_OPERATIONS: Readonly<Record<string, TAuditEventType>> = {
+  // Credit data: scores, history, the file's questions, alerts about the file, offers ranked by the file.
+  getCreditScore: 'credit_data.read',
+  listCreditScoreHistory: 'credit_data.read',
+  refreshCreditScore: 'credit_data.read',
+  listUserOffers: 'credit_data.read',
+  listAlerts: 'credit_data.read',
+  updateAlert: 'credit_data.read',
+  getVerificationQuestions: 'credit_data.read',
+  sandboxGetVerificationAnswers: 'credit_data.read',
+  // Personal data: the enrolled identity (name, e-mail, status) and the consent record (IP address, user agent).
+  getUser: 'personal_data.read',
+  listUsers: 'personal_data.read',
+  getMe: 'personal_data.read',
+  getConsent: 'personal_data.read',
+};

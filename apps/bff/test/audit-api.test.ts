@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyChain } from '../src/modules/audit/service.ts';
+import { enrolActiveUser, enrolUser } from './helpers/credit-users.ts';
+import { startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
+
+interface AuditEvent {
+  eventId: string;
+  sequence: number;
+  type: string;
+  actor: { kind: string; id: string };
+  userId: string | null;
+  requestId: string | null;
+  subject: Record<string, string>;
+  occurredAt: string;
+}
+
+describe('GET /v1/audit-events and what the API records', () => {
+  let app: TestApp;
+  let bank: TestClient;
+  let rival: TestClient;
+  let admin: string;
+  let rivalAdmin: string;
+  let userId: string;
+  const answered: { requestId: string; type: string }[] = [];
+
+  /** Every page of the trail, following the cursors. */
+  const allEvents = async (token: string, query = '', limit = 2): Promise<AuditEvent[]> => {
+    const events: AuditEvent[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await app.request(
+        'GET',
+        `/v1/audit-events?limit=${limit}${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { token },
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      events.push(...res.body.data);
+      cursor = res.body.pagination.nextCursor;
+      expect(res.body.pagination.hasMore).toBe(cursor !== null);
+    } while (cursor);
+    return events;
+  };
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    bank = await app.createClient();
+    rival = await app.createClient();
+    admin = await app.token(bank);
+    rivalAdmin = await app.token(rival);
+    userId = await enrolActiveUser(app, admin, { externalUserId: 'cust-audited' });
+    for (const path of [`/v1/users/${userId}/credit-score`, `/v1/users/${userId}`, `/v1/users/${userId}/credit-score`]) {
+      const res = await app.request('GET', path, { token: admin });
+      expect(res.status).toBe(200);
+      answered.push({
+        requestId: res.body.meta.requestId,
+        type: path.endsWith('score') ? 'credit_data.read' : 'personal_data.read',
+      });
+    }
+    // The rival reads its own user: its entries are its own.
+    const rivalUser = await enrolUser(app, rivalAdmin);
+    expect((await app.request('GET', `/v1/users/${rivalUser}`, { token: rivalAdmin })).status).toBe(200);
+  });
+  afterAll(() => app.close());
+
+  it('records each answered read of credit or personal data with its request id, caller and user', async () => {
+    const events = await allEvents(admin, '', 100);
+    for (const { requestId, type } of answered) {
+      const entry = events.find((e) => e.requestId === requestId && e.type === type);
+      expect(entry, `entry for ${requestId}`).toMatchObject({ actor: { kind: 'client', id: bank.id }, userId });
+    }
+    expect(events.find((e) => e.requestId === answered[0]?.requestId && e.type === 'credit_data.read')?.subject).toEqual({
+      operationId: 'getCreditScore',
+    });
+    // The token exchange and the bureau pulls behind verification and the score are there too.
+    expect(events.some((e) => e.type === 'token.minted' && e.actor.kind === 'client')).toBe(true);
+    const pulls = events.filter((e) => e.type === 'bureau.pull');
+    expect(pulls.some((p) => p.subject.file === 'identity' && p.userId === userId && p.requestId)).toBe(true);
+    expect(pulls.some((p) => p.subject.file === 'credit' && p.userId === userId && p.requestId)).toBe(true);
+    // No personal data: nothing but ids and names of things.
+    expect(JSON.stringify(events)).not.toMatch(/Jane|Doe|example\.test|1234|1985/);
+  });
+
+  it('pages in sequence order without gaps or repeats, and never shows another client’s entries', async () => {
+    const paged = await allEvents(admin);
+    expect(paged.map((e) => e.sequence)).toEqual(paged.map((_, i) => i + 1));
+    const whole = await app.request('GET', '/v1/audit-events?limit=100', { token: admin });
+    expect(whole.body.pagination.total).toBe(paged.length);
+    const rivals = await allEvents(rivalAdmin, '', 3);
+    expect(rivals.length).toBeGreaterThan(0);
+    expect(rivals.every((e) => !paged.some((p) => p.eventId === e.eventId))).toBe(true);
+    expect(rivals.every((e) => e.userId !== userId && !answered.some((a) => a.requestId === e.requestId))).toBe(true);
+    // Filtering by the bank's user from the rival finds nothing, and the bank's cursor does not open the rival's list.
+    expect(await allEvents(rivalAdmin, `&userId=${userId}`)).toEqual([]);
+    const first = await app.request('GET', '/v1/audit-events?limit=1', { token: admin });
+    const crossed = await app.request(
+      'GET',
+      `/v1/audit-events?limit=1&cursor=${encodeURIComponent(first.body.pagination.nextCursor)}`,
+      {
+        token: rivalAdmin,
+      },
+    );
+    expect(crossed.status).toBe(400);
+  });
+
+  it('filters by user, type and time window', async () => {
+    const all = await allEvents(admin, '', 100);
+    const reads = await allEvents(admin, '&type=credit_data.read');
+    expect(reads.length).toBe(all.filter((e) => e.type === 'credit_data.read').length);
+    expect(reads.every((e) => e.type === 'credit_data.read')).toBe(true);
+    const aboutUser = await allEvents(admin, `&userId=${userId}`);
+    expect(aboutUser.length).toBe(all.filter((e) => e.userId === userId).length);
+    const middle = all[Math.floor(all.length / 2)] as AuditEvent;
+    const from = await allEvents(admin, `&from=${encodeURIComponent(middle.occurredAt)}`);
+    expect(from.length).toBe(all.filter((e) => e.occurredAt >= middle.occurredAt).length);
+    const to = await allEvents(admin, `&to=${encodeURIComponent(middle.occurredAt)}`);
+    expect(to.length + from.length).toBe(all.length);
+  });
+
+  it('is for the admin scope; a user token’s reads are recorded as the user’s', async () => {
+    const readOnly = await app.token(bank, 'read');
+    expect((await app.request('GET', '/v1/audit-events', { token: readOnly })).status).toBe(403);
+    const userToken = await app.userToken(admin, 'cust-audited');
+    const read = await app.request('GET', `/v1/users/${userId}/credit-score`, { token: userToken });
+    expect(read.status).toBe(200);
+    expect((await app.request('GET', '/v1/audit-events', { token: userToken })).status).toBe(403);
+    const events = await allEvents(admin, `&type=credit_data.read&userId=${userId}`, 100);
+    expect(events.find((e) => e.requestId === read.body.meta.requestId)?.actor.kind).toBe('user_token');
+  });
+
+  it('leaves a chain that verifies', async () => {
+    expect(await verifyChain(app.db, app.ctx.tokens, bank.id)).toMatchObject({ ok: true });
+    expect(await verifyChain(app.db, app.ctx.tokens, rival.id)).toMatchObject({ ok: true });
+  });
+});

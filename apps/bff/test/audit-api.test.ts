@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyChain } from '../src/modules/audit/service.ts';
 import { enrolActiveUser, enrolUser } from './helpers/credit-users.ts';
-import { startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
+import { type ApiResponse, startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 
 interface AuditEvent {
   eventId: string;
@@ -28,7 +28,7 @@ describe('GET /v1/audit-events and what the API records', () => {
     const events: AuditEvent[] = [];
     let cursor: string | null = null;
     do {
-      const res = await app.request(
+      const res: ApiResponse = await app.request(
         'GET',
         `/v1/audit-events?limit=${limit}${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
         { token },

@@ -26,14 +26,30 @@ const shellCredentials = ({ outcome, demo }: BannerInput): { id: string; secret:
   return undefined;
 };
 
+/**
+ * The partner's own client as the SDK reads it (docs/partner/quickstart.md): `CREDIT_API_URL` is the SDK's `baseUrl`,
+ * the origin without `/v1` (every operation's path starts with it). The secret only when this start knows it: a
+ * generated one is printed once; a configured one (BOOTSTRAP_CLIENT_SECRET) is never echoed.
+ */
+const partnerExports = (url: string, outcome: BootstrapOutcome): string[] => {
+  const base = `export CREDIT_API_URL=${shellQuote(url)} CREDIT_CLIENT_ID=${shellQuote(outcome.client.id)}`;
+  const line =
+    outcome.kind === 'generated'
+      ? `${base} CREDIT_CLIENT_SECRET=${shellQuote(outcome.secret)}`
+      : outcome.kind === 'configured'
+        ? `${base}   # and CREDIT_CLIENT_SECRET: the BOOTSTRAP_CLIENT_SECRET you set`
+        : `${base}   # and CREDIT_CLIENT_SECRET: printed at this client's first start; a new one: pnpm clients rotate-secret ${outcome.client.id}`;
+  return ["  Your client, for the SDK (docs/partner/quickstart.md): put these in your server's environment", `    ${line}`];
+};
+
 /** What the start command prints: where everything is, and credentials that make docs/partner/quickstart-curl.md runnable. */
 export const startBanner = (input: BannerInput): string => {
   const { url, outcome, role, env, demo } = input;
   const lines = [`Credit API (${env}, role ${role}) is running.`];
-  if (demo) lines.push(`  Demo bank:     ${demo.url}   (open it: a partner page embedding the widget)`);
+  if (demo) lines.push(`  Demo bank:     ${demo.url}   (open it: a partner page embedding the widget; port from DEMO_PORT)`);
   if (url) {
     lines.push(
-      `  API:           ${url}/v1`,
+      `  API:           ${url}   (the SDK's baseUrl; every route starts with /v1; port from PORT)`,
       `  Reference:     ${url}/docs`,
       `  OpenAPI:       ${url}/openapi.json`,
       `  Widget loader: ${url}/embed.js`,
@@ -45,6 +61,7 @@ export const startBanner = (input: BannerInput): string => {
     else if (outcome.kind === 'configured') lines.push('  Client secret: the BOOTSTRAP_CLIENT_SECRET you set');
     else lines.push(`  Client secret: shown when it was created; new one: pnpm clients rotate-secret ${outcome.client.id}`);
   }
+  if (url && outcome) lines.push(...partnerExports(url, outcome));
   if (demo)
     lines.push(`  Demo client:   ${demo.clientId}   (what the demo bank signs in as; its secret is the same at every start)`);
   const credentials = shellCredentials(input);

@@ -69,7 +69,7 @@ describe('the start command', { timeout: 120_000 }, () => {
       expect(first.banner).toMatch(/Demo client:\s+cli_sbx_demo_maple_bank/);
       expect(first.banner).toMatch(/export CLIENT_ID='cli_sbx_demo_maple_bank' CLIENT_SECRET='sk_demo_[0-9a-f]{40}'/);
       const demoUrl = /Demo bank:\s+(\S+)/.exec(first.banner)?.[1] as string;
-      const apiUrl = /API:\s+(\S+)\/v1/.exec(first.banner)?.[1] as string;
+      const apiUrl = /API:\s+(\S+?)(?:\/v1)?\s/.exec(first.banner)?.[1] as string;
 
       // A customer of the demo enrols in the widget (what the frame does with the page's user token).
       const customer = `demo-${Date.now().toString(16)}`;
@@ -95,6 +95,17 @@ describe('the start command', { timeout: 120_000 }, () => {
       );
       expect(token.token_type).toBe('Bearer');
       expect(token.scope).toContain('admin');
+      // The partner's own client, as the SDK reads it: CREDIT_API_URL is the base URL (no /v1).
+      expect(first.banner).toMatch(
+        /export CREDIT_API_URL='http:\/\/[^']+' CREDIT_CLIENT_ID='cli_sbx_\w+' CREDIT_CLIENT_SECRET='sk_\w+'/,
+      );
+      const own = JSON.parse(
+        await paste(
+          first.banner,
+          'curl -s -u "$CREDIT_CLIENT_ID:$CREDIT_CLIENT_SECRET" -d grant_type=client_credentials "$CREDIT_API_URL/oauth/token"',
+        ),
+      );
+      expect(own.token_type).toBe('Bearer');
       await first.stop();
 
       second = await start(env);

@@ -27,7 +27,7 @@ export const startServerProcess = (env: Record<string, string>): Promise<Started
     let output = '';
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const url = /API:\s+(\S+)\/v1/.exec(output)?.[1];
+      const url = /API:\s+(\S+?)(?:\/v1)?\s/.exec(output)?.[1];
       const clientId = /Client id:\s+(\S+)/.exec(output)?.[1];
       if (url && clientId && /Client secret:.*\n/.test(output)) {
         resolve({

@@ -14,6 +14,7 @@ import { type Clock, ScopedClock, systemClock } from './lib/clock.ts';
 import { type IdGenerator, randomIds } from './lib/ids.ts';
 import { auditedBureau, operationAudit } from './modules/audit/service.ts';
 import { createAuthService } from './modules/auth/token-resolver.ts';
+import { applyTermsVersion } from './modules/users/consent.ts';
 import { DataCipher } from './security/encryption.ts';
 import { loadInstanceKeys } from './security/instance-keys.ts';
 import { TokenHasher } from './security/token-hasher.ts';
@@ -61,6 +62,8 @@ export const buildContext = async ({ config, db, logger, clock, ids, redis, bure
   // The audit trail: reads recorded by the dispatcher, every bureau pull by the provider itself (modules/audit).
   ctx.audit = operationAudit(ctx);
   if (ctx.bureau) ctx.bureau = auditedBureau(ctx, ctx.bureau);
+  // Terms published requiring re-consent: consents under older versions stop counting (modules/users/consent.ts).
+  await applyTermsVersion(ctx);
   return ctx;
 };
 

@@ -132,6 +132,15 @@ export const ZConfig = z.object({
   OUTBOX_RETENTION_DAYS: positiveInt(30),
   /** Alerts, and the keys that stop the same thing alerting twice. */
   ALERT_RETENTION_MONTHS: positiveInt(24),
+  /** Consent (docs/partner/consent.md): the terms version a new consent is given under (its disclosure text's id). */
+  CONSENT_TERMS_VERSION: z.string().trim().min(1).max(64).default('2026-11-25'),
+  /** true: consents under any other version stop counting when an instance starts with this version (re-consent). */
+  CONSENT_TERMS_REQUIRE_RECONSENT: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+  /** How long a consent runs from when it was given; granting again renews it. The CFPB's 2024 proposal caps it at a year. */
+  CONSENT_VALIDITY: duration('365d'),
   SMTP_URL: optionalText,
   DEMO_PORT: z
     .union([z.literal('off'), z.coerce.number().int().min(0).max(65535)])

@@ -23,9 +23,21 @@ describe('POST /v1/users/enroll/batch', () => {
     const res = await batch([good, existing, enrollment({ ssn: 'abcd' }), twin, { ...twin }, 'not an object']);
     expect(res.status).toBe(200);
     expect(res.body.meta).toMatchObject({ total: 6, successful: 2, failed: 4, requestId: expect.any(String) });
+    // Sandbox items without `consent` are recorded with the sandbox default, and each success says so.
+    const sandboxDefault = expect.objectContaining({ consentId: expect.stringMatching(/^cns_/), method: 'sandbox_default' });
     expect(res.body.data.successful).toEqual([
-      { externalUserId: good.externalUserId, userId: expect.stringMatching(/^usr_/), status: 'pending_verification' },
-      { externalUserId: twin.externalUserId, userId: expect.stringMatching(/^usr_/), status: 'pending_verification' },
+      {
+        externalUserId: good.externalUserId,
+        userId: expect.stringMatching(/^usr_/),
+        status: 'pending_verification',
+        consent: sandboxDefault,
+      },
+      {
+        externalUserId: twin.externalUserId,
+        userId: expect.stringMatching(/^usr_/),
+        status: 'pending_verification',
+        consent: sandboxDefault,
+      },
     ]);
     expect(res.body.data.failed).toEqual([
       { index: 1, externalUserId: existing.externalUserId, error: { code: 'USER_EXISTS', message: expect.any(String) } },

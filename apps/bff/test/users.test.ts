@@ -26,6 +26,13 @@ describe('POST /v1/users/enroll', () => {
       externalUserId: input.externalUserId,
       status: 'pending_verification',
       createdAt: expect.any(String),
+      // A sandbox enrolment without `consent` is recorded as the sandbox default, and the answer says so.
+      consent: {
+        consentId: expect.stringMatching(/^cns_/),
+        method: 'sandbox_default',
+        termsVersion: app.ctx.config.CONSENT_TERMS_VERSION,
+        expiresAt: expect.any(String),
+      },
     });
     const events = await listEventsForClient(app.db, client.id);
     expect(events.at(-1)).toMatchObject({

@@ -43,6 +43,11 @@ export const ERROR_CODES = {
     when: 'Too many failed identity-verification sessions; `error.unlocksAt` says when it unlocks.',
     fix: 'Wait until `unlocksAt`; further attempts before then are refused.',
   },
+  CONSENT_REQUIRED: {
+    status: 403,
+    when: 'The user has no current consent to pull their credit file: never given, withdrawn, expired, or given under terms that now require re-consent. No bureau pull happens without it.',
+    fix: 'Ask the consumer to consent (the widget asks on its next visit), or record the consent they gave you with `POST /v1/users/{userId}/consent`; `GET …/consent` says what is missing.',
+  },
   NOT_FOUND: {
     status: 404,
     when: 'No such route, or no such resource visible to this caller.',

@@ -6,6 +6,7 @@ export * from './operations/index.ts';
 export * from './resources/alerts.ts';
 export * from './resources/audit.ts';
 export * from './resources/auth.ts';
+export * from './resources/consent.ts';
 export * from './resources/credit.ts';
 export * from './resources/events.ts';
 export * from './resources/offers.ts';

@@ -88,15 +88,20 @@ const main = async () => {
             const wait = started + (i * 1000) / rate - performance.now();
             if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
           } else if (performance.now() >= deadline) return;
-          const user = await enrollUser(ctx, caller, {
-            externalUserId: `${message.phase}-${i}`,
-            email: `bench${i}@example.test`,
-            firstName: 'Bench',
-            lastName: 'User',
-            ssn: '1234',
-            dateOfBirth: '1985-04-12',
-            address: { street: '1 Main St', city: 'Springfield', state: 'IL', zipCode: '62701' },
-          });
+          const user = await enrollUser(
+            ctx,
+            caller,
+            {
+              externalUserId: `${message.phase}-${i}`,
+              email: `bench${i}@example.test`,
+              firstName: 'Bench',
+              lastName: 'User',
+              ssn: '1234',
+              dateOfBirth: '1985-04-12',
+              address: { street: '1 Main St', city: 'Springfield', state: 'IL', zipCode: '62701' },
+            },
+            { ip: undefined, userAgent: undefined, requestId: undefined },
+          );
           users.push(user.userId);
           times.push(now());
         }

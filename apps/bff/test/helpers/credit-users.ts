@@ -1,9 +1,21 @@
 import { expect } from 'vitest';
 import { enrollment, type TestApp } from './harness.ts';
 
-/** Enrols a user over HTTP and returns its id (status `pending_verification`). */
+/** The consent record a partner attests at enrolment (required in production), given now on the app's clock. */
+export const partnerConsent = (app: TestApp, overrides: Record<string, unknown> = {}) => ({
+  termsVersion: app.ctx.config.CONSENT_TERMS_VERSION,
+  acceptedAt: app.clock.now().toISOString(),
+  method: 'partner_attested',
+  ...overrides,
+});
+
+/**
+ * Enrols a user over HTTP and returns its id (status `pending_verification`). In production, where an enrolment must
+ * carry the consumer's consent, a partner-attested one is added unless `overrides` brings its own.
+ */
 export const enrolUser = async (app: TestApp, token: string, overrides: Record<string, unknown> = {}): Promise<string> => {
-  const res = await app.request('POST', '/v1/users/enroll', { token, body: enrollment(overrides) });
+  const consent = app.ctx.config.APP_ENV === 'production' && !('consent' in overrides) ? { consent: partnerConsent(app) } : {};
+  const res = await app.request('POST', '/v1/users/enroll', { token, body: enrollment({ ...consent, ...overrides }) });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data.userId as string;
 };

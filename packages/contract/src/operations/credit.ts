@@ -23,7 +23,7 @@ export const getCreditScore = defineOperation({
   rateLimit: 'userOps',
   request: { params: ZUserIdParams },
   success: { status: 200, description: 'The current credit score.', data: ZCreditScore },
-  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CREDIT_FROZEN', 'SERVICE_UNAVAILABLE'],
+  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CONSENT_REQUIRED', 'CREDIT_FROZEN', 'SERVICE_UNAVAILABLE'],
 });
 
 export const listCreditScoreHistory = defineOperation({
@@ -45,7 +45,7 @@ export const listCreditScoreHistory = defineOperation({
     data: ZScoreHistoryEntry,
     list: true,
   },
-  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CREDIT_FROZEN', 'SERVICE_UNAVAILABLE'],
+  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CONSENT_REQUIRED', 'CREDIT_FROZEN', 'SERVICE_UNAVAILABLE'],
 });
 
 export const refreshCreditScore = defineOperation({
@@ -66,5 +66,5 @@ export const refreshCreditScore = defineOperation({
   idempotent: true,
   request: { params: ZUserIdParams },
   success: { status: 200, description: 'The refreshed credit score.', data: ZCreditScoreRefreshResult },
-  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CREDIT_FROZEN', 'SERVICE_UNAVAILABLE'],
+  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CONSENT_REQUIRED', 'CREDIT_FROZEN', 'SERVICE_UNAVAILABLE'],
 });

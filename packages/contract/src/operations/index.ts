@@ -2,6 +2,7 @@ import type { Operation } from '../operation.ts';
 import * as alerts from './alerts.ts';
 import * as audit from './audit.ts';
 import * as auth from './auth.ts';
+import * as consent from './consent.ts';
 import * as credit from './credit.ts';
 import * as offers from './offers.ts';
 import * as sandbox from './sandbox.ts';
@@ -14,6 +15,7 @@ import * as widget from './widget.ts';
 export * from './alerts.ts';
 export * from './audit.ts';
 export * from './auth.ts';
+export * from './consent.ts';
 export * from './credit.ts';
 export * from './offers.ts';
 export * from './sandbox.ts';
@@ -27,6 +29,7 @@ export * from './widget.ts';
 export const ALL_OPERATIONS: Operation[] = [
   ...Object.values(auth),
   ...Object.values(users),
+  ...Object.values(consent),
   ...Object.values(credit),
   ...Object.values(offers),
   ...Object.values(alerts),

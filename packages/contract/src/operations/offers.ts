@@ -23,7 +23,7 @@ export const listUserOffers = defineOperation({
   rateLimit: 'userOps',
   request: { params: ZUserIdParams, query: ZListUserOffersQuery },
   success: { status: 200, description: 'A page of offers, best match first.', data: ZOffer, list: true },
-  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CREDIT_FROZEN', 'SERVICE_UNAVAILABLE'],
+  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CONSENT_REQUIRED', 'CREDIT_FROZEN', 'SERVICE_UNAVAILABLE'],
 });
 
 export const recordOfferClick = defineOperation({
@@ -40,7 +40,7 @@ export const recordOfferClick = defineOperation({
   idempotent: true,
   request: { params: ZUserOfferParams, body: ZOfferClickInput },
   success: { status: 201, description: 'The click record.', data: ZOfferClick },
-  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CREDIT_FROZEN', 'SERVICE_UNAVAILABLE', 'IDEMPOTENCY_CONFLICT'],
+  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CONSENT_REQUIRED', 'CREDIT_FROZEN', 'SERVICE_UNAVAILABLE', 'IDEMPOTENCY_CONFLICT'],
 });
 
 export const listOffers = defineOperation({

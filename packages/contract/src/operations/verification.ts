@@ -18,7 +18,7 @@ export const getVerificationQuestions = defineOperation({
   rateLimit: 'userOps',
   request: { params: ZUserIdParams },
   success: { status: 200, description: 'A new verification session.', data: ZVerificationSession },
-  errors: ['NOT_FOUND', 'VERIFICATION_LOCKED', 'SERVICE_UNAVAILABLE'],
+  errors: ['NOT_FOUND', 'CONSENT_REQUIRED', 'VERIFICATION_LOCKED', 'SERVICE_UNAVAILABLE'],
 });
 
 export const submitVerificationAnswers = defineOperation({
@@ -37,5 +37,5 @@ export const submitVerificationAnswers = defineOperation({
   rateLimit: 'userOps',
   request: { params: ZUserIdParams, body: ZVerificationAnswersInput },
   success: { status: 200, description: 'The outcome of the session.', data: ZVerificationResult },
-  errors: ['NOT_FOUND', 'VERIFICATION_LOCKED', 'SERVICE_UNAVAILABLE'],
+  errors: ['NOT_FOUND', 'CONSENT_REQUIRED', 'VERIFICATION_LOCKED', 'SERVICE_UNAVAILABLE'],
 });

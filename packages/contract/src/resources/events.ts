@@ -1,6 +1,7 @@
 import { ZAlertId, ZClickId, ZDate, ZEventId, ZOfferId, ZTimestamp, ZUserId } from '../common.ts';
 import { z } from '../zod.ts';
 import { ZAlertSeverity, ZAlertType } from './alerts.ts';
+import { ZConsentId } from './consent.ts';
 import { ZScoreValue } from './credit.ts';
 import { ZOfferType } from './offers.ts';
 import { ZClockId } from './sandbox-clocks.ts';
@@ -21,6 +22,8 @@ export const EVENT_DESCRIPTIONS = {
   'offer.converted': 'A user completed an offer application.',
   'sandbox.clock.ready':
     'Sandbox: a test clock finished advancing; every period its users skipped has run and it is `ready` at `frozenTime`.',
+  'consent.withdrawn':
+    'The consumer withdrew their consent (in the widget, or you on their behalf): nothing is pulled and monitoring is paused until they consent again.',
 } as const satisfies Record<TEventType, string>;
 
 const who = {
@@ -71,6 +74,10 @@ export const ZSandboxClockReadyData = z
   .object({ clockId: ZClockId, frozenTime: ZTimestamp })
   .meta({ id: 'SandboxClockReadyEventData' });
 
+export const ZConsentWithdrawnData = z
+  .object({ ...who, consentId: ZConsentId, withdrawnAt: ZTimestamp })
+  .meta({ id: 'ConsentWithdrawnEventData' });
+
 /** `data` schema of each event type. */
 export const EVENT_DATA_SCHEMAS = {
   'user.enrolled': ZUserEnrolledData,
@@ -82,6 +89,7 @@ export const EVENT_DATA_SCHEMAS = {
   'offer.clicked': ZOfferClickedData,
   'offer.converted': ZOfferConvertedData,
   'sandbox.clock.ready': ZSandboxClockReadyData,
+  'consent.withdrawn': ZConsentWithdrawnData,
 } as const satisfies Record<TEventType, z.ZodObject>;
 
 export type TEventData<T extends TEventType> = z.infer<(typeof EVENT_DATA_SCHEMAS)[T]>;
@@ -107,6 +115,7 @@ export const EVENT_ENVELOPE_SCHEMAS = {
   'offer.clicked': eventOf('offer.clicked', 'OfferClickedEvent'),
   'offer.converted': eventOf('offer.converted', 'OfferConvertedEvent'),
   'sandbox.clock.ready': eventOf('sandbox.clock.ready', 'SandboxClockReadyEvent'),
+  'consent.withdrawn': eventOf('consent.withdrawn', 'ConsentWithdrawnEvent'),
 } as const satisfies Record<TEventType, z.ZodObject>;
 
 export const ZEventEnvelope = z
@@ -120,6 +129,7 @@ export const ZEventEnvelope = z
     EVENT_ENVELOPE_SCHEMAS['offer.clicked'],
     EVENT_ENVELOPE_SCHEMAS['offer.converted'],
     EVENT_ENVELOPE_SCHEMAS['sandbox.clock.ready'],
+    EVENT_ENVELOPE_SCHEMAS['consent.withdrawn'],
   ])
   .meta({ id: 'EventEnvelope', description: 'Body of a webhook delivery; `data` depends on `type`.' });
 export type TEventEnvelope = z.infer<typeof ZEventEnvelope>;

@@ -1,6 +1,7 @@
 import { dateInput, sortQuery, ZCreatedWindowQuery, ZDate, ZPageQuery, ZTimestamp, ZUserId } from '../common.ts';
 import { ZErrorCode, ZErrorDetail } from '../errors.ts';
 import { z } from '../zod.ts';
+import { ZConsentSummary, ZEnrollmentConsent } from './consent.ts';
 
 export const US_STATE_CODES = [
   'AL',
@@ -116,12 +117,15 @@ export const ZEnrollmentInput = z
     firstName: ZPersonName.meta({ example: 'Jane' }),
     lastName: ZPersonName.meta({ example: 'Doe' }),
     ...ZIdentityInput.shape,
+    consent: ZEnrollmentConsent.optional(),
   })
   .meta({ id: 'EnrollmentInput' });
 export type TEnrollmentInput = z.infer<typeof ZEnrollmentInput>;
 
 /** With a user token, externalUserId, e-mail and names come from the token. */
-export const ZSelfEnrollmentInput = ZIdentityInput.meta({ id: 'SelfEnrollmentInput' });
+export const ZSelfEnrollmentInput = ZIdentityInput.extend({ consent: ZEnrollmentConsent.optional() }).meta({
+  id: 'SelfEnrollmentInput',
+});
 export type TSelfEnrollmentInput = z.infer<typeof ZSelfEnrollmentInput>;
 
 export const ZEnrollRequest = z.union([ZEnrollmentInput, ZSelfEnrollmentInput]);
@@ -132,6 +136,9 @@ export const ZEnrolledUser = z
     externalUserId: z.string(),
     status: ZUserStatus,
     createdAt: ZTimestamp,
+    consent: ZConsentSummary.meta({
+      description: 'The consent recorded with the enrolment; `method: sandbox_default` when a sandbox enrolment sent none.',
+    }),
   })
   .meta({ id: 'EnrolledUser' });
 export type TEnrolledUser = z.infer<typeof ZEnrolledUser>;
@@ -143,11 +150,12 @@ export const ZMonitoring = z
     status: z.enum(MONITORING_STATUSES).meta({
       description:
         '`active`: the file is refreshed every monitoring period (default 30 days). `paused`: nothing is pulled until ' +
-        'the cause ends (identity not verified yet, verification locked, or the file frozen at the bureau); ' +
+        'the cause ends (no current consent — never given or superseded by new terms, withdrawn, or expired —, identity ' +
+        'not verified yet, verification locked, or the file frozen at the bureau); ' +
         '`pausedReason` says which. `stopped`: the user was deleted; monitoring never resumes.',
     }),
     pausedReason: z
-      .enum(['not_verified', 'verification_locked', 'credit_frozen'])
+      .enum(['consent_required', 'consent_withdrawn', 'consent_expired', 'not_verified', 'verification_locked', 'credit_frozen'])
       .nullable()
       .meta({ description: 'Why monitoring is `paused`; null otherwise.' }),
     lastRefreshedAt: ZTimestamp.nullable().meta({
@@ -213,7 +221,7 @@ export const ZBatchFailure = z
 
 export const ZBatchEnrollResult = z
   .object({
-    successful: z.array(z.object({ externalUserId: z.string(), userId: ZUserId, status: ZUserStatus })),
+    successful: z.array(z.object({ externalUserId: z.string(), userId: ZUserId, status: ZUserStatus, consent: ZConsentSummary })),
     failed: z.array(ZBatchFailure),
   })
   .meta({ id: 'BatchEnrollResult' });

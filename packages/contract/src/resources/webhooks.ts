@@ -11,6 +11,7 @@ export const EVENT_TYPES = [
   'offer.clicked',
   'offer.converted',
   'sandbox.clock.ready',
+  'consent.withdrawn',
 ] as const;
 export type TEventType = (typeof EVENT_TYPES)[number];
 export const ZEventType = z

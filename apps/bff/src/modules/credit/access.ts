@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
 import type { UserRow } from '../users/service.ts';
-import { effectiveStatus, loadCreditSubject, requireUser } from '../users/service.ts';
+import { assertCurrentConsent, effectiveStatus, loadCreditSubject, requireUser } from '../users/service.ts';
 
 /**
  * The user behind a credit route: visible to this caller (else 404) and `active` (else 403
@@ -25,13 +25,15 @@ const bureauUnavailable = () =>
   new ApiError('SERVICE_UNAVAILABLE', 'The credit bureau is not available in this environment. Try again later.');
 
 /**
- * Pulls the user's credit file from the configured bureau. No bureau → 503 (never synthetic data in
- * production); a frozen file → 403 CREDIT_FROZEN.
+ * Pulls the user's credit file from the configured bureau. No current consent → 403 CONSENT_REQUIRED (checked before
+ * the day's cached file too: a file pulled this morning is not served after the consumer withdrew); no bureau → 503
+ * (never synthetic data in production); a frozen file → 403 CREDIT_FROZEN.
  */
 export const pullCreditFile = async (ctx: AppContext, user: UserRow): Promise<CreditFile> => {
+  const now = ctx.clock.now();
+  assertCurrentConsent(user, now);
   const bureau = ctx.bureau;
   if (!bureau) throw bureauUnavailable();
-  const now = ctx.clock.now();
   // One pull per user and day at most while cached: a bureau bills every pull, and the sandbox's file is a function of
   // the day. A write to the user (tag user:<id>) or the TTL backstop (a freeze placed at the bureau) ends it.
   const result = await ctx.readCache.read(

@@ -1,7 +1,8 @@
 import { MANUAL_REFRESH_INTERVAL_HOURS, type TMonitoring, type TUser } from '@credit/contract';
+import { type ConsentColumns, consentPause } from './consent-gate.ts';
 
 /** The monitoring columns of a user row (the job in modules/monitoring writes them). */
-export interface MonitoringColumns {
+export interface MonitoringColumns extends ConsentColumns {
   monitoring_due_at: Date | null;
   monitoring_last_at: Date | null;
   monitoring_paused_reason: 'credit_frozen' | null;
@@ -24,6 +25,11 @@ export const monitoringOf = (row: MonitoringColumns, status: TUser['status'], no
   const available = iso(refreshAvailableAt(row.manual_refresh_at, now));
   if (row.deleted_at) {
     return { status: 'stopped', pausedReason: null, lastRefreshedAt, nextRefreshAt: null, refreshAvailableAt: null };
+  }
+  // Without consent nothing is pulled, verification included: that is the first thing to resolve.
+  const consent = consentPause(row, now);
+  if (consent) {
+    return { status: 'paused', pausedReason: consent, lastRefreshedAt, nextRefreshAt: null, refreshAvailableAt: null };
   }
   if (status !== 'active') {
     const pausedReason = status === 'locked' ? 'verification_locked' : 'not_verified';

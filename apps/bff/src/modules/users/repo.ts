@@ -2,9 +2,10 @@ import type { TListUsersQuery, TPagination, TUser } from '@credit/contract';
 import type { CursorCodec } from '../../core/cursor.ts';
 import type { Queryable } from '../../db/db.ts';
 import { Filters, keysetPage, type SortableColumn } from '../../db/keyset.ts';
+import { CONSENT_COLUMNS, type ConsentColumns } from './consent-gate.ts';
 import { monitoringOf } from './monitoring-status.ts';
 
-export interface UserRow {
+export interface UserRow extends ConsentColumns {
   id: string;
   client_id: string;
   external_user_id: string;
@@ -28,7 +29,7 @@ const COLUMNS =
   'id, client_id, external_user_id, email, first_name, last_name, status, created_at, last_score_date::text, locked_until, ' +
   'monitoring_due_at, monitoring_last_at, monitoring_paused_reason, manual_refresh_at, ' +
   '(select frozen_time from sandbox_clocks k where k.id = users.clock_id) as clock_time, ' +
-  `(select status = 'advancing' from sandbox_clocks k where k.id = users.clock_id) as clock_advancing`;
+  `(select status = 'advancing' from sandbox_clocks k where k.id = users.clock_id) as clock_advancing, ${CONSENT_COLUMNS}`;
 
 /** A verification lock ends by itself 24 h after the last failure; reads see that without a write. */
 export const effectiveStatus = (row: UserRow, now: Date): TUser['status'] =>

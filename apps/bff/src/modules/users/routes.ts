@@ -11,15 +11,22 @@ import {
 import { Router } from 'express';
 import type { AppContext } from '../../context.ts';
 import { bindRoute } from '../../http/route.ts';
+import { bindConsentRoutes, originOf } from './consent-routes.ts';
 import * as users from './service.ts';
 
 export const userRoutes = (ctx: AppContext): Router => {
   const router = Router();
-  bindRoute(router, ctx, enrollUser, async ({ body, caller }) => ({ data: await users.enrollUser(ctx, caller, body) }), {
-    bodySchema: (principal) => (principal.kind === 'user' ? ZSelfEnrollmentInput : ZEnrollmentInput),
-  });
-  bindRoute(router, ctx, enrollUsersBatch, async ({ body, caller }) => {
-    const result = await users.enrollBatch(ctx, caller, body.users);
+  bindRoute(
+    router,
+    ctx,
+    enrollUser,
+    async ({ body, caller, req }) => ({ data: await users.enrollUser(ctx, caller, body, originOf(req)) }),
+    {
+      bodySchema: (principal) => (principal.kind === 'user' ? ZSelfEnrollmentInput : ZEnrollmentInput),
+    },
+  );
+  bindRoute(router, ctx, enrollUsersBatch, async ({ body, caller, req }) => {
+    const result = await users.enrollBatch(ctx, caller, body.users, originOf(req));
     const counts = { total: body.users.length, successful: result.successful.length, failed: result.failed.length };
     return { data: result, meta: counts };
   });
@@ -32,5 +39,6 @@ export const userRoutes = (ctx: AppContext): Router => {
   bindRoute(router, ctx, deleteUser, async ({ params, caller }) => ({
     data: await users.deleteUser(ctx, caller, params.userId),
   }));
+  bindConsentRoutes(router, ctx);
   return router;
 };

@@ -19,7 +19,11 @@ import { cursorsOf } from '../../http/cursor.ts';
 import { zodIssuesToDetails } from '../../http/zod-details.ts';
 import { currentClockScope } from '../../lib/clock.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
+import { actorOf, recordAudit, recordUserPurges } from '../audit/service.ts';
 import { assertAdultAge } from './age.ts';
+import { assertCurrentConsent } from './consent-gate.ts';
+import { consentSummary, enrolmentConsent, type RequestOrigin } from './consent-record.ts';
+import { findConsentGate, insertCurrentConsent } from './consent-repo.ts';
 import {
   findIdentity,
   findLiveUser,
@@ -33,6 +37,8 @@ import {
   type UserRow,
 } from './repo.ts';
 
+export { assertCurrentConsent } from './consent-gate.ts';
+export type { RequestOrigin } from './consent-record.ts';
 export { effectiveStatus, type IdentityRow, type UserRow } from './repo.ts';
 
 const DELETION_MESSAGE = 'The user has been deleted. Their personal data is permanently removed within 30 days.';
@@ -45,12 +51,22 @@ export const sealIdentity = (ctx: AppContext, userId: string, input: TEnrollment
   phoneEnc: input.phone ? ctx.cipher.encrypt(input.phone, `users.phone:${userId}`) : null,
 });
 
-/** Enrols one validated input: the user row and its `user.enrolled` event commit together. */
-const enrollValidated = async (ctx: AppContext, clientId: string, input: TEnrollmentInput): Promise<TEnrolledUser> => {
+/**
+ * Enrols one validated input: the user row, its consent (supplied, or the sandbox default) and its `user.enrolled`
+ * event commit together.
+ */
+const enrollValidated = async (
+  ctx: AppContext,
+  caller: Caller,
+  input: TEnrollmentInput,
+  origin: RequestOrigin,
+): Promise<TEnrolledUser> => {
+  const clientId = caller.clientId;
   assertAdultAge(input.dateOfBirth, ctx.clock.now());
   const userId = ctx.ids.id('usr');
   const createdAt = ctx.clock.now();
   const status = 'pending_verification' as const;
+  const consent = enrolmentConsent(ctx, caller, userId, input.consent, origin, createdAt);
   try {
     await ctx.db.transaction(async (tx) => {
       await insertUser(tx, {
@@ -70,6 +86,19 @@ const enrollValidated = async (ctx: AppContext, clientId: string, input: TEnroll
         data: { userId, externalUserId: input.externalUserId, email: input.email, status },
         createdAt,
       });
+      await insertCurrentConsent(tx, consent);
+      await recordAudit(
+        ctx,
+        {
+          type: 'consent.given',
+          clientId,
+          actor: actorOf(caller.principal),
+          userId,
+          requestId: origin.requestId,
+          subject: { consentId: consent.id, termsVersion: consent.termsVersion, method: consent.method },
+        },
+        tx,
+      );
     });
   } catch (error) {
     if (isUniqueViolation(error, 'users_live_external_id')) {
@@ -77,32 +106,49 @@ const enrollValidated = async (ctx: AppContext, clientId: string, input: TEnroll
     }
     throw error;
   }
-  return { userId, externalUserId: input.externalUserId, status, createdAt: createdAt.toISOString() };
+  return {
+    userId,
+    externalUserId: input.externalUserId,
+    status,
+    createdAt: createdAt.toISOString(),
+    consent: consentSummary(consent),
+  };
 };
 
 export const enrollUser = async (
   ctx: AppContext,
   caller: Caller,
   body: TEnrollmentInput | TSelfEnrollmentInput,
+  origin: RequestOrigin,
 ): Promise<TEnrolledUser> => {
   const { principal } = caller;
   if (principal.kind === 'user') {
     const { claims } = principal;
     const phone = 'phone' in body && body.phone ? body.phone : claims.phone;
-    return enrollValidated(ctx, caller.clientId, {
-      ...(body as TSelfEnrollmentInput),
-      externalUserId: principal.externalUserId,
-      email: claims.email,
-      firstName: claims.firstName,
-      lastName: claims.lastName,
-      ...(phone ? { phone } : {}),
-    });
+    return enrollValidated(
+      ctx,
+      caller,
+      {
+        ...(body as TSelfEnrollmentInput),
+        externalUserId: principal.externalUserId,
+        email: claims.email,
+        firstName: claims.firstName,
+        lastName: claims.lastName,
+        ...(phone ? { phone } : {}),
+      },
+      origin,
+    );
   }
-  return enrollValidated(ctx, caller.clientId, body as TEnrollmentInput);
+  return enrollValidated(ctx, caller, body as TEnrollmentInput, origin);
 };
 
 /** Each item is validated and enrolled on its own; one bad item never fails the others. */
-export const enrollBatch = async (ctx: AppContext, caller: Caller, items: unknown[]): Promise<TBatchEnrollResult> => {
+export const enrollBatch = async (
+  ctx: AppContext,
+  caller: Caller,
+  items: unknown[],
+  origin: RequestOrigin,
+): Promise<TBatchEnrollResult> => {
   const result: TBatchEnrollResult = { successful: [], failed: [] };
   for (const [index, item] of items.entries()) {
     const claimedId = (item as { externalUserId?: unknown } | null)?.externalUserId;
@@ -110,8 +156,9 @@ export const enrollBatch = async (ctx: AppContext, caller: Caller, items: unknow
     try {
       const parsed = ZEnrollmentInput.safeParse(item);
       if (!parsed.success) throw validationError(zodIssuesToDetails(parsed.error.issues));
-      const enrolled = await enrollValidated(ctx, caller.clientId, parsed.data);
-      result.successful.push({ externalUserId: enrolled.externalUserId, userId: enrolled.userId, status: enrolled.status });
+      const enrolled = await enrollValidated(ctx, caller, parsed.data, origin);
+      const { externalUserId: enrolledId, userId, status, consent } = enrolled;
+      result.successful.push({ externalUserId: enrolledId, userId, status, consent });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       result.failed.push({
@@ -166,7 +213,17 @@ export const getUser = async (ctx: AppContext, caller: Caller, userId: string): 
   toUser(await requireUser(ctx, caller, userId), ctx.clock.now());
 
 /** The identity fields a credit bureau is asked about, decrypted for this call only. */
-export const loadCreditSubject = async (ctx: AppContext, user: UserRow & Partial<IdentityRow>): Promise<CreditSubject> => {
+/**
+ * Unseals the identity a bureau pull is made with, and so is where every pull passes (credit routes, refresh now,
+ * verification, the monitoring job): without current consent at `asOf` it throws 403 CONSENT_REQUIRED. A row that was
+ * loaded without the consent columns has them read here.
+ */
+export const loadCreditSubject = async (
+  ctx: AppContext,
+  user: UserRow & Partial<IdentityRow>,
+  asOf: Date = ctx.clock.now(),
+): Promise<CreditSubject> => {
+  assertCurrentConsent(user.consent_valid_until === undefined ? await findConsentGate(ctx.db, user.id) : user, asOf);
   const { ssn_enc, date_of_birth_enc, address_enc } = user;
   const identity =
     ssn_enc && date_of_birth_enc && address_enc
@@ -228,6 +285,7 @@ export const deleteUserRows = async (
       data: { userId, externalUserId: row.external_user_id, deletedAt: deletedAt.toISOString() },
       createdAt: deletedAt,
     });
+    await recordAudit(ctx, { type: 'user.deleted', clientId, userId }, tx);
     deleted.push(userId);
   }
   return deleted;
@@ -248,6 +306,7 @@ export const purgeDeletedUsers = async (
     const purged = await purgeUsersDeletedBefore(tx, cutoff, now);
     touches(...purged.map(userTag));
     await eraseDependents(tx, purged);
+    await recordUserPurges(ctx, tx, purged);
     return purged.length;
   });
 };

@@ -32,5 +32,7 @@ export const sampleEventData = (type: TEventType, at: Date, ids: { id(prefix: st
       return { ...offer, clickId: ids.id('clk'), convertedAt: at.toISOString() };
     case 'sandbox.clock.ready':
       return { clockId: ids.id('clk'), frozenTime: at.toISOString() };
+    case 'consent.withdrawn':
+      return { ...who, consentId: 'cns_TestConsent0000001', withdrawnAt: at.toISOString() };
   }
 };

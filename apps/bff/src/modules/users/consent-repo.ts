@@ -1,0 +1,119 @@
+import type { Queryable } from '../../db/db.ts';
+import { CONSENT_COLUMNS, type ConsentColumns } from './consent-gate.ts';
+
+/** A row of `consents` (migration 008): one consumer instruction, with how it ended. */
+export interface ConsentRow {
+  id: string;
+  client_id: string;
+  user_id: string;
+  terms_version: string;
+  method: 'widget' | 'partner_attested' | 'sandbox_default';
+  purpose: 'credit_monitoring';
+  recipients: string[];
+  ip_address_enc: string | null;
+  user_agent_enc: string | null;
+  accepted_at: Date;
+  recorded_at: Date;
+  expires_at: Date;
+  withdrawn_at: Date | null;
+  superseded_at: Date | null;
+}
+
+export interface NewConsent {
+  id: string;
+  clientId: string;
+  userId: string;
+  termsVersion: string;
+  method: ConsentRow['method'];
+  recipients: string[];
+  ipAddressEnc: string | null;
+  userAgentEnc: string | null;
+  acceptedAt: Date;
+  recordedAt: Date;
+  expiresAt: Date;
+}
+
+/**
+ * Records a consent as the user's current one, in the caller's transaction: the one it replaces is marked superseded,
+ * and the user's gate column takes the new expiry.
+ */
+export const insertCurrentConsent = async (tx: Queryable, c: NewConsent): Promise<void> => {
+  await tx.query(
+    `update consents set superseded_at = $2
+     where user_id = $1 and withdrawn_at is null and superseded_at is null`,
+    [c.userId, c.recordedAt],
+  );
+  await tx.query(
+    `insert into consents (id, client_id, user_id, terms_version, method, purpose, recipients, ip_address_enc,
+       user_agent_enc, accepted_at, recorded_at, expires_at)
+     values ($1, $2, $3, $4, $5, 'credit_monitoring', $6, $7, $8, $9, $10, $11)`,
+    [
+      c.id,
+      c.clientId,
+      c.userId,
+      c.termsVersion,
+      c.method,
+      c.recipients,
+      c.ipAddressEnc,
+      c.userAgentEnc,
+      c.acceptedAt,
+      c.recordedAt,
+      c.expiresAt,
+    ],
+  );
+  await tx.query('update users set consent_valid_until = $2 where id = $1', [c.userId, c.expiresAt]);
+};
+
+/** Every consent of a user, most recent first. */
+export const listConsents = async (db: Queryable, userId: string): Promise<ConsentRow[]> => {
+  const { rows } = await db.query<ConsentRow>('select * from consents where user_id = $1 order by recorded_at desc, id desc', [
+    userId,
+  ]);
+  return rows;
+};
+
+/**
+ * Withdraws the user's open consent (not withdrawn, not superseded) and closes the gate, under the user's row lock so a
+ * grant racing it is ordered. Answers the withdrawn record, or undefined when there was none to withdraw.
+ */
+export const withdrawOpenConsent = async (tx: Queryable, userId: string, at: Date): Promise<ConsentRow | undefined> => {
+  await tx.query('select id from users where id = $1 for update', [userId]);
+  const { rows } = await tx.query<ConsentRow>(
+    `update consents set withdrawn_at = $2
+     where user_id = $1 and withdrawn_at is null and superseded_at is null and expires_at > $2
+     returning *`,
+    [userId, at],
+  );
+  await tx.query('update users set consent_valid_until = null where id = $1', [userId]);
+  return rows[0];
+};
+
+/** Locks the user's row, so grants and withdrawals of one user apply one after the other. */
+export const lockUserForConsent = async (tx: Queryable, userId: string): Promise<boolean> => {
+  const { rows } = await tx.query('select id from users where id = $1 and deleted_at is null for update', [userId]);
+  return rows.length > 0;
+};
+
+/**
+ * Terms published with CONSENT_TERMS_REQUIRE_RECONSENT: every open consent under another version stops counting
+ * (superseded; the gate closes), so monitoring pauses until the consumer accepts the new text. Idempotent: once done,
+ * nothing matches. Answers how many users it closed.
+ */
+export const supersedeOtherTermsVersions = async (tx: Queryable, currentVersion: string, at: Date): Promise<number> => {
+  const { rows } = await tx.query<{ user_id: string }>(
+    `update consents set superseded_at = $2
+     where terms_version <> $1 and withdrawn_at is null and superseded_at is null
+     returning user_id`,
+    [currentVersion, at],
+  );
+  if (rows.length === 0) return 0;
+  const userIds = [...new Set(rows.map((r) => r.user_id))];
+  await tx.query('update users set consent_valid_until = null where id = any($1::text[])', [userIds]);
+  return userIds.length;
+};
+
+/** The gate columns of one user, for a caller whose row was loaded without them. */
+export const findConsentGate = async (db: Queryable, userId: string): Promise<ConsentColumns> => {
+  const { rows } = await db.query<ConsentColumns>(`select ${CONSENT_COLUMNS} from users where id = $1`, [userId]);
+  return rows[0] ?? { consent_valid_until: null, consent_ended: 'required' };
+};

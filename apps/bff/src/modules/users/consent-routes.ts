@@ -1,0 +1,26 @@
+import { getConsent, grantConsent, withdrawConsent } from '@credit/contract';
+import type { Request, Router } from 'express';
+import type { AppContext } from '../../context.ts';
+import { bindRoute } from '../../http/route.ts';
+import * as consent from './consent.ts';
+import type { RequestOrigin } from './consent-record.ts';
+
+/** Where a request came from: recorded with a consent the widget collects, and in the audit trail. */
+export const originOf = (req: Request): RequestOrigin => ({
+  ip: req.ip,
+  userAgent: req.get('user-agent')?.slice(0, 512),
+  requestId: req.requestId,
+});
+
+/** GET/POST /v1/users/{userId}/consent and POST …/consent/withdraw (docs/partner/consent.md). */
+export const bindConsentRoutes = (router: Router, ctx: AppContext): void => {
+  bindRoute(router, ctx, getConsent, async ({ params, caller }) => ({
+    data: await consent.getConsent(ctx, caller, params.userId),
+  }));
+  bindRoute(router, ctx, grantConsent, async ({ params, body, caller, req }) => ({
+    data: await consent.grantConsent(ctx, caller, params.userId, body, originOf(req)),
+  }));
+  bindRoute(router, ctx, withdrawConsent, async ({ params, caller, req }) => ({
+    data: await consent.withdrawConsent(ctx, caller, params.userId, originOf(req)),
+  }));
+};

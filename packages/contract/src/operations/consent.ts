@@ -1,0 +1,59 @@
+import { defineOperation } from '../operation.ts';
+import { ZConsentState, ZGrantConsentInput } from '../resources/consent.ts';
+import { ZUserIdParams } from '../resources/users.ts';
+
+export const getConsent = defineOperation({
+  operationId: 'getConsent',
+  method: 'get',
+  path: '/v1/users/{userId}/consent',
+  tag: 'Consent',
+  summary: 'Get the user’s consent and its history',
+  description:
+    'The consent every bureau pull rests on (null when there is none), whether the consumer must consent again before ' +
+    'anything is pulled (`reconsentRequired`), the current terms version and every record the user has had.',
+  auth: { kind: 'bearer', scope: 'read', userToken: 'own-user' },
+  rateLimit: 'userOps',
+  request: { params: ZUserIdParams },
+  success: { status: 200, description: 'The consent state.', data: ZConsentState },
+  errors: ['NOT_FOUND'],
+});
+
+export const grantConsent = defineOperation({
+  operationId: 'grantConsent',
+  method: 'post',
+  path: '/v1/users/{userId}/consent',
+  tag: 'Consent',
+  summary: 'Record (or renew) the user’s consent',
+  description:
+    'Records the consumer’s instruction to pull their credit file for credit monitoring, under `termsVersion` (which ' +
+    'must be the current terms version). A new consent replaces the current one (`superseded`) and runs for the ' +
+    'validity period from `acceptedAt`: granting again renews it. With a user token (the widget) the method is `widget` ' +
+    'and the IP address and user agent are taken from the request; with an access token send `partner_attested` and, ' +
+    'when you have them, where and in which browser the consumer accepted. Monitoring resumes at once.',
+  auth: { kind: 'bearer', scope: 'write', userToken: 'own-user' },
+  rateLimit: 'userOps',
+  idempotent: true,
+  request: { params: ZUserIdParams, body: ZGrantConsentInput },
+  success: { status: 201, description: 'The consent state with the new record current.', data: ZConsentState },
+  errors: ['NOT_FOUND', 'IDEMPOTENCY_CONFLICT'],
+});
+
+export const withdrawConsent = defineOperation({
+  operationId: 'withdrawConsent',
+  method: 'post',
+  path: '/v1/users/{userId}/consent/withdraw',
+  tag: 'Consent',
+  summary: 'Withdraw the user’s consent',
+  description:
+    'The consumer withdraws their instruction (the widget calls this with a user token; you may call it on their ' +
+    'behalf). Nothing is pulled from then on: monitoring is `paused` (`consent_withdrawn`) at once, every credit route ' +
+    'answers `403 CONSENT_REQUIRED`, and `consent.withdrawn` is sent to your webhooks. What we already hold is kept ' +
+    'until the user is deleted (`DELETE /v1/users/{userId}` erases it). Withdrawing without a current consent ' +
+    'changes nothing and answers the same state. No body.',
+  auth: { kind: 'bearer', scope: 'write', userToken: 'own-user' },
+  rateLimit: 'userOps',
+  idempotent: true,
+  request: { params: ZUserIdParams },
+  success: { status: 200, description: 'The consent state, with no current consent.', data: ZConsentState },
+  errors: ['NOT_FOUND', 'IDEMPOTENCY_CONFLICT'],
+});

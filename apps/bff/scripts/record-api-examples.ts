@@ -138,6 +138,19 @@ const main = async () => {
     });
     await call('listUsers', { token, query: { status: 'pending_verification', limit: '2' } });
     await call('getUser', { token, params: { userId } });
+    // Jane told the bank (Maple) she agrees: the bank attests it, which replaces the sandbox default of her enrolment.
+    await call('grantConsent', {
+      token,
+      params: { userId },
+      body: {
+        termsVersion: ctx.config.CONSENT_TERMS_VERSION,
+        method: 'partner_attested',
+        acceptedAt: clock.now().toISOString(),
+        ipAddress: '203.0.113.7',
+        userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 Safari/605.1.15',
+      },
+    });
+    await call('getConsent', { token, params: { userId } });
     const session = (await call('getVerificationQuestions', { token, params: { userId } })).answer.data;
     const key = (
       await call('sandboxGetVerificationAnswers', { token, params: { userId }, query: { sessionId: session.sessionId } })
@@ -209,6 +222,7 @@ const main = async () => {
     await call('getSandboxClock', { token, params: { clockId: testClock.clockId } });
     await runClockAdvancesUntilIdle(ctx);
     await call('deleteSandboxClock', { token, params: { clockId: testClock.clockId } });
+    await call('withdrawConsent', { token, params: { userId } });
     await call('deleteUser', { token, params: { userId } });
 
     const missing = ALL_OPERATIONS.map((op) => op.operationId).filter((id) => !recorded[id]);

@@ -145,12 +145,13 @@ const SAMPLE_DATA = {
     convertedAt: at,
   },
   'sandbox.clock.ready': { clockId: 'clk_7Rt2mQ9xK4vB1nL6', frozenTime: at },
+  'consent.withdrawn': { ...who, consentId: 'cns_4Rt7yU1iO3pA5sD8', withdrawnAt: at },
 } as const;
 
 describe('event envelopes', () => {
   const envelope = (type: string, data: unknown) => ({ id: 'evt_7Yu9iO1pA3sD5fG7', type, createdAt: at, data });
 
-  it('has a data schema for each of the 9 event types', () => {
+  it('has a data schema for each of the 10 event types', () => {
     expect(Object.keys(EVENT_DATA_SCHEMAS).sort()).toEqual(Object.keys(SAMPLE_DATA).sort());
   });
 

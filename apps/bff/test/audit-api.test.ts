@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyChain } from '../src/modules/audit/service.ts';
+import { runHousekeeping } from '../src/worker.ts';
 import { enrolActiveUser, enrolUser } from './helpers/credit-users.ts';
 import { type ApiResponse, startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 
@@ -125,6 +126,40 @@ describe('GET /v1/audit-events and what the API records', () => {
     expect((await app.request('GET', '/v1/audit-events', { token: userToken })).status).toBe(403);
     const events = await allEvents(admin, `&type=credit_data.read&userId=${userId}`, 100);
     expect(events.find((e) => e.requestId === read.body.meta.requestId)?.actor.kind).toBe('user_token');
+  });
+
+  it('records a user deleted, then purged, and a webhook secret rotated, by whom and in which request', async () => {
+    const leaving = await enrolUser(app, admin);
+    const deleted = await app.request('DELETE', `/v1/users/${leaving}`, { token: admin });
+    expect(deleted.status).toBe(200);
+    const hook = await app.request('POST', '/v1/webhooks', {
+      token: admin,
+      body: { url: 'https://127.0.0.1:9/hooks', events: ['user.deleted'], secret: 'whsec_first_secret_0123456789abcdef' },
+    });
+    expect(hook.status).toBe(201);
+    const webhookId = hook.body.data.webhookId as string;
+    const rotated = await app.request('PATCH', `/v1/webhooks/${webhookId}`, {
+      token: admin,
+      body: { secret: 'whsec_second_secret_0123456789abcdef' },
+    });
+    expect(rotated.status).toBe(200);
+    app.clock.advance((app.ctx.config.USER_PURGE_AFTER_DAYS + 1) * 86_400_000);
+    await runHousekeeping(app.ctx);
+    const events = await allEvents(await app.currentToken(bank), '', 100);
+    expect(events.find((e) => e.type === 'user.deleted' && e.userId === leaving)).toMatchObject({
+      actor: { kind: 'client', id: bank.id },
+      requestId: deleted.body.meta.requestId,
+    });
+    expect(events.find((e) => e.type === 'user.purged' && e.userId === leaving)).toMatchObject({
+      actor: { kind: 'job', id: 'purge' },
+      requestId: null,
+    });
+    expect(events.find((e) => e.type === 'webhook.secret_rotated')).toMatchObject({
+      actor: { kind: 'client', id: bank.id },
+      requestId: rotated.body.meta.requestId,
+      subject: { webhookId },
+    });
+    expect(JSON.stringify(events)).not.toContain('whsec_');
   });
 
   it('leaves a chain that verifies', async () => {

@@ -11,7 +11,8 @@ export interface AuditActor {
 export interface AuditEventInput {
   type: TAuditEventType;
   clientId: string;
-  actor: AuditActor;
+  /** Who; by default the current API request's caller, or outside a request the `worker` job. */
+  actor?: AuditActor;
   /** The user the entry is about (`usr_…`). */
   userId?: string | null;
   /** The API request's id (`req.requestId`), when a request caused it. */

@@ -40,8 +40,10 @@ export class AuditGroupCommit {
             appendEntries(
               tx,
               batch.map((w) => w.entry),
+              this.#knownHeads,
             ),
           );
+          for (const w of batch) this.#knownHeads.add(w.entry.clientId);
           for (const w of batch) w.resolve();
         } catch (error) {
           for (const w of batch) w.reject(error);

@@ -18,15 +18,17 @@ type AuditContext = Pick<AppContext, 'db' | 'clock' | 'ids'>;
  *   Never call it without `tx` from inside a transaction (on PGlite that waits for the transaction forever).
  */
 export const recordAudit = async (ctx: AuditContext, event: AuditEventInput, tx?: Queryable): Promise<void> => {
+  const scope = currentAuditScope();
+  const actor = event.actor ?? (scope ? actorOf(scope.caller.principal) : { kind: 'job', id: 'worker' });
   const entry: PendingEntry = {
     id: ctx.ids.id('aud'),
     type: event.type,
     clientId: event.clientId,
-    actorKind: event.actor.kind,
-    actorId: event.actor.id,
+    actorKind: actor.kind,
+    actorId: actor.id,
     userId: event.userId ?? null,
     // Inside an API request, its id unless the caller names one.
-    requestId: event.requestId ?? currentAuditScope()?.requestId ?? null,
+    requestId: event.requestId ?? scope?.requestId ?? null,
     subject: event.subject ?? {},
     // Real time even inside a sandbox test clock's scope: the trail is about what happened on our machines.
     occurredAt: realNow(ctx.clock),

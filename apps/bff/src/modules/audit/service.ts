@@ -7,4 +7,5 @@ export { auditedBureau } from './audited-bureau.ts';
 export type { AuditActor, AuditEventInput } from './entry.ts';
 export { operationAudit } from './operation-audit.ts';
 export { actorOf, recordAudit } from './record.ts';
+export { recordUserPurges } from './user-purges.ts';
 export { type BrokenLink, type VerifyResult, verifyChain } from './verify.ts';

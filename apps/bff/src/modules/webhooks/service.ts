@@ -11,6 +11,7 @@ import type { AppContext } from '../../context.ts';
 import { notFound } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
 import { cursorsOf } from '../../http/cursor.ts';
+import { recordAudit } from '../audit/service.ts';
 import { assertWebhookUrl } from './assert-webhook-url.ts';
 import { Deliverer } from './deliver.ts';
 import { sendSigned } from './envelope.ts';
@@ -77,6 +78,7 @@ export const changeWebhook = async (
       changes.secretEnc = sealSecret(ctx, webhookId, input.secret);
       changes.previousSecretEnc = sealPreviousSecret(ctx, webhookId, openCurrentSecret(ctx, current));
       changes.previousSecretExpiresAt = new Date(now.getTime() + ROTATION_GRACE_MS);
+      await recordAudit(ctx, { type: 'webhook.secret_rotated', clientId: caller.clientId, subject: { webhookId } }, tx);
     }
     if (input.status === 'active' && current.status !== 'active') {
       changes.failureCount = 0;

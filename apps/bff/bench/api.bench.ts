@@ -22,7 +22,9 @@
  * process. Pinning (taskset, 2+ CPUs, BENCH_PIN=0 turns it off): both servers on CPU 0, wrk/hey and this process on
  * CPU 1; PostgreSQL runs wherever the kernel puts it. Only one server is under load at a time.
  * Knobs: BENCH_CONNECTIONS (64), BENCH_DURATION (10 s), BENCH_ROUNDS (2), BENCH_WARMUP (2 s), BENCH_TIMEOUT (2 s),
- * BENCH_PACED_DURATION (10 s), BENCH_PACED_WORKERS (16), BENCH_GENERATOR=autocannon (fallbacks), BENCH_API_PROCESSES.
+ * BENCH_PACED_DURATION (10 s), BENCH_PACED_WORKERS (16), BENCH_GENERATOR=autocannon (fallbacks), BENCH_API_PROCESSES,
+ * BENCH_PHASES (throughput,paced,mixed: paced needs throughput), BENCH_CPU_PROF=<dir> (the API runs under
+ * `node --cpu-prof` and writes its profile there when it stops).
  * The API's rate limits are raised out of reach via env (the limiter still runs on every request).
  * Exits 1 when the API answered anything but 2xx or left a request unanswered; the goals are printed, not enforced
  * (a shared machine's numbers move).
@@ -52,6 +54,8 @@ const PACED_WORKERS = envInt('BENCH_PACED_WORKERS', 16);
 /** One request in this many is a write in the mixed load: 5 %. */
 const WRITE_EVERY = 20;
 const HERE = import.meta.dirname;
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'throughput,paced,mixed').split(','));
+const CPU_PROF = process.env.BENCH_CPU_PROF;
 
 const ROUTES = [
   { name: 'GET /v1/users/{id}', path: '/v1/users/{userId}' },
@@ -80,7 +84,10 @@ const pin: Pin = {
 
 const start = <T>(file: string, env: Record<string, string>, first?: unknown): Promise<{ child: ChildProcess; ready: T }> => {
   // stdout ignored: the API's access log goes nowhere, as to a fast log shipper; errors still show on stderr.
+  const profile = CPU_PROF && file === 'api-server.ts' ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [];
+  const flags = file === 'api-server.ts' ? (process.env.BENCH_API_NODE_FLAGS ?? '').split(' ').filter(Boolean) : [];
   const child = fork(path.join(HERE, 'api', file), {
+    execArgv: [...process.execArgv, ...flags, ...profile],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -113,6 +120,19 @@ const capture = (url: string, headers: Record<string, string>, pathOnly: string)
         });
       })
       .on('error', reject);
+  });
+
+/** The API process's CPU time so far (µs), asked over IPC: a run's difference ÷ its requests is CPU per request. */
+const cpuOf = (child: ChildProcess): Promise<number> =>
+  new Promise((resolve) => {
+    const onMessage = (message: unknown) => {
+      if (typeof message === 'object' && message !== null && 'cpuUs' in message) {
+        child.off('message', onMessage);
+        resolve((message as { cpuUs: number }).cpuUs);
+      }
+    };
+    child.on('message', onMessage);
+    child.send('cpu');
   });
 
 // ---- the mixed load (wrk Lua) ----------------------------------------------------------------------------------------
@@ -224,14 +244,23 @@ const main = async (): Promise<number> => {
     console.log(`baseline   Express 5 answering the API's captured bytes and its ${headerLines} header lines`);
     console.log(`runs       ${WARMUP} s warm-up each, then ${ROUNDS} alternated round(s) × ${DURATION} s per route and server\n`);
 
-    const run = (server: Server, i: number, duration: number) =>
-      (generator as Generator).run({
+    // CPU µs per request of the API's process (single process only): steadier than req/s on a shared machine.
+    const cpuPerRequest = new Map<number, number[]>();
+    const run = async (server: Server, i: number, duration: number) => {
+      const cpuBefore = server === 'api' && api.ready.processes === 1 ? await cpuOf(api.child) : undefined;
+      const result = await (generator as Generator).run({
         url: `${urls[server]}${paths[i]}`,
         connections: CONNECTIONS,
         duration,
         timeout: TIMEOUT,
         headers,
       });
+      if (cpuBefore !== undefined && duration === DURATION) {
+        const used = (await cpuOf(api.child)) - cpuBefore;
+        cpuPerRequest.set(i, [...(cpuPerRequest.get(i) ?? []), used / (result.reqPerSec * duration)]);
+      }
+      return result;
+    };
 
     // 1. Throughput.
     for (let i = 0; i < ROUTES.length; i++) for (const server of orderOf(0)) await run(server, i, WARMUP);
@@ -260,89 +289,100 @@ const main = async (): Promise<number> => {
       }
     }
 
-    // 2. Paced latency at half of what Express sustained on each route.
+    if (cpuPerRequest.size > 0) {
+      const cpu = ROUTES.map((r, i) => `${r.name} ${median(cpuPerRequest.get(i) ?? []).toFixed(0)}`);
+      console.log(`  API CPU per request (µs, median over rounds): ${cpu.join(', ')}`);
+    }
+
     const paced: Runs = new Map();
-    const rates = ROUTES.map((_, i) => Math.round(med(runs, `${i}|express`, (r) => r.reqPerSec) / 2));
-    for (let round = 0; round < ROUNDS; round++) {
+    if (PHASES.has('paced')) {
+      // 2. Paced latency at half of what Express sustained on each route.
+      const rates = ROUTES.map((_, i) => Math.round(med(runs, `${i}|express`, (r) => r.reqPerSec) / 2));
+      for (let round = 0; round < ROUNDS; round++) {
+        for (let i = 0; i < ROUTES.length; i++) {
+          for (const server of orderOf(round)) {
+            const result = await (pacer as Pacer).run({
+              url: `${urls[server]}${paths[i]}`,
+              rate: rates[i] as number,
+              workers: PACED_WORKERS,
+              duration: PACED_DURATION,
+              headers,
+            });
+            add(paced, `${i}|${server}`, result);
+          }
+        }
+      }
+      const W2 = [20, 8, 8, 8, 8, 8, 8, 7];
+      console.log(
+        `\n2. paced (${pacer.name}, ${PACED_WORKERS} workers, half of Express's req/s; median of ${ROUNDS} alternated runs)`,
+      );
+      table(W2, ['route', 'server', 'rate', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-2xx']);
       for (let i = 0; i < ROUTES.length; i++) {
-        for (const server of orderOf(round)) {
-          const result = await (pacer as Pacer).run({
-            url: `${urls[server]}${paths[i]}`,
-            rate: rates[i] as number,
-            workers: PACED_WORKERS,
-            duration: PACED_DURATION,
-            headers,
-          });
-          add(paced, `${i}|${server}`, result);
+        for (const server of ['express', 'api'] as const) {
+          const key = `${i}|${server}`;
+          table(W2, [
+            ROUTES[i]?.name ?? '',
+            server,
+            String(rates[i]),
+            med(paced, key, (r) => r.reqPerSec).toFixed(0),
+            ms(med(paced, key, (r) => r.p50)),
+            ms(med(paced, key, (r) => r.p99)),
+            ms(med(paced, key, (r) => r.max)),
+            String(of(paced, key).reduce((n, r) => n + r.non2xx + r.errors, 0)),
+          ]);
         }
       }
     }
-    const W2 = [20, 8, 8, 8, 8, 8, 8, 7];
-    console.log(
-      `\n2. paced (${pacer.name}, ${PACED_WORKERS} workers, half of Express's req/s; median of ${ROUNDS} alternated runs)`,
-    );
-    table(W2, ['route', 'server', 'rate', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-2xx']);
-    for (let i = 0; i < ROUTES.length; i++) {
-      for (const server of ['express', 'api'] as const) {
-        const key = `${i}|${server}`;
-        table(W2, [
-          ROUTES[i]?.name ?? '',
-          server,
-          String(rates[i]),
-          med(paced, key, (r) => r.reqPerSec).toFixed(0),
-          ms(med(paced, key, (r) => r.p50)),
-          ms(med(paced, key, (r) => r.p99)),
-          ms(med(paced, key, (r) => r.max)),
-          String(of(paced, key).reduce((n, r) => n + r.non2xx + r.errors, 0)),
-        ]);
-      }
-    }
-
-    // 3. Mixed load: the read routes in turn, without and with 5 % writes, alternated.
     const mix: Runs = new Map();
-    const alertPath = `/v1/users/${api.ready.userId}/alerts/${api.ready.alertId}`;
-    const mixRun = (writes: boolean) =>
-      (generator as Generator).run({
-        url: `${urls.api}${paths[0]}`,
-        connections: CONNECTIONS,
-        duration: DURATION,
-        timeout: TIMEOUT,
-        headers,
-        luaRequest: mixScript({ paths, authorization: api.ready.authorization, alertPath, writes }),
-      });
-    await mixRun(true); // warm-up: the write paths' statements prepared, their code compiled
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const writes of round % 2 === 0 ? [false, true] : [true, false]) {
-        add(mix, writes ? 'mixed' : 'reads', await mixRun(writes));
+    if (PHASES.has('mixed')) {
+      // 3. Mixed load: the read routes in turn, without and with 5 % writes, alternated.
+      const alertPath = `/v1/users/${api.ready.userId}/alerts/${api.ready.alertId}`;
+      const mixRun = (writes: boolean) =>
+        (generator as Generator).run({
+          url: `${urls.api}${paths[0]}`,
+          connections: CONNECTIONS,
+          duration: DURATION,
+          timeout: TIMEOUT,
+          headers,
+          luaRequest: mixScript({ paths, authorization: api.ready.authorization, alertPath, writes }),
+        });
+      await mixRun(true); // warm-up: the write paths' statements prepared, their code compiled
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const writes of round % 2 === 0 ? [false, true] : [true, false]) {
+          add(mix, writes ? 'mixed' : 'reads', await mixRun(writes));
+        }
       }
+      const readShare = 1 - 1 / WRITE_EVERY;
+      const readOnly = med(mix, 'reads', (r) => r.reqPerSec);
+      const mixedReads = med(mix, 'mixed', (r) => r.reqPerSec) * readShare;
+      console.log(`\n3. mixed load (wrk, ${CONNECTIONS} connections, the three read routes in turn; API only)`);
+      console.log(
+        `  read-only           ${readOnly.toFixed(0)} reads/s (range ${range(of(mix, 'reads'))} req/s), p99 ${ms(med(mix, 'reads', (r) => r.p99))} ms`,
+      );
+      console.log(
+        `  with 5 % writes     ${mixedReads.toFixed(0)} reads/s of ${med(mix, 'mixed', (r) => r.reqPerSec).toFixed(0)} req/s (range ${range(of(mix, 'mixed'))}), p99 ${ms(med(mix, 'mixed', (r) => r.p99))} ms, non-2xx ${of(mix, 'mixed').reduce((n, r) => n + r.non2xx, 0)}`,
+      );
     }
-    const readShare = 1 - 1 / WRITE_EVERY;
-    const readOnly = med(mix, 'reads', (r) => r.reqPerSec);
-    const mixedReads = med(mix, 'mixed', (r) => r.reqPerSec) * readShare;
-    console.log(`\n3. mixed load (wrk, ${CONNECTIONS} connections, the three read routes in turn; API only)`);
-    console.log(
-      `  read-only           ${readOnly.toFixed(0)} reads/s (range ${range(of(mix, 'reads'))} req/s), p99 ${ms(med(mix, 'reads', (r) => r.p99))} ms`,
-    );
-    console.log(
-      `  with 5 % writes     ${mixedReads.toFixed(0)} reads/s of ${med(mix, 'mixed', (r) => r.reqPerSec).toFixed(0)} req/s (range ${range(of(mix, 'mixed'))}), p99 ${ms(med(mix, 'mixed', (r) => r.p99))} ms, non-2xx ${of(mix, 'mixed').reduce((n, r) => n + r.non2xx, 0)}`,
-    );
-
     // Goals of issue 25.
     console.log('\ngoals (issue 25)');
     for (let i = 0; i < ROUTES.length; i++) {
       const ratio = med(runs, `${i}|api`, (r) => r.reqPerSec) / med(runs, `${i}|express`, (r) => r.reqPerSec);
       const p99 = med(paced, `${i}|api`, (r) => r.p99) / med(paced, `${i}|express`, (r) => r.p99);
       const max = med(paced, `${i}|api`, (r) => r.max) / med(paced, `${i}|express`, (r) => r.max);
+      const pacedGoals = PHASES.has('paced')
+        ? `   paced p99 API/Express ${p99.toFixed(2)}× (≤ ${GOALS.pacedP99}: ${verdict(p99, GOALS.pacedP99, true)})` +
+          `   paced max ${max.toFixed(2)}× (≤ ${GOALS.pacedMax}: ${verdict(max, GOALS.pacedMax, true)})`
+        : '';
       console.log(
-        `  ${(ROUTES[i]?.name ?? '').padEnd(20)} API/Express ${ratio.toFixed(2)}× (≥ ${GOALS.throughput}: ${verdict(ratio, GOALS.throughput, false)})` +
-          `   paced p99 API/Express ${p99.toFixed(2)}× (≤ ${GOALS.pacedP99}: ${verdict(p99, GOALS.pacedP99, true)})` +
-          `   paced max ${max.toFixed(2)}× (≤ ${GOALS.pacedMax}: ${verdict(max, GOALS.pacedMax, true)})`,
+        `  ${(ROUTES[i]?.name ?? '').padEnd(20)} API/Express ${ratio.toFixed(2)}× (≥ ${GOALS.throughput}: ${verdict(ratio, GOALS.throughput, false)})${pacedGoals}`,
       );
     }
-    const kept = mixedReads / readOnly;
-    console.log(
-      `  mixed load: reads keep ${(100 * kept).toFixed(0)} % of read-only throughput (≥ ${100 * GOALS.mixedReads} %: ${verdict(kept, GOALS.mixedReads, false)})`,
-    );
+    if (PHASES.has('mixed')) {
+      const kept = (med(mix, 'mixed', (r) => r.reqPerSec) * (1 - 1 / WRITE_EVERY)) / med(mix, 'reads', (r) => r.reqPerSec);
+      console.log(
+        `  mixed load: reads keep ${(100 * kept).toFixed(0)} % of read-only throughput (≥ ${100 * GOALS.mixedReads} %: ${verdict(kept, GOALS.mixedReads, false)})`,
+      );
+    }
     console.log(`\nload average at end ${loadAverage()} (shared machine: compare ratios, not absolute numbers)`);
 
     let failed = 0;

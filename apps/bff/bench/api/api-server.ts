@@ -7,8 +7,10 @@
  * With BENCH_API_PROCESSES=N (N > 1, PostgreSQL only) this process is the primary of N API processes on one port
  * (node:cluster, as API_PROCESSES does in the start command): it migrates and seeds, they serve.
  *
- * Env: DATABASE_URL, BENCH_API_PROCESSES (1), BENCH_LOG_LEVEL (info), RATE_LIMIT_* (the coordinator raises them).
- * IPC out: { url, authorization, userId, alertId, db, processes } once ready. IPC in: 'stop' (drops the schema, closes, exits).
+ * Env: DATABASE_URL, BENCH_API_PROCESSES (1), BENCH_LOG_LEVEL (info), RATE_LIMIT_* (the coordinator raises them),
+ * BENCH_AUDIT=0 (reads are not recorded in the audit trail: what the audit hook costs, by difference).
+ * IPC out: { url, authorization, userId, alertId, db, processes } once ready. IPC in: 'cpu' (answers { cpuUs }, this
+ * process's CPU time so far), 'stop' (drops the schema, closes, exits).
  */
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
@@ -45,6 +47,12 @@ const openBenchDb = async (): Promise<Db> => {
   };
 };
 
+/** BENCH_AUDIT=0: without the dispatcher's audit hook (ctx.audit), to measure what recording reads costs. */
+const withoutAuditWhenAsked = <T extends { audit?: unknown }>(ctx: T): T => {
+  if (process.env.BENCH_AUDIT === '0') ctx.audit = undefined;
+  return ctx;
+};
+
 const benchConfig = (): Config =>
   // LOG_LEVEL=info by default: access logs are part of what a request costs (stdout goes to /dev/null).
   loadConfig({
@@ -59,7 +67,9 @@ const benchConfig = (): Config =>
 const runApiProcess = async () => {
   const config = benchConfig();
   const db = await openPostgres({ connectionString: config.DATABASE_URL as string, schema: process.env.BENCH_SCHEMA });
-  const ctx = await buildContext({ config, db, logger: createLogger(config.LOG_LEVEL, openLogDestination()) });
+  const ctx = withoutAuditWhenAsked(
+    await buildContext({ config, db, logger: createLogger(config.LOG_LEVEL, openLogDestination()) }),
+  );
   const server = await listen(createApp(ctx), config);
   reportListening(server.url);
   process.once('SIGTERM', async () => {
@@ -72,7 +82,7 @@ const runApiProcess = async () => {
 /** The app in this process, or (BENCH_API_PROCESSES > 1) in that many API processes forked from it. */
 const serve = async (config: Config, db: Db): Promise<RunningServer> => {
   const logger = createLogger(config.LOG_LEVEL, openLogDestination());
-  const ctx = await buildContext({ config, db, logger });
+  const ctx = withoutAuditWhenAsked(await buildContext({ config, db, logger }));
   if (PROCESSES === 1) return listen(createApp(ctx), config);
   if (db.kind !== 'postgres') throw new Error('BENCH_API_PROCESSES above 1 needs DATABASE_URL (PostgreSQL)');
   return forkApiProcesses(PROCESSES, logger);
@@ -132,6 +142,12 @@ const main = async () => {
   const { alertId } = z.object({ data: z.object({ alertId: z.string() }) }).parse(alert).data;
 
   process.on('message', async (message) => {
+    // The CPU time this process used so far (user + system, µs): the coordinator takes the difference over a run.
+    if (message === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      process.send?.({ cpuUs: user + system });
+      return;
+    }
     if (message !== 'stop') return;
     await api.close();
     await db.close();

@@ -9,10 +9,11 @@
 // Usage: node scripts/release-pack.mjs [--out <dir>] [--json]
 // The published packages and why (docs/partner/install.md, docs/decisions.md):
 //  contract (sdk's runtime schemas), sdk, react (self-contained: embed's constants and the protocol types bundled).
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 export const PUBLISHED = ['packages/contract', 'packages/sdk', 'packages/react'];
 
@@ -23,6 +24,8 @@ const out = path.resolve(outIndex >= 0 ? args[outIndex + 1] : path.join(root, 'd
 const bin = (name) => path.join(root, 'node_modules/.bin', name);
 const run = (command, commandArgs, cwd = root) =>
   execFileSync(command, commandArgs, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const runAsync = async (command, commandArgs, cwd = root) =>
+  (await promisify(execFile)(command, commandArgs, { cwd, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 })).stdout;
 
 /** The files of a tarball and its package.json, read with tar (no extraction). */
 const contentsOf = (tarball) => {
@@ -59,12 +62,10 @@ const problemsOf = ({ files, manifest }) => {
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
-const packed = [];
-let failed = false;
-for (const dir of PUBLISHED) {
-  const cwd = path.join(root, dir);
+/** Packs one package (its prepack build first) and checks the tarball; the packages build side by side. */
+const packAndCheck = async (dir) => {
   // The prepack build prints before pack's JSON answer: the answer is the last object on stdout.
-  const stdout = run('pnpm', ['pack', '--json', '--pack-destination', out], cwd);
+  const stdout = await runAsync('pnpm', ['pack', '--json', '--pack-destination', out], path.join(root, dir));
   const answer = JSON.parse(stdout.slice(Math.max(0, stdout.lastIndexOf('\n{') + 1)));
   const tarball = path.isAbsolute(answer.filename) ? answer.filename : path.join(out, path.basename(answer.filename));
   const contents = contentsOf(tarball);
@@ -79,14 +80,19 @@ for (const dir of PUBLISHED) {
       problems.push(`${tool}:\n${error.stdout}${error.stderr}`);
     }
   }
-  packed.push({ name: contents.manifest.name, version: contents.manifest.version, tarball, files: contents.files.length });
-  if (problems.length > 0) {
-    failed = true;
-    console.error(`${contents.manifest.name}: ${problems.join('\n  ')}`);
-  }
+  const { name, version } = contents.manifest;
+  return { name, version, tarball, files: contents.files.length, problems };
+};
+
+const packed = await Promise.all(PUBLISHED.map(packAndCheck));
+let failed = false;
+for (const { name, problems } of packed) {
+  if (problems.length === 0) continue;
+  failed = true;
+  console.error(`${name}: ${problems.join('\n  ')}`);
 }
 
-if (args.includes('--json')) console.log(JSON.stringify(packed));
+if (args.includes('--json')) console.log(JSON.stringify(packed.map(({ problems, ...pkg }) => pkg)));
 else
   for (const pkg of packed) console.log(`${pkg.name}@${pkg.version}: ${path.relative(root, pkg.tarball)} (${pkg.files} files)`);
 if (failed) process.exit(1);

@@ -1,5 +1,5 @@
 import type { CreditClient } from '@credit/sdk';
-import { verifyInSandbox } from './verify-in-sandbox.ts';
+import { verifyInSandbox } from './verify-in-sandbox.js';
 
 /** Asks `check` every half second until it answers something, for at most `timeoutMs`. */
 async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {

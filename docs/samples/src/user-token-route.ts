@@ -1,5 +1,5 @@
 import type { CreditClient } from '@credit/sdk';
-import type { Customer } from './enrol-customer.ts';
+import type { Customer } from './enrol-customer.js';
 
 /**
  * Your server's route behind the widget's `fetchUserToken`: after your own sign-in, mint a short-lived user token

@@ -6,6 +6,10 @@ import { type CSSProperties, forwardRef, useEffect, useImperativeHandle, useRef,
 import { loadEmbed, widgetBaseUrl } from './load-embed.ts';
 import { errorEvent, type FetchUserToken, fetchCheckedToken } from './user-token.ts';
 
+/**
+ * Optional props also take `undefined`, so a partner compiling with `exactOptionalPropertyTypes` can pass its own
+ * optional props straight through (`onEvent={props.onEvent}`).
+ */
 export interface CreditWidgetProps {
   /** The loader on the Credit API, e.g. `https://api.example.com/embed.js`; added to the page once. */
   embedUrl: string;
@@ -15,21 +19,21 @@ export interface CreditWidgetProps {
    */
   fetchUserToken: FetchUserToken;
   /** Dashboard screen to show; changing it switches the tab without reloading the frame. Default `score`. */
-  view?: WidgetView;
+  view?: WidgetView | undefined;
   /** Default `en`. Changing it (or `theme`) starts the widget afresh in the new language. */
-  locale?: WidgetLocale;
-  theme?: WidgetTheme;
+  locale?: WidgetLocale | undefined;
+  theme?: WidgetTheme | undefined;
   /** Every public event, typed: `switch (event.name)` narrows `event.data`. */
-  onEvent?: (event: WidgetEvent) => void;
+  onEvent?: ((event: WidgetEvent) => void) | undefined;
   /** The customer pressed "Close". */
-  onExit?: () => void;
+  onExit?: (() => void) | undefined;
   /** Height in CSS px held until the first screen shows. Default by `view`, as the loader's (score 800 px). */
-  initialHeight?: number;
+  initialHeight?: number | undefined;
   /** How long the frame may take to start before an `error` event `FRAME_REFUSED`. Default 15000. */
-  readyTimeoutMs?: number;
-  id?: string;
-  className?: string;
-  style?: CSSProperties;
+  readyTimeoutMs?: number | undefined;
+  id?: string | undefined;
+  className?: string | undefined;
+  style?: CSSProperties | undefined;
 }
 
 /** What a `ref` on `<CreditWidget>` offers; calls before the frame exists do nothing. */

@@ -11,19 +11,19 @@ export interface CommonOptions {
   /** `https://api.example.com`, or '' for same-origin calls from a page the API serves. */
   baseUrl: string;
   /** The fetch to use; the global one by default. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Retries after the first attempt (429, 503, safe network errors). Default 2. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Backoff and `Retry-After` limits; see `DEFAULT_RETRY_POLICY`. */
-  retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
+  retry?: Partial<Omit<RetryPolicy, 'maxRetries'>> | undefined;
   /** Headers sent with every request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Milliseconds since the epoch: reads `Retry-After` dates (and decides when an access token is renewed). Default `Date.now`. */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** How retries wait; tests pass one that records the delay and returns at once. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   /** Jitter source in [0, 1). Default `Math.random`. */
-  random?: () => number;
+  random?: (() => number) | undefined;
 }
 
 /** A browser, app or test holding its own credentials (a user token, a widget session). */

@@ -13,7 +13,7 @@ export type { CustomAuthOptions } from './base-client.ts';
 
 interface ServerOptions extends CommonOptions {
   /** Check every success body against the contract's schema. Default: on unless NODE_ENV is `production`. */
-  validateResponses?: boolean;
+  validateResponses?: boolean | undefined;
 }
 
 /** A partner's server: client credentials, exchanged for access tokens as needed. Keep them off browsers. */
@@ -21,9 +21,9 @@ export interface ClientCredentialsOptions extends ServerOptions {
   clientId: string;
   clientSecret: string;
   /** Space-separated scopes to ask for; every scope of the client when omitted. */
-  scope?: string;
+  scope?: string | undefined;
   /** Renew the access token this long before it expires. Default 60 s. */
-  tokenRenewalMarginMs?: number;
+  tokenRenewalMarginMs?: number | undefined;
   auth?: never;
 }
 

@@ -45,10 +45,10 @@ type BodyPart<R> = R extends { body: infer B }
 /** Options every call takes besides the request's own parts. */
 export interface CallOptions {
   /** For an operation that honours `Idempotency-Key`: your own key instead of a generated one. */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
   /** Extra request headers (`X-Request-ID` for tracing, say). */
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
+  headers?: Record<string, string> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** The parameters, query and body of one operation, typed from its contract schemas. */

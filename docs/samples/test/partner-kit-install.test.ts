@@ -1,0 +1,273 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Dispatcher, startDispatcher } from '../../../apps/bff/src/modules/webhooks/dispatcher.ts';
+import { startTestApp, type TestApp, type TestClient } from '../../../apps/bff/test/helpers/harness.ts';
+import { type Receiver, startReceiver } from '../../../apps/bff/test/helpers/webhook-receiver.ts';
+import { launchBrowser, openPage } from '../../../e2e/src/browser.ts';
+import { assertBuilt } from '../../../e2e/src/built-files.ts';
+import { type Customer, enrolCustomer } from '../src/enrol-customer.ts';
+import { verifyInSandbox } from '../src/verify-in-sandbox.ts';
+
+/**
+ * The partner kit as a bank's engineer gets it (issue 23, docs/partner/install.md): the tarballs `pnpm release:pack`
+ * writes (publint and attw run on each), installed with npm into a new project in the system's temp folder, far from
+ * this workspace; the quickstart's samples copied into it, type-checked by the `tsconfig.json` that `tsc --init` writes
+ * (strict, exactOptionalPropertyTypes, NodeNext) and run by plain `node` against a live API; the React sample bundled
+ * by esbuild and rendered by Chromium. npm reaches only the registry (its cache first) and the local tarballs.
+ */
+const run = promisify(execFile);
+const repo = path.resolve(import.meta.dirname, '../../..');
+const readJson = (file: string) => JSON.parse(readFileSync(path.join(repo, file), 'utf8'));
+// The tools a partner would install, at the versions this workspace uses.
+const samples = readJson('docs/samples/package.json');
+const TOOLS = [
+  `typescript@${readJson('package.json').devDependencies.typescript}`,
+  `esbuild@${readJson('packages/sdk/package.json').devDependencies.esbuild}`,
+  ...['react', 'react-dom', '@types/react', '@types/react-dom'].map((name) => `${name}@${samples.devDependencies[name]}`),
+];
+// A partner's shell: none of the variables pnpm or vitest set for this workspace.
+const partnerEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([key]) => !/^(npm_|pnpm_|NODE_OPTIONS$|NODE_PATH$|VITEST|TSX)/i.test(key)),
+);
+
+let workDir: string;
+let project: string;
+let app: TestApp;
+let client: TestClient;
+let receiver: Receiver;
+let dispatcher: Dispatcher;
+let browser: Browser;
+let typecheck: { code: number; output: string };
+
+/** A command in the partner's project; answers its stdout, throws with its output when it fails. */
+const inProject = async (command: string, args: string[], env: Record<string, string> = {}) => {
+  const { stdout } = await run(command, args, { cwd: project, env: { ...partnerEnv, ...env }, maxBuffer: 16 * 1024 * 1024 });
+  return stdout;
+};
+const bin = (name: string) => path.join(project, 'node_modules/.bin', name);
+
+/** The partner's project: the tarballs installed, the samples copied in, `tsc --init`, then tsc (which also emits). */
+const setUpPartnerProject = async () => {
+  workDir = mkdtempSync(path.join(tmpdir(), 'partner-kit-'));
+  project = path.join(workDir, 'partner-app');
+  mkdirSync(project);
+  const packed = JSON.parse(
+    (await run(process.execPath, ['scripts/release-pack.mjs', '--out', path.join(workDir, 'tarballs'), '--json'], { cwd: repo }))
+      .stdout,
+  ) as { name: string; tarball: string }[];
+  expect(packed.map((pkg) => pkg.name).sort()).toEqual(['@credit/contract', '@credit/react', '@credit/sdk']);
+
+  writeFileSync(
+    path.join(project, 'package.json'),
+    `${JSON.stringify({ name: 'partner-app', private: true, type: 'module' })}\n`,
+  );
+  cpSync(path.join(repo, 'docs/samples/src'), path.join(project, 'src'), { recursive: true });
+  writeFileSync(path.join(project, 'app.tsx'), REACT_APP);
+  writeFileSync(path.join(project, 'quickstart.mjs'), QUICKSTART);
+  writeFileSync(path.join(project, 'handle-webhook.mjs'), HANDLE_WEBHOOK);
+  await inProject('npm', [
+    'install',
+    '--prefer-offline',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+    ...packed.map((pkg) => pkg.tarball),
+    ...TOOLS,
+  ]);
+  await inProject(bin('tsc'), ['--init']);
+  typecheck = await run(bin('tsc'), ['-p', '.'], { cwd: project, env: partnerEnv }).then(
+    ({ stdout }) => ({ code: 0, output: stdout }),
+    (error: { code: number; stdout: string }) => ({ code: error.code, output: error.stdout }),
+  );
+};
+
+/** The live API (with a real HTTPS webhook receiver) and Chromium, started while the kit is packed and installed. */
+const startServers = async () => {
+  receiver = await startReceiver();
+  app = await startTestApp({ config: { WEBHOOK_CA_FILE: receiver.caFile } });
+  dispatcher = startDispatcher(app.ctx, { poll: false });
+  client = await app.createClient({ embedOrigins: ['http://localhost:*'] });
+  browser = await launchBrowser();
+};
+
+beforeAll(async () => {
+  assertBuilt();
+  await Promise.all([setUpPartnerProject(), startServers()]);
+}, 420_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await dispatcher?.stop();
+  await app?.close();
+  await receiver?.close();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+const credentials = () => ({ CREDIT_API_URL: app.url, CREDIT_CLIENT_ID: client.id, CREDIT_CLIENT_SECRET: client.secret });
+
+describe('the partner kit, installed with npm outside the workspace', () => {
+  it('installs from the tarballs: built JavaScript and declarations, nothing of the workspace', () => {
+    const installed = (name: string) =>
+      JSON.parse(readFileSync(path.join(project, 'node_modules', name, 'package.json'), 'utf8'));
+    const sdk = installed('@credit/sdk');
+    expect(sdk.exports['.']).toEqual({ types: './dist/index.d.ts', default: './dist/index.js' });
+    expect(sdk.dependencies['@credit/contract']).toBe(installed('@credit/contract').version);
+    expect(installed('@credit/react').dependencies).toBeUndefined();
+  });
+
+  it('type-checks the samples under the config `tsc --init` writes (strict, exactOptionalPropertyTypes)', () => {
+    const config = readFileSync(path.join(project, 'tsconfig.json'), 'utf8');
+    expect(config).toMatch(/^\s*"exactOptionalPropertyTypes": true/m);
+    expect(config).toMatch(/^\s*"strict": true/m);
+    expect(typecheck).toEqual({ code: 0, output: '' });
+  });
+
+  it('runs the quickstart with plain node: enrol, verify, score, user token, webhook subscription', async () => {
+    const result = JSON.parse(
+      await inProject(process.execPath, ['quickstart.mjs'], { ...credentials(), RECEIVER_URL: receiver.url }),
+    );
+    expect(result.userId).toMatch(/^usr_/);
+    expect(result.verified).toBe(true);
+    expect(result.score).toMatch(/^\d{3} \((poor|fair|good|very_good|excellent)\), (stable|(up|down) \d+ points) over 3 months$/);
+    expect(result.active).toEqual(['cust-kit-1']);
+    expect(result.userToken).toMatch(/^ut_sbx_/);
+    expect(result.webhookId).toMatch(/^wh_/);
+
+    // The API sends a signed score.changed; the webhook sample, under plain node, verifies and reads it.
+    const sdk = app.sdk(client);
+    const current = await sdk.call('getCreditScore', { params: { userId: result.userId } });
+    await sdk.call('sandboxRefreshScore', {
+      params: { userId: result.userId },
+      body: { score: current.score > 700 ? current.score - 40 : current.score + 40 },
+    });
+    await dispatcher.runOnce();
+    const delivery = receiver.received.find((received) => JSON.parse(received.raw).type === 'score.changed');
+    writeFileSync(path.join(project, 'delivery.json'), delivery?.raw ?? '');
+    const handled = await inProject(process.execPath, ['handle-webhook.mjs'], {
+      SIGNATURE: String(delivery?.headers['x-service-signature']),
+      SIGNING_SECRET: WEBHOOK_SECRET,
+    });
+    expect(handled.trim()).toMatch(/^score of cust-kit-1 went (up|down) to \d{3}$/);
+  });
+
+  it('loads from CommonJS too (require of the ESM build, Node 20.19+)', async () => {
+    const answer = await inProject(process.execPath, [
+      '-e',
+      "const { CreditClient } = require('@credit/sdk'); const { constructEvent } = require('@credit/sdk/webhooks'); console.log(typeof CreditClient, typeof constructEvent)",
+    ]);
+    expect(answer.trim()).toBe('function function');
+  });
+
+  it('bundles the React sample with esbuild and renders the widget in Chromium', { timeout: 60_000 }, async () => {
+    await inProject(bin('esbuild'), ['app.tsx', '--bundle', '--minify', '--format=esm', '--outfile=public/app.js']);
+    const bundle = readFileSync(path.join(project, 'public/app.js'));
+    const credit = app.sdk(client);
+    const customer = { ...CUSTOMER, id: 'cust-kit-react' };
+    const userId = await enrolCustomer(credit, customer);
+    expect(await verifyInSandbox(credit, userId)).toBe(true);
+    const { score } = await credit.call('getCreditScore', { params: { userId } });
+
+    // The partner's web server: the page, its bundle, and the route that mints the signed-in customer's user token.
+    const server = http.createServer(async (req, res) => {
+      if (req.url === '/app.js') {
+        res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
+      } else if (req.method === 'POST' && req.url === '/credit/user-token') {
+        const { userToken } = await credit.mintUserToken({
+          userId: customer.id,
+          email: customer.email,
+          firstName: customer.firstName,
+          lastName: customer.lastName,
+        });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ userToken }));
+      } else {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pageHtml(app.url));
+      }
+    });
+    await new Promise<void>((listening) => server.listen(0, 'localhost', listening));
+    const { context, page, problems } = await openPage(browser);
+    try {
+      await page.goto(`http://localhost:${(server.address() as AddressInfo).port}/`);
+      // The widget's Score tab, in the frame the component created, shows the customer's score.
+      await page
+        .frameLocator('iframe[src*="/widget"]')
+        .getByRole('tabpanel')
+        .getByText(String(score), { exact: true })
+        .first()
+        .waitFor();
+      await page.waitForFunction(() => (window as unknown as { partnerEvents: string[] }).partnerEvents.includes('ready'));
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
+
+const WEBHOOK_SECRET = 'whsec_partner_kit_3c9e1f0a7b5d4e2f8a61';
+const CUSTOMER: Customer = {
+  id: 'cust-kit-1',
+  email: 'jane@example.com',
+  firstName: 'Jane',
+  lastName: 'Doe',
+  ssnLast4: '1234',
+  dateOfBirth: '1985-04-12',
+  address: { street: '123 Main St', city: 'Springfield', state: 'IL', zipCode: '62701' },
+};
+
+/** The partner's script: the quickstart's steps, one after the other, from the compiled samples. */
+const QUICKSTART = `import { activeCustomerIds } from './src/all-users.js';
+import { createCreditClient } from './src/credit-client.js';
+import { enrolCustomer } from './src/enrol-customer.js';
+import { describeScore } from './src/read-score.js';
+import { subscribeToWebhooks } from './src/subscribe-webhooks.js';
+import { userTokenFor } from './src/user-token-route.js';
+import { verifyInSandbox } from './src/verify-in-sandbox.js';
+
+const customer = ${JSON.stringify(CUSTOMER)};
+const credit = createCreditClient(process.env);
+const userId = await enrolCustomer(credit, customer);
+const verified = await verifyInSandbox(credit, userId);
+const score = await describeScore(credit, userId);
+const active = await activeCustomerIds(credit);
+const { userToken } = await userTokenFor(credit, customer);
+const webhookId = await subscribeToWebhooks(credit, process.env.RECEIVER_URL, '${WEBHOOK_SECRET}');
+console.log(JSON.stringify({ userId, verified, score, active, userToken, webhookId }));
+`;
+
+const HANDLE_WEBHOOK = `import { readFileSync } from 'node:fs';
+import { handleCreditWebhook } from './src/webhook-handler.js';
+
+console.log(handleCreditWebhook(readFileSync('delivery.json', 'utf8'), process.env.SIGNATURE, process.env.SIGNING_SECRET));
+`;
+
+/** The partner's page script: the quickstart's React sample in a root of its own, its events kept for the test. */
+const REACT_APP = `import { createRoot } from 'react-dom/client';
+import { ScoreWidget } from './src/score-widget.js';
+
+declare global {
+  interface Window {
+    partnerEvents: string[];
+  }
+}
+
+window.partnerEvents = [];
+const root = document.getElementById('root');
+if (!root) throw new Error('no #root');
+createRoot(root).render(
+  <ScoreWidget apiUrl={root.dataset.apiUrl ?? ''} onEvent={(event) => window.partnerEvents.push(event.name)} />,
+);
+`;
+
+const pageHtml = (apiUrl: string) => `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Partner bank</title></head>
+<body><div id="root" data-api-url="${apiUrl}"></div><script type="module" src="/app.js"></script></body>
+</html>`;

@@ -18,9 +18,9 @@ const countingBureau = () => {
   const pulls = { credit: 0, identity: 0 };
   const bureau: BureauProvider = {
     name: inner.name,
-    pullCreditFile: (...args) => {
+    pullCreditFile: (subject, asOf) => {
       pulls.credit += 1;
-      return inner.pullCreditFile(...args);
+      return inner.pullCreditFile(subject, asOf);
     },
     pullIdentityFile: (...args) => {
       pulls.identity += 1;
@@ -226,7 +226,7 @@ describe('withdrawal', () => {
 
     await dispatcher.runOnce();
     const mine = () => receiver.received.filter((d) => d.body.data.userId === userId);
-    const [delivery] = await waitFor(() => (mine().length > 0 ? mine() : undefined));
+    const delivery = (await waitFor(() => (mine().length > 0 ? mine() : undefined)))?.[0];
     expect(delivery?.body).toMatchObject({
       type: 'consent.withdrawn',
       data: { userId, externalUserId, consentId, withdrawnAt: app.clock.now().toISOString() },

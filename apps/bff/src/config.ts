@@ -132,6 +132,8 @@ export const ZConfig = z.object({
   OUTBOX_RETENTION_DAYS: positiveInt(30),
   /** Alerts, and the keys that stop the same thing alerting twice. */
   ALERT_RETENTION_MONTHS: positiveInt(24),
+  /** Audit trail entries (docs/operator/audit.md): pruned past this many years, replaced by a signed checkpoint. */
+  AUDIT_RETENTION_YEARS: positiveInt(7),
   /** Consent (docs/partner/consent.md): the terms version a new consent is given under (its disclosure text's id). */
   CONSENT_TERMS_VERSION: z.string().trim().min(1).max(64).default('2026-11-25'),
   /** true: consents under any other version stop counting when an instance starts with this version (re-consent). */

@@ -20,6 +20,8 @@ export interface RetentionCutoffs {
   alerts: Date;
   /** Score history points dated before this: the history read serves at most MAX_HISTORY_MONTHS. */
   scoreHistory: Date;
+  /** Audit trail entries that happened before this (modules/audit prunes them under a signed checkpoint). */
+  audit: Date;
 }
 
 export const retentionCutoffs = (config: Config, now: Date): RetentionCutoffs => ({
@@ -27,6 +29,7 @@ export const retentionCutoffs = (config: Config, now: Date): RetentionCutoffs =>
   outbox: new Date(now.getTime() - config.OUTBOX_RETENTION_DAYS * DAY_MS),
   alerts: monthsBefore(now, config.ALERT_RETENTION_MONTHS),
   scoreHistory: monthsBefore(now, MAX_HISTORY_MONTHS),
+  audit: monthsBefore(now, config.AUDIT_RETENTION_YEARS * 12),
 });
 
 /** The same ages in days (a month as 365.25 / 12 days): what capacity planning multiplies by. */
@@ -35,4 +38,5 @@ export const retentionAgesDays = (config: Config) => ({
   outbox: config.OUTBOX_RETENTION_DAYS,
   alerts: (config.ALERT_RETENTION_MONTHS * 365.25) / 12,
   scoreHistory: (MAX_HISTORY_MONTHS * 365.25) / 12,
+  audit: config.AUDIT_RETENTION_YEARS * 365.25,
 });

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/db.ts';
+import { pruneAuditTrails } from '../modules/audit/service.ts';
 import { type RetentionCutoffs, retentionCutoffs } from './policy.ts';
 
 /** Rows one statement deletes: short transactions, row locks only, never a lock on the whole table. */
@@ -35,7 +36,8 @@ const CHUNKS = {
 } as const;
 
 export type RetentionTarget = keyof typeof CHUNKS;
-export type RetentionReport = Record<RetentionTarget, number>;
+/** Rows deleted per table; `auditEntries`: audit trail entries pruned under a signed checkpoint (modules/audit). */
+export type RetentionReport = Record<RetentionTarget | 'auditEntries', number>;
 
 const cutoffOf = (cutoffs: RetentionCutoffs, target: RetentionTarget): Date => {
   switch (target) {
@@ -75,5 +77,6 @@ export const pruneExpired = async (ctx: AppContext, options: { chunkRows?: numbe
   for (const target of Object.keys(CHUNKS) as RetentionTarget[]) {
     report[target] = await deleteInChunks(ctx.db, CHUNKS[target], cutoffOf(cutoffs, target), chunkRows);
   }
+  report.auditEntries = await pruneAuditTrails(ctx, cutoffs.audit, chunkRows);
   return report;
 };

@@ -95,3 +95,21 @@ export const auditedClients = async (db: Queryable): Promise<string[]> => {
   const { rows } = await db.query<{ client_id: string }>('select client_id from audit_heads order by client_id');
   return rows.map((r) => r.client_id);
 };
+
+/** Entries of a client in chain order after `afterSeq`, within the time window [from, to), `limit` at a time (export). */
+export const windowSlice = async (
+  db: Queryable,
+  clientId: string,
+  afterSeq: number,
+  window: { from?: Date; to?: Date },
+  limit: number,
+): Promise<AuditEventRow[]> => {
+  const { rows } = await db.query<AuditEventRow>(
+    `select ${EVENT_COLUMNS} from audit_events
+     where client_id = $1 and seq > $2 and ($3::timestamptz is null or occurred_at >= $3)
+       and ($4::timestamptz is null or occurred_at < $4)
+     order by seq limit $5`,
+    [clientId, afterSeq, window.from ?? null, window.to ?? null, limit],
+  );
+  return rows;
+};

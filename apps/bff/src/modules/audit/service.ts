@@ -4,8 +4,11 @@
  */
 
 export { auditedBureau } from './audited-bureau.ts';
+export { auditedClients } from './chain-repo.ts';
 export type { AuditActor, AuditEventInput } from './entry.ts';
+export { exportTrail } from './export.ts';
 export { operationAudit } from './operation-audit.ts';
+export { pruneAuditTrails } from './prune.ts';
 export { actorOf, recordAudit } from './record.ts';
 export { recordUserPurges } from './user-purges.ts';
 export { type BrokenLink, type VerifyResult, verifyChain } from './verify.ts';

@@ -1,7 +1,8 @@
+import { HTTP_WEBHOOK_URL_PROBLEM } from '@credit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/harness.ts';
 
-/** Webhook `url`: parsed by the WHATWG URL parser, https only, stored and returned as its normalised `href`. */
+/** Webhook `url`: parsed by the WHATWG URL parser, https (or loopback http in the sandbox), stored and returned as its normalised `href`. */
 let app: TestApp;
 let token: string;
 
@@ -45,7 +46,10 @@ describe('webhook url', () => {
   });
 
   it.each([
-    ['http://127.0.0.1/hook', 'must be an https:// URL'],
+    // Plain http:// only for a loopback receiver (webhooks-loopback.test.ts); anything else needs TLS.
+    ['http://hooks.example.com/hook', HTTP_WEBHOOK_URL_PROBLEM],
+    ['http://10.0.0.1/hook', HTTP_WEBHOOK_URL_PROBLEM],
+    ['ftp://127.0.0.1/hook', HTTP_WEBHOOK_URL_PROBLEM],
     ['https://exa mple.com/', 'must be a valid URL'],
     ['hooks.example.com/x', 'must be a valid URL'],
     ['https://user:pw@127.0.0.1/hook', 'must not contain a user name or password'],

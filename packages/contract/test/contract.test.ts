@@ -185,10 +185,31 @@ describe('webhook inputs', () => {
     expect(ZCreateWebhookInput.safeParse(valid).success).toBe(true);
   });
 
-  it('rejects an http:// URL with the https message', () => {
+  it('rejects an http:// URL to anything but a loopback receiver, with the https message', () => {
     const result = ZCreateWebhookInput.safeParse({ ...valid, url: 'http://hooks.example.com/credit' });
     expect(result.success).toBe(false);
-    expect(result.error?.issues).toEqual([expect.objectContaining({ path: ['url'], message: 'must be an https:// URL' })]);
+    expect(result.error?.issues).toEqual([
+      expect.objectContaining({
+        path: ['url'],
+        message:
+          'must be an https:// URL (plain http:// is accepted only for a loopback receiver such as http://localhost:4242, in the sandbox)',
+      }),
+    ]);
+  });
+
+  it('lets an http:// loopback receiver through (the server accepts it in the sandbox only)', () => {
+    for (const url of [
+      'http://localhost:4242/hooks',
+      'http://127.0.0.1/x',
+      'http://127.9.0.1/x',
+      'http://[::1]:8080/',
+      'http://app.localhost/',
+    ]) {
+      expect(ZCreateWebhookInput.safeParse({ ...valid, url }).success, url).toBe(true);
+    }
+    for (const url of ['http://localhost.example.com/', 'http://128.0.0.1/', 'http://[::2]/', 'http://10.0.0.1/']) {
+      expect(ZCreateWebhookInput.safeParse({ ...valid, url }).success, url).toBe(false);
+    }
   });
 
   it('rejects a 15-character secret', () => {

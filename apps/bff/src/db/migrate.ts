@@ -7,6 +7,7 @@ import * as retention from './migrations/006-retention.ts';
 import * as sandboxClocks from './migrations/007-sandbox-clocks.ts';
 import * as consent from './migrations/008-consent.ts';
 import * as audit from './migrations/009-audit.ts';
+import * as webhookAttemptError from './migrations/010-webhook-attempt-error.ts';
 import * as widgetDisclosure from './migrations/012-widget-disclosure.ts';
 
 /** Ordered, append-only. A migration never changes once released; add a new one instead. */
@@ -19,6 +20,7 @@ export const MIGRATIONS: { version: string; sql: string }[] = [
   { version: '007-sandbox-clocks', sql: sandboxClocks.sql },
   { version: '008-consent', sql: consent.sql },
   { version: '009-audit', sql: audit.sql },
+  { version: '010-webhook-attempt-error', sql: webhookAttemptError.sql },
   { version: '012-widget-disclosure', sql: widgetDisclosure.sql },
 ];
 

@@ -17,7 +17,7 @@ export const createWebhook = defineOperation({
   tag: 'Webhooks',
   summary: 'Subscribe to events',
   description:
-    'Deliveries are `POST`s of an event envelope to `url` (HTTPS only), signed with `secret`: header ' +
+    'Deliveries are `POST`s of an event envelope to `url` (HTTPS; in the sandbox also `http://` to a loopback receiver such as `http://localhost:4242`), signed with `secret`: header ' +
     '`X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. Answer 2xx within 30 s; ' +
     'failures are retried after 1 min, 5 min, 30 min, 2 h and 24 h, then the subscription becomes `failed`. ' +
     'The secret is never returned.',
@@ -107,7 +107,9 @@ export const listWebhookDeliveries = defineOperation({
   path: '/v1/webhooks/{webhookId}/logs',
   tag: 'Webhooks',
   summary: 'List delivery attempts',
-  description: 'One entry per attempt, retries included, newest first. Filter by `status`.',
+  description:
+    'One entry per attempt, retries included, newest first. Filter by `status`. A failed attempt says why in `error` ' +
+    '(`connection refused`, `timeout after 30 s`, `tls: self-signed certificate`, `http 500`, …).',
   auth: { kind: 'bearer', scope: 'webhooks' },
   rateLimit: 'userOps',
   request: { params: ZWebhookIdParams, query: ZListDeliveriesQuery },

@@ -29,6 +29,20 @@ export const ZWebhookStatus = z.enum(WEBHOOK_STATUSES, `must be one of ${WEBHOOK
 
 const MAX_URL_LENGTH = 2048;
 
+/**
+ * A receiver on the developer's own machine: `localhost` (and `*.localhost`, RFC 6761), 127.0.0.0/8 or [::1]. Only
+ * these may be plain `http://`, and only in the sandbox (the server checks the environment); production is https-only.
+ */
+export const isLoopbackHost = (hostname: string): boolean => {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === '[::1]') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+};
+
+export const HTTP_WEBHOOK_URL_PROBLEM =
+  'must be an https:// URL (plain http:// is accepted only for a loopback receiver such as http://localhost:4242, in the sandbox)';
+
 /** Parses with the WHATWG URL parser (what delivery uses); the stored and returned value is its normalised `href`. */
 const webhookHref = (value: string): { href: string } | { problem: string } => {
   let url: URL;
@@ -37,7 +51,9 @@ const webhookHref = (value: string): { href: string } | { problem: string } => {
   } catch {
     return { problem: 'must be a valid URL' };
   }
-  if (url.protocol !== 'https:') return { problem: 'must be an https:// URL' };
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    return { problem: HTTP_WEBHOOK_URL_PROBLEM };
+  }
   if (url.username || url.password) return { problem: 'must not contain a user name or password' };
   if (url.href.length > MAX_URL_LENGTH) return { problem: `must be at most ${MAX_URL_LENGTH} characters once normalised` };
   return { href: url.href };
@@ -53,7 +69,7 @@ export const ZWebhookUrl = z
   .transform((value) => (webhookHref(value) as { href: string }).href)
   .meta({
     description:
-      'HTTPS only, parsed as a WHATWG URL and stored as its normalised form (`https://Host/fé` → `https://host/f%C3%A9`), ' +
+      'HTTPS, or plain `http://` to a loopback receiver (`localhost`, 127.0.0.0/8, `[::1]`) in the sandbox only; parsed as a WHATWG URL and stored as its normalised form (`https://Host/fé` → `https://host/f%C3%A9`), ' +
       'which is what responses return. Production refuses hosts that resolve to loopback, private, link-local or metadata addresses.',
     example: 'https://hooks.example-bank.com/credit',
     format: 'uri',
@@ -135,6 +151,16 @@ export const ZDeliveryLogEntry = z
       example: 200,
     }),
     responseTime: z.number().int().min(0).meta({ description: 'Milliseconds until the answer or the timeout.', example: 142 }),
+    error: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'Present on a failed attempt: why, as a short stable phrase — `connection refused`, `timeout after 30 s`, ' +
+          '`tls: self-signed certificate`, `tls: certificate has expired`, `tls: certificate does not match the host`, ' +
+          '`dns: host not found`, `address not allowed`, `connection reset`, `http 500`. The list is in the webhooks guide.',
+        example: 'connection refused',
+      }),
     deliveredAt: ZTimestamp,
     attempt: z
       .number()

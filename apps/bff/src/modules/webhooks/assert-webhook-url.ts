@@ -42,9 +42,14 @@ export class UnsafeAddressError extends Error {
   }
 }
 
-/** The creation-time check: a 400 naming `url` when the host is unsafe or does not resolve. */
+/** Production's answer to an `http://` URL the contract let through (a loopback receiver, a sandbox convenience). */
+export const HTTPS_ONLY_IN_PRODUCTION =
+  'must be an https:// URL: production delivers only over TLS (http://localhost receivers work in the sandbox only)';
+
+/** The creation-time check: a 400 naming `url` when it is http:// outside the sandbox, or the host is unsafe or does not resolve. */
 export const assertWebhookUrl = async (url: string, env: Config['APP_ENV']): Promise<void> => {
-  const { hostname } = new URL(url);
+  const { hostname, protocol } = new URL(url);
+  if (protocol !== 'https:' && env !== 'sandbox') throw validationError([{ field: 'url', message: HTTPS_ONLY_IN_PRODUCTION }]);
   try {
     await resolveAllowed(hostname, env);
   } catch (error) {

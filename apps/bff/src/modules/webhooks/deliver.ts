@@ -6,15 +6,24 @@ import ipaddr from 'ipaddr.js';
 import { Agent } from 'undici';
 import type { Config } from '../../config.ts';
 import { resolveAllowed } from './assert-webhook-url.ts';
+import { ADDRESS_NOT_ALLOWED, failureReason, HTTP_IN_PRODUCTION, httpStatusReason, timeoutReason } from './failure-reason.ts';
 
 export interface AttemptOutcome {
   ok: boolean;
   /** 0 when the subscriber did not answer (timeout, refused, TLS or DNS failure, unsafe address). */
   statusCode: number;
   responseTimeMs: number;
-  /** Why there was no answer; for our logs only, never for the partner. */
+  /**
+   * Why the attempt failed, as a short stable phrase (failure-reason.ts) the partner sees in the delivery log:
+   * `connection refused`, `timeout after 30 s`, `tls: self-signed certificate`, `http 500`. Absent on success.
+   */
   error?: string;
+  /** The underlying error's message, for our own logs only (never stored, never shown to the partner). */
+  detail?: string;
 }
+
+/** Marks the abort of our own deadline, so it is told apart from errors undici raises. */
+class DeadlineExceeded extends Error {}
 
 export const USER_AGENT = 'CreditPlatform-Webhooks/1.0 (+https://credit.example/docs#webhooks)';
 
@@ -22,7 +31,7 @@ export const USER_AGENT = 'CreditPlatform-Webhooks/1.0 (+https://credit.example/
 const MAX_ANSWER_BYTES = 64 * 1024;
 
 /**
- * Posts exact bytes over HTTPS through one keep-alive pool per receiver origin (undici), at most
+ * Posts exact bytes over HTTPS (or, in the sandbox, plain HTTP to a loopback receiver) through one keep-alive pool per receiver origin (undici), at most
  * WEBHOOK_CONNECTIONS_PER_ORIGIN connections each, so a busy receiver costs one TLS handshake per
  * connection rather than one per delivery. Trusts the system CAs plus WEBHOOK_CA_FILE, and re-checks every
  * resolved address when a connection is opened (the lookup hook), so a host that passed the creation check
@@ -70,14 +79,27 @@ export class Deliverer {
     const elapsed = () => Math.max(0, Math.round(performance.now() - started));
     const target = new URL(url);
     const host = target.hostname.replace(/^\[|\]$/g, '');
+    // http:// is a sandbox convenience for a receiver on the developer's machine; production sends only over TLS.
+    if (target.protocol !== 'https:' && this.#env !== 'sandbox') {
+      return { ok: false, statusCode: 0, responseTimeMs: 0, error: HTTP_IN_PRODUCTION };
+    }
     try {
       // Node skips the lookup hook for IP literals, so they are checked here.
       if (ipaddr.isValid(host)) await resolveAllowed(host, this.#env);
     } catch (error) {
-      return { ok: false, statusCode: 0, responseTimeMs: elapsed(), error: (error as Error).message };
+      return {
+        ok: false,
+        statusCode: 0,
+        responseTimeMs: elapsed(),
+        error: ADDRESS_NOT_ALLOWED,
+        detail: (error as Error).message,
+      };
     }
     const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(new Error(`no complete answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+    const timer = setTimeout(
+      () => abort.abort(new DeadlineExceeded(`no complete answer within ${this.#timeoutMs} ms`)),
+      this.#timeoutMs,
+    );
     try {
       const res = await this.#agent.request({
         origin: target.origin,
@@ -90,10 +112,18 @@ export class Deliverer {
       // Reading the answer to its end is what lets the connection carry the next delivery.
       await res.body.dump({ limit: MAX_ANSWER_BYTES, signal: abort.signal });
       const ok = res.statusCode >= 200 && res.statusCode < 300;
-      return { ok, statusCode: res.statusCode, responseTimeMs: elapsed() };
+      return ok
+        ? { ok, statusCode: res.statusCode, responseTimeMs: elapsed() }
+        : { ok, statusCode: res.statusCode, responseTimeMs: elapsed(), error: httpStatusReason(res.statusCode) };
     } catch (error) {
-      const reason = abort.signal.aborted ? abort.signal.reason : error;
-      return { ok: false, statusCode: 0, responseTimeMs: elapsed(), error: (reason as Error)?.message ?? 'could not send' };
+      const deadline = abort.signal.aborted && abort.signal.reason instanceof DeadlineExceeded;
+      return {
+        ok: false,
+        statusCode: 0,
+        responseTimeMs: elapsed(),
+        error: deadline ? timeoutReason(this.#timeoutMs) : failureReason(error, this.#timeoutMs),
+        detail: (error as Error)?.message,
+      };
     } finally {
       clearTimeout(timer);
     }

@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.ts';
 import { OUTBOX_CHANNEL } from '../../outbox/outbox.ts';
-import { Deliverer } from './deliver.ts';
+import { type AttemptOutcome, Deliverer } from './deliver.ts';
 import { sendSigned } from './envelope.ts';
+import { COULD_NOT_SIGN, UNKNOWN_FAILURE } from './failure-reason.ts';
 import { createFailureNotifier, type FailureNotifier } from './notify-failure.ts';
 import { claimDeliveryJobs, claimNotice, type DeliveryJob, fanOutBatch, finishNotice, releaseNotice } from './queue-repo.ts';
 import { signingSecrets } from './secrets.ts';
@@ -86,14 +87,15 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
     if (!event) return;
     // Anything that stops us from sending (an unreadable secret, say) is a failed attempt like any other,
     // so the delivery follows the schedule to `failed` instead of retrying at every lease expiry.
-    const outcome =
+    const outcome: AttemptOutcome =
       leased.secrets instanceof Error
-        ? { ok: false, statusCode: 0, responseTimeMs: 0, error: leased.secrets.message }
+        ? { ok: false, statusCode: 0, responseTimeMs: 0, error: COULD_NOT_SIGN, detail: leased.secrets.message }
         : await sendSigned(ctx, deliverer, webhook, event, leased.secrets).catch((error: unknown) => ({
             ok: false,
             statusCode: 0,
             responseTimeMs: 0,
-            error: error instanceof Error ? error.message : 'could not send',
+            error: UNKNOWN_FAILURE,
+            detail: error instanceof Error ? error.message : undefined,
           }));
     const at = ctx.clock.now();
     const number = job.attempts + 1;
@@ -111,6 +113,7 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
         statusCode: outcome.statusCode,
         responseTimeMs: outcome.responseTimeMs,
         deliveredAt: at,
+        error: outcome.error,
       },
       next: outcome.ok
         ? { state: 'succeeded', nextAttemptAt: null }
@@ -122,7 +125,7 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
     });
     if (!outcome.ok) {
       const fields = { webhookId: webhook.id, deliveryId: job.id, attempt: number, statusCode: outcome.statusCode };
-      logger.warn({ ...fields, reason: outcome.error }, 'webhook delivery attempt failed');
+      logger.warn({ ...fields, reason: outcome.error, detail: outcome.detail }, 'webhook delivery attempt failed');
     }
   };
 

@@ -13,6 +13,7 @@ interface AttemptRow {
   status_code: number;
   response_time_ms: number;
   delivered_at: Date;
+  error: string | null;
 }
 
 export interface AttemptRecord {
@@ -25,6 +26,8 @@ export interface AttemptRecord {
   statusCode: number;
   responseTimeMs: number;
   deliveredAt: Date;
+  /** Why a failed attempt failed (failure-reason.ts); undefined on success. */
+  error?: string | undefined;
 }
 
 export const toLogEntry = (a: AttemptRecord): TDeliveryLogEntry => ({
@@ -36,14 +39,26 @@ export const toLogEntry = (a: AttemptRecord): TDeliveryLogEntry => ({
   responseTime: a.responseTimeMs,
   deliveredAt: a.deliveredAt.toISOString(),
   attempt: a.attempt,
+  ...(a.error ? { error: a.error } : {}),
 });
 
 export const insertAttempt = async (db: Queryable, a: AttemptRecord): Promise<void> => {
   await db.query(
     `insert into webhook_attempts (delivery_id, webhook_id, event_id, event_type, attempt, status, status_code,
-       response_time_ms, delivered_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [a.deliveryId, a.webhookId, a.eventId, a.eventType, a.attempt, a.status, a.statusCode, a.responseTimeMs, a.deliveredAt],
+       response_time_ms, delivered_at, error)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [
+      a.deliveryId,
+      a.webhookId,
+      a.eventId,
+      a.eventType,
+      a.attempt,
+      a.status,
+      a.statusCode,
+      a.responseTimeMs,
+      a.deliveredAt,
+      a.error ?? null,
+    ],
   );
 };
 
@@ -78,7 +93,8 @@ export const listAttempts = async (
   }
   params.push(query.limit + 1);
   const { rows } = await db.query<AttemptRow>(
-    `select seq::text as seq, delivery_id, event_id, event_type, attempt, status, status_code, response_time_ms, delivered_at
+    `select seq::text as seq, delivery_id, event_id, event_type, attempt, status, status_code, response_time_ms, delivered_at,
+       error
      from webhook_attempts where ${where}${cursorFilter} order by delivered_at desc, seq desc limit $${params.length}`,
     params,
   );
@@ -101,6 +117,7 @@ export const listAttempts = async (
         statusCode: row.status_code,
         responseTimeMs: row.response_time_ms,
         deliveredAt: new Date(row.delivered_at),
+        error: row.error ?? undefined,
       }),
     ),
     pagination: page.pagination,

@@ -178,12 +178,12 @@ export const settleAttempts = async (
        returning d.id),
      logged as (
        insert into webhook_attempts (delivery_id, webhook_id, event_id, event_type, attempt, status, status_code,
-         response_time_ms, delivered_at)
+         response_time_ms, delivered_at, error)
        select a.delivery_id, a.webhook_id, a.event_id, a.event_type, a.attempt, a.status, a.status_code, a.response_time_ms,
-         a.delivered_at
+         a.delivered_at, a.error
        from unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::int[], $12::int[],
-         $13::timestamptz[]) with ordinality as a(delivery_id, webhook_id, event_id, event_type, attempt, status,
-         status_code, response_time_ms, delivered_at, n)
+         $13::timestamptz[], $14::text[]) with ordinality as a(delivery_id, webhook_id, event_id, event_type, attempt, status,
+         status_code, response_time_ms, delivered_at, error, n)
        where a.delivery_id in (select id from settled)
        order by a.n)
      select id from settled`,
@@ -201,6 +201,7 @@ export const settleAttempts = async (
       logged.map((s) => s.attempt?.statusCode),
       logged.map((s) => s.attempt?.responseTimeMs),
       logged.map((s) => s.attempt?.deliveredAt),
+      logged.map((s) => s.attempt?.error ?? null),
     ],
   );
   const settled = new Set(rows.map((r) => r.id));

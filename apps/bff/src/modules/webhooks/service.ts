@@ -123,6 +123,7 @@ export const testWebhook = async (
     statusCode: outcome.statusCode,
     responseTimeMs: outcome.responseTimeMs,
     deliveredAt: ctx.clock.now(),
+    error: outcome.error,
   };
   await ctx.db.transaction(async (tx) => {
     await insertTestDelivery(tx, {

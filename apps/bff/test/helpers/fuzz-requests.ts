@@ -126,6 +126,15 @@ export const overridesFor = (world: FuzzWorld, op: Operation): Record<string, fc
           { arbitrary: fc.constant('ver_abcdefghij'), weight: 1 },
         ),
       };
+    case 'grantConsent':
+      // Mostly the current terms version, so generated consents get past it to what the route does with them.
+      return {
+        termsVersion: fc.oneof(
+          { arbitrary: fc.constant(world.app.ctx.config.CONSENT_TERMS_VERSION), weight: 4 },
+          { arbitrary: fc.string({ maxLength: 70 }), weight: 1 },
+        ),
+        acceptedAt: fc.constant(undefined),
+      };
     case 'createWidgetSession':
       return { parentOrigin: fc.constantFrom(EMBED_ORIGIN, null, 'https://evil.example') };
     case 'enrollUser':

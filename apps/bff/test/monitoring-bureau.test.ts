@@ -43,6 +43,17 @@ const historyTotal = async (app: TestApp, userId: string) =>
     (await app.db.query<{ n: number }>('select count(*)::int as n from score_history where user_id = $1', [userId])).rows[0]?.n,
   );
 
+/** Where the user is in the monitoring schedule: the period due next, failed attempts at it, when it is tried next. */
+const scheduleOf = async (app: TestApp, userId: string) => {
+  const { rows } = await app.db.query<{ period: number; attempts: number; next: Date | null }>(
+    `select monitoring_period as period, monitoring_attempts as attempts, monitoring_next_attempt_at as next
+     from users where id = $1`,
+    [userId],
+  );
+  const row = rows[0];
+  return row && { period: row.period, attempts: row.attempts, nextAttemptAt: row.next && new Date(row.next).toISOString() };
+};
+
 describe('monitoring against the HTTP bureau (production)', () => {
   it('runs a year of cycles over BUREAU_URL and raises the same alerts as the sandbox', async () => {
     const identity = enrollment({ ssn: '1001', firstName: 'Prod', lastName: 'Story', dateOfBirth: '1981-06-02' });
@@ -59,8 +70,9 @@ describe('monitoring against the HTTP bureau (production)', () => {
       externalUserId: 'same-person',
     });
 
-    for (let period = 0; period <= 12; period++) {
-      if (period > 0) for (const app of [production, sandbox]) app.clock.advance(30 * DAY);
+    // Period 0 was verification's own pull; twelve more periods follow.
+    for (let period = 1; period <= 12; period++) {
+      for (const app of [production, sandbox]) app.clock.advance(30 * DAY);
       const [live, local] = [await runMonitoringUntilIdle(production.ctx), await runMonitoringUntilIdle(sandbox.ctx)];
       expect(live.outcomes.refreshed).toBe(1);
       expect(local.outcomes.refreshed).toBe(1);
@@ -72,6 +84,75 @@ describe('monitoring against the HTTP bureau (production)', () => {
     expect(shape(liveAlerts)).toEqual(shape(localAlerts));
     expect(new Set(liveAlerts.map((a) => a.type)).size).toBe(8);
     expect(bureau.calls.filter((c) => c.path === '/v1/credit-file').length).toBeGreaterThanOrEqual(13);
+  });
+
+  it('uses the file verification pulled as period 0: the first cycle pulls nothing more', async () => {
+    const client = await production.createClient();
+    const token = await production.token(client);
+    const enrolled = await production.request('POST', '/v1/users/enroll', { token, body: enrollment({ ssn: '1003' }) });
+    const userId = enrolled.body.data.userId as string;
+    const creditPulls = () => bureau.calls.filter((c) => c.path === '/v1/credit-file').length;
+    const before = creditPulls();
+    const verifiedAt = production.clock.now();
+    expect((await verifyInProduction(production, token, userId)).result?.status).toBe(200);
+    expect(creditPulls()).toBe(before + 1);
+    // The first pull's alert (story 1003: a fraud flag on file) is there already, from that one pull.
+    expect((await alertsOf(production, client, userId)).map((a) => a.type)).toContain('fraud_alert');
+    await runMonitoringUntilIdle(production.ctx);
+    expect(creditPulls()).toBe(before + 1);
+    expect(await scheduleOf(production, userId)).toMatchObject({ period: 1, attempts: 0 });
+    const user = await production.request('GET', `/v1/users/${userId}`, { token: await production.token(client) });
+    expect(user.body.data.monitoring).toMatchObject({
+      lastRefreshedAt: verifiedAt.toISOString(),
+      nextRefreshAt: new Date(verifiedAt.getTime() + 30 * DAY).toISOString(),
+    });
+    production.clock.advance(30 * DAY);
+    await runMonitoringUntilIdle(production.ctx);
+    expect(await scheduleOf(production, userId)).toMatchObject({ period: 2 });
+    expect(await historyTotal(production, userId)).toBe(25);
+  });
+
+  it('skips a period the bureau refuses (no file) after the whole retry schedule, and refreshes the next one', async () => {
+    const client = await production.createClient();
+    const token = await production.token(client);
+    const enrolled = await production.request('POST', '/v1/users/enroll', { token, body: enrollment({ ssn: '1002' }) });
+    const userId = enrolled.body.data.userId as string;
+    expect((await verifyInProduction(production, token, userId)).result?.status).toBe(200);
+    const period1Due = production.clock.now().getTime() + 30 * DAY;
+    const before = await historyTotal(production, userId);
+
+    bureau.behave({ kind: 'refuse', status: 404 });
+    try {
+      production.clock.set(new Date(period1Due));
+      // The retry schedule (1m, 5m, 30m, 2h, 6h): each refusal keeps the period and waits its step before the next try.
+      let attempts = 0;
+      for (const wait of [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000]) {
+        await runMonitoringUntilIdle(production.ctx);
+        attempts += 1;
+        expect(await scheduleOf(production, userId)).toEqual({
+          period: 1,
+          attempts,
+          nextAttemptAt: new Date(production.clock.now().getTime() + wait).toISOString(),
+        });
+        production.clock.advance(wait);
+      }
+      // The sixth refusal, past the schedule: the period is given up and the next one is due as usual, not in 6 h.
+      await runMonitoringUntilIdle(production.ctx);
+      expect(await scheduleOf(production, userId)).toEqual({
+        period: 2,
+        attempts: 0,
+        nextAttemptAt: new Date(period1Due + 30 * DAY).toISOString(),
+      });
+      const user = await production.request('GET', `/v1/users/${userId}`, { token: await production.token(client) });
+      expect(user.body.data.monitoring.nextRefreshAt).toBe(new Date(period1Due + 30 * DAY).toISOString());
+      expect(await historyTotal(production, userId)).toBe(before);
+    } finally {
+      bureau.behave({ kind: 'sandbox' });
+    }
+    production.clock.set(new Date(period1Due + 30 * DAY));
+    await runMonitoringUntilIdle(production.ctx);
+    expect(await scheduleOf(production, userId)).toMatchObject({ period: 3, attempts: 0 });
+    expect(await historyTotal(production, userId)).toBe(before + 1);
   });
 
   it('retries a period the bureau failed, with the breaker open, and completes it once after recovery', async () => {

@@ -56,13 +56,15 @@ describe('POST /v1/users/{userId}/credit-score/refresh', () => {
 
   it('never pulls twice for concurrent calls', async () => {
     const userId = await enrolActiveUser(app, await tok());
+    const points = () => count('select count(*)::int as n from score_history where user_id = $1', [userId]);
+    const announced = () =>
+      count(`select count(*)::int as n from outbox_events where type = 'score.updated' and data->>'userId' = $1`, [userId]);
+    // Verification's pull seeded the history (24 monthly scores) and announced it once.
+    expect([await points(), await announced()]).toEqual([24, 1]);
     const answers = await Promise.all(Array.from({ length: 5 }, () => refresh(userId)));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 429, 429, 429, 429]);
-    // The one pull seeded the history (24 monthly scores) and announced it once.
-    expect(await count('select count(*)::int as n from score_history where user_id = $1', [userId])).toBe(24);
-    expect(
-      await count(`select count(*)::int as n from outbox_events where type = 'score.updated' and data->>'userId' = $1`, [userId]),
-    ).toBe(1);
+    // The one refresh that ran pulled once: one history point, one score.updated.
+    expect([await points(), await announced()]).toEqual([25, 2]);
   });
 
   it('replays the first answer for the same Idempotency-Key instead of refusing it', async () => {

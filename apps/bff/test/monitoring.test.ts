@@ -67,14 +67,17 @@ describe('the monitoring schedule', () => {
 
     const verifiedAt = app.clock.now();
     const userId = await enrolActiveUser(app, await tok(), { ssn: '1002' });
+    // Verification's pull is the first refresh (period 0): the next one is due an interval later, nothing now.
     expect((await getUser(userId)).monitoring).toMatchObject({
       status: 'active',
-      lastRefreshedAt: null,
-      nextRefreshAt: verifiedAt.toISOString(),
+      lastRefreshedAt: verifiedAt.toISOString(),
+      nextRefreshAt: new Date(verifiedAt.getTime() + 30 * DAY).toISOString(),
     });
+    const claimedBefore = await count('select count(*)::int as n from users where id = $1 and monitoring_period = 1', [userId]);
+    expect(claimedBefore).toBe(1);
 
     const first = await runMonitoringUntilIdle(app.ctx);
-    expect(first.outcomes.refreshed).toBeGreaterThanOrEqual(1);
+    expect(first.outcomes.refreshed).toBe(0);
     const afterFirst = await getUser(userId);
     expect(afterFirst.monitoring).toMatchObject({
       status: 'active',
@@ -207,5 +210,36 @@ describe('the monitoring schedule', () => {
     expect(later.map((u) => u.id)).not.toContain(userId);
     // The other claimed users go back to being due (their lease simply runs out).
     await runMonitoringUntilIdle(app.ctx);
+  });
+
+  it('applies a changed MONITORING_INTERVAL from each user’s next period, counted from the last due date', async () => {
+    await runMonitoringUntilIdle(app.ctx);
+    const verifiedAt = app.clock.now().getTime();
+    const userId = await enrolActiveUser(app, await tok(), { ssn: '1002' });
+    const nextRefreshAt = async () => (await getUser(userId)).monitoring.nextRefreshAt;
+    const points = () => count('select count(*)::int as n from score_history where user_id = $1', [userId]);
+    const before = await points();
+    // As a restart with MONITORING_INTERVAL=7d would: the running instance's setting changes.
+    const config = app.ctx.config as { MONITORING_INTERVAL: number };
+    const was = config.MONITORING_INTERVAL;
+    config.MONITORING_INTERVAL = 7 * DAY;
+    try {
+      // The period already scheduled keeps its date: nothing is pulled early.
+      app.clock.advance(29 * DAY);
+      await runMonitoringUntilIdle(app.ctx);
+      expect(await points()).toBe(before);
+      expect(await nextRefreshAt()).toBe(new Date(verifiedAt + 30 * DAY).toISOString());
+      // It runs on its date; the new interval counts from there (not from verification: that would be day 35).
+      app.clock.advance(1 * DAY);
+      await runMonitoringUntilIdle(app.ctx);
+      expect(await points()).toBe(before + 1);
+      expect(await nextRefreshAt()).toBe(new Date(verifiedAt + 37 * DAY).toISOString());
+      app.clock.advance(7 * DAY);
+      await runMonitoringUntilIdle(app.ctx);
+      expect(await points()).toBe(before + 2);
+      expect(await nextRefreshAt()).toBe(new Date(verifiedAt + 44 * DAY).toISOString());
+    } finally {
+      config.MONITORING_INTERVAL = was;
+    }
   });
 });

@@ -9,13 +9,14 @@ import { productionEnv } from './harness.ts';
 
 /**
  * How the bureau answers: the deterministic sandbox bureau over the contract (what `pnpm bureau` serves),
- * 500s, no answer at all, or a fixed body with status 200.
+ * 500s, no answer at all, a fixed body with status 200, or a refusal with a fixed status (404: no file for this identity).
  */
 export type BureauBehaviour =
   | { kind: 'sandbox' }
   | { kind: 'fail' }
   | { kind: 'hang' }
-  | { kind: 'raw'; body: (path: string) => string };
+  | { kind: 'raw'; body: (path: string) => string }
+  | { kind: 'refuse'; status: number };
 
 export interface TestBureau {
   url: string;
@@ -41,6 +42,10 @@ export const startTestBureau = async (): Promise<TestBureau> => {
     if (behaviour.kind === 'fail') {
       res.writeHead(500, { 'content-type': 'application/json' });
       return void res.end('{"error":{"code":"internal","message":"bureau down"}}');
+    }
+    if (behaviour.kind === 'refuse') {
+      res.writeHead(behaviour.status, { 'content-type': 'application/json' });
+      return void res.end('{"error":{"code":"not_found","message":"no file for this identity"}}');
     }
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(behaviour.body(path));

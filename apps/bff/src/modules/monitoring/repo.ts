@@ -164,6 +164,20 @@ export const recordFailedAttempt = async (tx: Queryable, userId: string, period:
   );
 };
 
+/** A period given up (the bureau refused it through the whole retry schedule): the next one is due at `dueAt`. */
+export const skipPeriod = async (
+  db: Queryable,
+  userId: string,
+  period: number,
+  update: { nextPeriod: number; dueAt: Date },
+): Promise<void> => {
+  await db.query(
+    `update users set monitoring_period = $3, monitoring_due_at = $4, monitoring_next_attempt_at = $4, monitoring_attempts = 0
+     where id = $1 and monitoring_period = $2 and deleted_at is null`,
+    [userId, period, update.nextPeriod, update.dueAt],
+  );
+};
+
 /** Takes a user off the schedule (deleted, or no longer verified): nothing is pulled until verification schedules it. */
 export const unschedule = async (tx: Queryable, userId: string): Promise<void> => {
   await tx.query('update users set monitoring_next_attempt_at = null where id = $1', [userId]);

@@ -1,11 +1,14 @@
 import type { TCreditScoreRefreshResult } from '@credit/contract';
 import { MANUAL_REFRESH_INTERVAL_HOURS } from '@credit/contract';
+import { BureauUnavailableError } from '../../bureau/http/errors.ts';
+import type { CreditFileResult } from '../../bureau/provider.ts';
 import { userTag } from '../../cache/read-cache.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
-import { creditScoreOf, getCurrentScore, requireActiveUser } from '../credit/service.ts';
-import { loadCreditSubject, writeUser } from '../users/service.ts';
+import type { Queryable } from '../../db/db.ts';
+import { creditScoreOf, ensureScoreHistory, getCurrentScore, requireActiveUser } from '../credit/service.ts';
+import { loadCreditSubject, type UserRow, writeUser } from '../users/service.ts';
 import { applyPulledFile } from './apply-pull.ts';
 import {
   type ClaimedUser,
@@ -17,6 +20,7 @@ import {
   markRefreshed,
   recordFailedAttempt,
   releaseManualRefresh,
+  skipPeriod,
   unschedule,
 } from './repo.ts';
 
@@ -31,9 +35,29 @@ const bureauOf = (ctx: AppContext) => {
   return ctx.bureau;
 };
 
-/** Where period `n` of a user's schedule starts. */
-const periodStart = (ctx: AppContext, anchor: Date, period: number) =>
-  new Date(new Date(anchor).getTime() + period * ctx.config.MONITORING_INTERVAL);
+/**
+ * When the claimed period was due. The schedule steps from the last due date (due + MONITORING_INTERVAL), not from the
+ * anchor, so a change of MONITORING_INTERVAL applies from each user's next period instead of moving every due date.
+ */
+const dueOf = (ctx: AppContext, user: ClaimedUser) =>
+  user.monitoring_due_at
+    ? new Date(user.monitoring_due_at)
+    : new Date(new Date(user.monitoring_anchor_at).getTime() + user.monitoring_period * ctx.config.MONITORING_INTERVAL);
+
+/**
+ * The period a pull made now covers and when the one after it is due: the claimed period, or, when later ones are
+ * overdue too (workers were down), the latest of them: one pull of today's file covers them all.
+ */
+const periodsAt = (ctx: AppContext, user: ClaimedUser, now: Date) => {
+  const interval = ctx.config.MONITORING_INTERVAL;
+  const due = dueOf(ctx, user).getTime();
+  const overdue = Math.max(0, Math.floor((now.getTime() - due) / interval));
+  return { period: user.monitoring_period + overdue, nextDueAt: new Date(due + (overdue + 1) * interval) };
+};
+
+/** Refusals that the same request will get again (no file for this identity, an answer that breaks the contract). */
+const isPermanentRefusal = (error: unknown) =>
+  error instanceof BureauUnavailableError && (error.reason === 'rejected' || error.reason === 'invalid_answer');
 
 /** The wait before retrying a failed period: the retry schedule, its last step repeated. */
 const retryDelay = (ctx: AppContext, failuresSoFar: number) => {
@@ -55,9 +79,7 @@ const retryDelay = (ctx: AppContext, failuresSoFar: number) => {
 export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Promise<RefreshOutcome> => {
   const now = ctx.clock.now();
   const claimedPeriod = user.monitoring_period;
-  const anchor = new Date(user.monitoring_anchor_at);
-  const elapsedPeriods = Math.floor((now.getTime() - anchor.getTime()) / ctx.config.MONITORING_INTERVAL);
-  const period = Math.max(claimedPeriod, elapsedPeriods);
+  const { period, nextDueAt } = periodsAt(ctx, user, now);
   if (user.status !== 'active') {
     await unschedule(ctx.db, user.id);
     return 'skipped';
@@ -70,13 +92,24 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
       pullId: `${user.id}:period:${period}`,
     });
   } catch (error) {
+    const attempt = user.monitoring_attempts + 1;
+    const reason = error instanceof BureauUnavailableError ? error.reason : (error as Error).name;
+    if (isPermanentRefusal(error) && attempt > ctx.config.MONITORING_RETRY_SCHEDULE.length) {
+      // The bureau kept refusing this user's pull through the whole retry schedule: the period cannot be had, so the
+      // user moves on to the next one (due as usual) instead of being asked again every few hours forever.
+      await skipPeriod(ctx.db, user.id, claimedPeriod, { nextPeriod: period + 1, dueAt: nextDueAt });
+      ctx.logger.error(
+        { userId: user.id, period: claimedPeriod, attempt, reason, nextRefreshAt: nextDueAt },
+        'monitoring pull refused after every retry; the period is skipped',
+      );
+      return 'failed';
+    }
     const retryAt = new Date(now.getTime() + retryDelay(ctx, user.monitoring_attempts));
     await recordFailedAttempt(ctx.db, user.id, claimedPeriod, retryAt);
     // Warn while it may be the bureau's passing trouble; past the schedule's end it needs an operator's look.
-    const attempt = user.monitoring_attempts + 1;
     const level = attempt > ctx.config.MONITORING_RETRY_SCHEDULE.length ? 'error' : 'warn';
     ctx.logger[level](
-      { userId: user.id, period: claimedPeriod, attempt, retryAt, reason: (error as Error).name },
+      { userId: user.id, period: claimedPeriod, attempt, retryAt, reason },
       'monitoring pull failed; the period will be retried',
     );
     return 'failed';
@@ -90,7 +123,7 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
       return 'skipped';
     }
     touches(userTag(user.id));
-    const next = { nextPeriod: period + 1, dueAt: periodStart(ctx, anchor, period + 1) };
+    const next = { nextPeriod: period + 1, dueAt: nextDueAt };
     if (result.status === 'frozen') {
       await completePeriod(tx, user.id, { ...next, refreshedAt: null, pausedReason: 'credit_frozen' });
       return 'frozen';
@@ -99,6 +132,35 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
     await completePeriod(tx, user.id, { ...next, refreshedAt: now, pausedReason: null }, applied?.snapshot);
     return 'refreshed';
   });
+};
+
+/**
+ * Verification's pull is monitoring's first refresh (period 0): the file verification pulled to start the score history
+ * is applied as period 0 in verification's transaction (history, the first pull's alerts, the snapshot) and period 1 is
+ * due one interval after verification, so the first period is never pulled a second time. A step-up verification of a
+ * user monitoring already refreshed changes nothing in the schedule; its file only seeds a history that is missing.
+ * Runs in the caller's transaction, which holds the user row and has just marked the user verified.
+ */
+export const applyVerificationPull = async (
+  tx: Queryable,
+  ctx: AppContext,
+  user: UserRow,
+  result: CreditFileResult,
+  at: Date,
+): Promise<void> => {
+  const state = await lockRefreshState(tx, user.id);
+  if (!state || state.deleted) return;
+  if (state.monitoring_period !== 0 || state.snapshot) {
+    if (result.status === 'ok') await ensureScoreHistory(tx, ctx, user, result.file);
+    return;
+  }
+  const next = { nextPeriod: 1, dueAt: new Date(at.getTime() + ctx.config.MONITORING_INTERVAL) };
+  if (result.status === 'frozen') {
+    await completePeriod(tx, user.id, { ...next, refreshedAt: null, pausedReason: 'credit_frozen' });
+    return;
+  }
+  const applied = await applyPulledFile(tx, ctx, user, state, result.file, at, 'monitoring');
+  await completePeriod(tx, user.id, { ...next, refreshedAt: at, pausedReason: null }, applied?.snapshot);
 };
 
 const frozenError = () =>

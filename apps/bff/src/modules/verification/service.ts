@@ -10,7 +10,8 @@ import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
-import { ensureScoreHistory, pullIdentityFile } from '../credit/service.ts';
+import { pullIdentityFile } from '../credit/service.ts';
+import { applyVerificationPull } from '../monitoring/service.ts';
 import type { UserRow } from '../users/service.ts';
 import { loadCreditSubject, requireUser, writeUser } from '../users/service.ts';
 import { allAnswersRight, openAnswerKey, sealAnswerKey } from './answer-key.ts';
@@ -161,7 +162,8 @@ export const submitVerificationAnswers = async (
           createdAt: now,
         });
       }
-      if (scores?.status === 'ok') await ensureScoreHistory(tx, ctx, user, scores.file);
+      // The file just pulled is monitoring's first refresh: period 0 is not pulled again.
+      if (scores) await applyVerificationPull(tx, ctx, user, scores, now);
       return { verified: true, userId: user.id, verifiedAt: now.toISOString() };
     }
     const failures = await countFailuresSince(tx, user.id, hashes, new Date(now.getTime() - LOCK_WINDOW_MS));

@@ -58,8 +58,16 @@ export const submitJaneEnrolment = async (widget: Page | FrameLocator) => {
   await widget.getByLabel('City', { exact: true }).fill(JANE.address.city);
   await widget.getByLabel('State', { exact: true }).selectOption(JANE.address.state);
   await widget.getByLabel('ZIP code').fill(JANE.address.zipCode);
+  await agreeToConsent(widget);
   await widget.getByRole('button', { name: 'Continue' }).click();
 };
+
+/** The consent checkbox of the enrolment form (or of the re-consent screen), by its label. */
+export const consentCheckbox = (widget: Page | FrameLocator) =>
+  widget.getByRole('checkbox', { name: /^I agree that Credit API/ });
+
+/** Ticks the consent instruction's checkbox: the enrolment does not go on without it. */
+export const agreeToConsent = (widget: Page | FrameLocator) => consentCheckbox(widget).check();
 
 /**
  * A partner page of our own: it loads the loader from the API and nothing else; the test calls

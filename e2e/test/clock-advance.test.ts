@@ -5,7 +5,7 @@ import { startClockAdvances } from '../../apps/bff/src/modules/clocks/service.ts
 import { startMonitoring } from '../../apps/bff/src/modules/monitoring/scheduler.ts';
 import { demoPersona } from '../../apps/demo/src/personas.ts';
 import { useDemoBank } from '../src/demo-bank.ts';
-import { hostEvents, widgetFrame } from '../src/pages.ts';
+import { agreeToConsent, hostEvents, widgetFrame } from '../src/pages.ts';
 import { runJourney } from '../src/screen-check.ts';
 import { findUserId, SANDBOX_SSN } from '../src/users.ts';
 
@@ -36,6 +36,7 @@ const enrolAsShown = async (page: Page, frame: FrameLocator) => {
   await frame.getByLabel('City', { exact: true }).fill(await field('City'));
   await frame.getByLabel('State', { exact: true }).selectOption(await field('State'));
   await frame.getByLabel('ZIP code').fill(await field('ZIP'));
+  await agreeToConsent(frame);
   await frame.getByRole('button', { name: 'Continue' }).click();
 };
 

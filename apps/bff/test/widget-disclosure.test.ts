@@ -56,6 +56,21 @@ describe('the disclosure setting reaches the widget session', () => {
   });
 });
 
+describe('the consent facts the widget shows before enrolment', () => {
+  it('come from the server: the current terms version, how long and how often, and the partner by name', async () => {
+    const client = await app.createClient({ embedOrigins: [PARTNER], name: 'Maple Bank' });
+    const userToken = await app.userToken(await app.token(client), 'consent-facts-cust');
+    const res = await app.request('POST', '/widget/session', { token: userToken, body: { parentOrigin: PARTNER } });
+    expect(res.status).toBe(201);
+    expect(res.body.data.consentTerms).toEqual({
+      termsVersion: app.ctx.config.CONSENT_TERMS_VERSION,
+      validityDays: 365,
+      refreshIntervalDays: 30,
+      partnerName: 'Maple Bank',
+    });
+  });
+});
+
 describe('pnpm clients --widget-disclosure', { timeout: 120_000 }, () => {
   it('creates with none by default, sets band or exact, shows it, and refuses anything else', async () => {
     const env = { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'credit-data-')) };

@@ -1,6 +1,6 @@
 import type { WidgetLocale } from '@credit/contract/widget-protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { meKey, meQuery } from './api/me.ts';
 import { LoadingScreen, Shell } from './app/Shell.tsx';
 import { useWidgetServices } from './app/WidgetServicesProvider.tsx';
@@ -11,6 +11,16 @@ import { ErrorScreen, type WidgetError, widgetErrorCode } from './errors/index.t
 import { detectLocale, I18nProvider } from './i18n/index.ts';
 import { applyTheme } from './theme/apply-theme.ts';
 import { VerifyFlow } from './verify/VerifyFlow.tsx';
+
+// Most visits need neither: loaded when a customer without consent comes back, or presses "Stop credit monitoring".
+const ConsentScreen = lazy(() => import('./consent/screens.ts').then((screens) => ({ default: screens.ConsentScreen })));
+const WithdrawScreen = lazy(() => import('./consent/screens.ts').then((screens) => ({ default: screens.WithdrawScreen })));
+
+/** The user's monitoring is paused for want of consent: no credit data until they consent again. */
+const CONSENT_REASONS = ['consent_withdrawn', 'consent_expired', 'consent_required'] as const;
+type ConsentReason = (typeof CONSENT_REASONS)[number];
+const consentReasonOf = (pausedReason: string | null | undefined): ConsentReason | null =>
+  (CONSENT_REASONS as readonly (string | null | undefined)[]).includes(pausedReason) ? (pausedReason as ConsentReason) : null;
 
 type BootState = { status: 'connecting' } | { status: 'ready' } | { status: 'failed'; error: unknown };
 
@@ -64,7 +74,10 @@ export function App() {
   );
 }
 
-/** Decides the screen from the user's enrolment status, and moves on after each step. */
+/**
+ * Decides the screen from the user's enrolment status, and moves on after each step. A user without current
+ * consent sees the consent screen before anything else, verification included: every pull needs it.
+ */
 function UserFlow() {
   const { api, session, screens } = useWidgetServices();
   const queryClient = useQueryClient();
@@ -74,18 +87,25 @@ function UserFlow() {
   const me = useQuery({ ...meQuery(api), enabled: enrolled });
   // Still possible: the user was deleted while the session lived.
   const notEnrolled = !enrolled || (me.isError && widgetErrorCode(me.error) === 'USER_NOT_ENROLLED');
+  const consentReason = consentReasonOf(me.data?.monitoring.pausedReason);
+  /** The customer pressed "Stop credit monitoring", or has just withdrawn (the stopped screen then confirms it). */
+  const [withdrawal, setWithdrawal] = useState<'asking' | 'done' | null>(null);
   const screen = notEnrolled
     ? 'enroll'
     : me.data
-      ? me.data.status === 'active'
-        ? 'dashboard'
-        : 'verify'
+      ? consentReason
+        ? 'consent'
+        : withdrawal === 'asking'
+          ? 'withdraw'
+          : me.data.status === 'active'
+            ? 'dashboard'
+            : 'verify'
       : me.isError
         ? 'error'
         : 'loading';
 
   useEffect(() => {
-    if (screen === 'enroll' || screen === 'verify') screens.report(screen);
+    if (screen === 'enroll' || screen === 'verify' || screen === 'consent' || screen === 'withdraw') screens.report(screen);
     else if (screen === 'dashboard') screens.report(screens.dashboardView());
   }, [screen, screens]);
 
@@ -104,8 +124,30 @@ function UserFlow() {
     );
   }
   if (screen === 'error' || !me.data) return <ErrorScreen error={me.error} onRetry={() => me.refetch()} />;
+  const { userId } = me.data;
+  if (screen === 'consent' && consentReason) {
+    return (
+      <Suspense fallback={<LoadingScreen />}>
+        <ConsentScreen userId={userId} reason={consentReason} justWithdrawn={withdrawal === 'done'} />
+      </Suspense>
+    );
+  }
+  if (screen === 'withdraw') {
+    return (
+      <Suspense fallback={<LoadingScreen />}>
+        <WithdrawScreen
+          userId={userId}
+          onWithdrawn={() => {
+            setWithdrawal('done');
+            return refreshMe();
+          }}
+          onCancel={() => setWithdrawal(null)}
+        />
+      </Suspense>
+    );
+  }
   if (screen === 'verify') {
     return <VerifyFlow userId={me.data.userId} initiallyLocked={me.data.status === 'locked'} onVerified={refreshMe} />;
   }
-  return <Dashboard userId={me.data.userId} />;
+  return <Dashboard userId={userId} onStopMonitoring={() => setWithdrawal('asking')} />;
 }

@@ -74,7 +74,16 @@ export const fakeWidgetApi = ({ disclosure = 'none' }: { disclosure?: WidgetDisc
       if (!validTokens.has(token)) return authError();
       const csrfToken = `csrf_${token}`;
       liveCsrf.add(csrfToken);
-      return json(201, { data: { csrfToken, expiresAt: '2030-01-01T00:00:00.000Z', userId: 'usr_1', disclosure } });
+      return json(201, {
+        data: {
+          csrfToken,
+          expiresAt: '2030-01-01T00:00:00.000Z',
+          userId: 'usr_1',
+          disclosure,
+          consentTerms: { termsVersion: '2026-11-25', validityDays: 365, refreshIntervalDays: 30, partnerName: 'Maple Bank' },
+        },
+        meta: { requestId: 'req_session', timestamp: new Date().toISOString() },
+      });
     }
     const csrf = headers[WIDGET_CSRF_HEADER] ?? '';
     if (!liveCsrf.has(csrf)) return authError();

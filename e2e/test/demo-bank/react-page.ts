@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DemoBank } from '../../src/demo-bank.ts';
 import { watchFailures } from '../../src/failures.ts';
-import { hostEventNames, hostEvents, shownScore, widgetFrame } from '../../src/pages.ts';
+import { hostEvents, shownScore, widgetFrame } from '../../src/pages.ts';
 import { runJourney } from '../../src/screen-check.ts';
 import { enrolActiveUser, JANE, newExternalUserId } from '../../src/users.ts';
 
@@ -25,7 +25,13 @@ export const reactPageJourneys = (bank: DemoBank) =>
         // The container held the loader's height until the score showed, then gave it back to the frame's own.
         const container = page.locator('[data-credit-widget-container]');
         expect(await container.evaluate((element: HTMLElement) => element.style.minHeight)).toBe('');
-        expect(await hostEventNames(page)).toEqual(['ready']);
+        // score_loaded says nothing about the score: this client's disclosure setting is the default, none.
+        await expect
+          .poll(() => hostEvents(page))
+          .toEqual([
+            { name: 'ready', data: { view: 'score' } },
+            { name: 'score_loaded', data: { userId: expect.any(String), disclosure: 'none' } },
+          ]);
 
         // A new `view` prop switches the tab inside the same frame.
         const frameBefore = await page.locator('iframe').getAttribute('src');

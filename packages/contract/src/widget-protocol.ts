@@ -63,17 +63,24 @@ export const WIDGET_ERROR_CODES = [
   'USER_NOT_ENROLLED',
   'VERIFICATION_LOCKED',
   'CREDIT_FROZEN',
+  'CONSENT_REQUIRED', // no current consent: the widget asks for it (withdrawn, expired, or new terms)
   'SERVICE_UNAVAILABLE',
   'NETWORK_ERROR',
   'UNKNOWN',
 ] as const;
 export type WidgetErrorCode = (typeof WIDGET_ERROR_CODES)[number];
 
+/**
+ * What the frame shows: a dashboard view, or a step: `enroll`, `verify`, `consent` (asking for consent: monitoring
+ * stopped, consent expired or new terms) or `withdraw` (the customer is about to withdraw consent).
+ */
+export type WidgetScreenName = WidgetView | 'enroll' | 'verify' | 'consent' | 'withdraw';
+
 /** The public events a host receives through `onEvent` (and a native app through its bridge). */
 export interface WidgetEventMap {
   /** The frame has its session and shows real content (the dashboard, the enrolment form or the KBA wizard). */
-  ready: { view: WidgetView | 'enroll' | 'verify' };
-  view_changed: { view: WidgetView | 'enroll' | 'verify' };
+  ready: { view: WidgetScreenName };
+  view_changed: { view: WidgetScreenName };
   enrolled: { userId: string };
   verified: { userId: string };
   offer_clicked: { userId: string; offerId: string; clickId: string; url: string };

@@ -1,7 +1,9 @@
-import { focusManager, QueryClient } from '@tanstack/react-query';
+import { isCreditApiError } from '@credit/sdk/browser';
+import { focusManager, QueryCache, QueryClient } from '@tanstack/react-query';
 import type { HostBridge } from '../bridge/host.ts';
 import { statusOf } from '../errors/error-code.ts';
 import { WidgetError } from '../errors/widget-error.ts';
+import { meKey } from './me.ts';
 
 /** A 4xx will answer the same the second time; only network failures and 5xx are worth another try. */
 const shouldRetry = (failureCount: number, error: unknown) => {
@@ -16,7 +18,14 @@ const shouldRetry = (failureCount: number, error: unknown) => {
  * change (see each `api/` file's key); and the host's `refresh()` invalidates everything.
  */
 export const createQueryClient = (bridge: Pick<HostBridge, 'onRefresh'>): QueryClient => {
-  const queryClient = new QueryClient({
+  const queryClient: QueryClient = new QueryClient({
+    queryCache: new QueryCache({
+      // The consent ran out or was withdrawn elsewhere while a screen was open: the user record says which, and
+      // the flow then asks for consent instead of showing the refusal.
+      onError: (error) => {
+        if (isCreditApiError(error, 'CONSENT_REQUIRED')) void queryClient.invalidateQueries({ queryKey: meKey });
+      },
+    }),
     defaultOptions: {
       queries: { retry: shouldRetry, refetchOnWindowFocus: true, staleTime: 60_000 },
       mutations: { retry: false },

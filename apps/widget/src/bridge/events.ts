@@ -1,7 +1,9 @@
-import type { WidgetEvent, WidgetView } from '@credit/contract/widget-protocol';
+import type { WidgetEvent, WidgetScreenName, WidgetView } from '@credit/contract/widget-protocol';
 
-/** What the customer sees: a dashboard view, or one of the onboarding steps. */
-export type WidgetScreen = WidgetView | 'enroll' | 'verify';
+/** What the customer sees: a dashboard view, or one of the steps (enrolment, verification, consent, withdrawal). */
+export type WidgetScreen = WidgetScreenName;
+
+const STEPS: ReadonlySet<WidgetScreen> = new Set(['enroll', 'verify', 'consent', 'withdraw']);
 
 /**
  * Which screen the frame shows and which dashboard tab is selected, and the public events that follow from
@@ -24,7 +26,7 @@ export class ScreenState {
 
   /** Tells the host which screen is visible. */
   report = (screen: WidgetScreen): void => {
-    this.dashboardShown = screen !== 'enroll' && screen !== 'verify';
+    this.dashboardShown = !STEPS.has(screen);
     if (screen === this.lastScreen) return;
     this.lastScreen = screen;
     if (!this.readySent) {

@@ -12,6 +12,7 @@ import { OffersPanel } from '../offers/OffersPanel.tsx';
 import { ScorePanel } from '../score/ScorePanel.tsx';
 import { useScoreLoadedEvent } from '../score/useScoreLoadedEvent.ts';
 import { Badge } from '../ui/Badge.tsx';
+import { Button } from '../ui/Button.tsx';
 import { ScreenHeader } from '../ui/ScreenHeader.tsx';
 import { Skeleton } from '../ui/Skeleton.tsx';
 import { type TabItem, TabPanel, Tabs } from '../ui/Tabs.tsx';
@@ -53,7 +54,7 @@ const PANELS = {
 } satisfies Record<WidgetView, ComponentType<{ userId: string }>>;
 
 /** The enrolled, verified user's dashboard: one tab per view, the selected one kept in sync with the host. */
-export function Dashboard({ userId }: { userId: string }) {
+export function Dashboard({ userId, onStopMonitoring }: { userId: string; onStopMonitoring?: () => void }) {
   const t = useMessages(messages);
   const { formatNumber } = useI18n();
   const api = useApi();
@@ -84,6 +85,15 @@ export function Dashboard({ userId }: { userId: string }) {
       <TabPanel idPrefix={ID_PREFIX} id={view}>
         <ViewPanel userId={userId} />
       </TabPanel>
+      {onStopMonitoring ? (
+        // Withdrawing is one press away on every tab: no harder to find than the consent was to give.
+        <footer className="cw-monitoring-footer">
+          <span>{t.monitoringOn}</span>
+          <Button variant="link" size="sm" onClick={onStopMonitoring}>
+            {t.stopMonitoring}
+          </Button>
+        </footer>
+      ) : null}
     </div>
   );
 }

@@ -8,6 +8,8 @@ interface DashboardMessages {
   unread: string;
   provenance: (model: string, bureau: string, date: string) => string;
   provenanceLoading: string;
+  monitoringOn: string;
+  stopMonitoring: string;
 }
 
 export const messages: { en: DashboardMessages; es: DashboardMessages } = {
@@ -18,6 +20,8 @@ export const messages: { en: DashboardMessages; es: DashboardMessages } = {
     unread: 'unread',
     provenance: (model, bureau, date) => `${model} from ${bureau} · as of ${date}`,
     provenanceLoading: 'Loading score details…',
+    monitoringOn: 'Credit monitoring is on.',
+    stopMonitoring: 'Stop credit monitoring',
   },
   es: {
     title: 'Su crédito',
@@ -26,5 +30,7 @@ export const messages: { en: DashboardMessages; es: DashboardMessages } = {
     unread: 'sin leer',
     provenance: (model, bureau, date) => `${model} de ${bureau} · al ${date}`,
     provenanceLoading: 'Cargando los datos del puntaje…',
+    monitoringOn: 'El monitoreo de crédito está activo.',
+    stopMonitoring: 'Detener el monitoreo de crédito',
   },
 };

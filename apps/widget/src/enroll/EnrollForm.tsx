@@ -4,7 +4,9 @@ import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { announce } from '../a11y/announcer.tsx';
 import { enrollSelf } from '../api/enroll.ts';
-import { useApi, useEmitEvent } from '../app/WidgetServicesProvider.tsx';
+import { useApi, useEmitEvent, useWidgetServices } from '../app/WidgetServicesProvider.tsx';
+import { ConsentInstruction, useConsentFacts } from '../consent/ConsentInstruction.tsx';
+import { instructionMessages } from '../consent/instruction-messages.ts';
 import { ErrorScreen } from '../errors/ErrorScreen.tsx';
 import { useMessages } from '../i18n/index.ts';
 import { Button } from '../ui/Button.tsx';
@@ -35,8 +37,15 @@ const dateBounds = () => {
 
 export function EnrollForm({ onEnrolled }: { onEnrolled: (userId: string | null) => Promise<unknown> | undefined }) {
   const t = useMessages(messages);
+  const consentText = useMessages(instructionMessages);
   const api = useApi();
+  const { session } = useWidgetServices();
   const emitEvent = useEmitEvent();
+  const facts = useConsentFacts();
+  /** The consumer's instruction: never pre-ticked; the form does not go on without it. */
+  const [agreed, setAgreed] = useState(false);
+  const [consentError, setConsentError] = useState<string | undefined>(undefined);
+  const consentRef = useRef<HTMLInputElement>(null);
   const [values, setValues] = useState<EnrollValues>(EMPTY);
   /** Messages on show: a field is checked when it loses focus and on submit, not while first typed. */
   const [errors, setErrors] = useState<Partial<Record<EnrollField, string>>>({});
@@ -49,6 +58,9 @@ export function EnrollForm({ onEnrolled }: { onEnrolled: (userId: string | null)
     mutationFn: (input: TSelfEnrollmentInput) => enrollSelf(api, input),
     onSuccess: async (user) => {
       emitEvent({ name: 'enrolled', data: { userId: user.userId } });
+      if (user.consent) {
+        emitEvent({ name: 'consent_given', data: { userId: user.userId, termsVersion: user.consent.termsVersion } });
+      }
       await onEnrolled(user.userId);
     },
     onError: async (error) => {
@@ -94,15 +106,27 @@ export function EnrollForm({ onEnrolled }: { onEnrolled: (userId: string | null)
     if (enroll.isPending) return;
     const problems = validateAll(values);
     const invalid = ENROLL_FIELDS.filter((f) => problems[f]);
-    if (invalid.length > 0) {
+    const consentMissing = Boolean(facts) && !agreed;
+    setConsentError(consentMissing ? consentText.mustAgree : undefined);
+    if (invalid.length > 0 || consentMissing) {
       setErrors(Object.fromEntries(invalid.map((f) => [f, t.problems[problems[f] ?? 'required']])));
-      announce(t.errorCount(invalid.length));
+      announce(t.errorCount(invalid.length + (consentMissing ? 1 : 0)));
       const first = invalid[0];
       if (first) focusField(first);
+      else consentRef.current?.focus();
       return;
     }
     setErrors({});
-    enroll.mutate(toEnrollmentInput(values));
+    const input = toEnrollmentInput(values);
+    enroll.mutate(
+      facts
+        ? {
+            ...input,
+            // Recorded as given in the widget, with this request's IP address and browser; the time is the server's.
+            consent: { termsVersion: facts.termsVersion, acceptedAt: session.serverNow().toISOString(), method: 'widget' },
+          }
+        : input,
+    );
   };
 
   const field = (name: EnrollField) => ({
@@ -199,6 +223,18 @@ export function EnrollForm({ onEnrolled }: { onEnrolled: (userId: string | null)
           maxLength={21}
           onChange={(e) => update('phone', e.target.value)}
         />
+        {facts ? (
+          <ConsentInstruction
+            ref={consentRef}
+            facts={facts}
+            agreed={agreed}
+            onAgreedChange={(value) => {
+              setAgreed(value);
+              if (value) setConsentError(undefined);
+            }}
+            error={consentError}
+          />
+        ) : null}
         {otherFailure ? <ErrorScreen error={otherFailure} level={2} /> : null}
         <Button type="submit" loading={enroll.isPending} fullWidth>
           {enroll.isPending ? t.submitting : t.submit}

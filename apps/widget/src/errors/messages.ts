@@ -35,6 +35,10 @@ export const messages: { en: ErrorMessages; es: ErrorMessages } = {
       title: 'Identity verification is locked',
       body: 'There were too many unsuccessful attempts to confirm your identity. For your security, please wait before trying again.',
     },
+    CONSENT_REQUIRED: {
+      title: 'Your permission is needed',
+      body: 'Credit monitoring is paused until you give your permission to check your credit again.',
+    },
     CREDIT_FROZEN: {
       title: 'Your credit file is frozen',
       body: 'A security freeze is on your credit file, so we cannot show your score. Lift the freeze with the credit bureau, then come back.',
@@ -71,6 +75,10 @@ export const messages: { en: ErrorMessages; es: ErrorMessages } = {
     VERIFICATION_LOCKED: {
       title: 'La verificación de identidad está bloqueada',
       body: 'Hubo demasiados intentos fallidos para confirmar su identidad. Por su seguridad, espere antes de volver a intentarlo.',
+    },
+    CONSENT_REQUIRED: {
+      title: 'Necesitamos su permiso',
+      body: 'El monitoreo de crédito está en pausa hasta que vuelva a darnos permiso para revisar su crédito.',
     },
     CREDIT_FROZEN: {
       title: 'Su expediente de crédito está congelado',

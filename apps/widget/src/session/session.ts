@@ -1,3 +1,4 @@
+import type { TWidgetSession } from '@credit/contract';
 import { WIDGET_CSRF_HEADER, type WidgetDisclosure } from '@credit/contract/widget-protocol';
 import { type CreditAuth, CreditClient, isCreditApiError } from '@credit/sdk/browser';
 import { WidgetSessionClient } from '@credit/sdk/widget-session';
@@ -18,6 +19,10 @@ export interface WidgetSessionState {
   expiresAt: string;
   /** What the host may learn about the score through events: the client's setting, from the server. */
   disclosure: WidgetDisclosure;
+  /** What the consent instruction says (its version, how long, how often, who receives the file). */
+  consentTerms: TWidgetSession['consentTerms'];
+  /** The server's clock minus this device's, from the exchange: consent times are the server's, not the device's. */
+  serverOffsetMs: number;
 }
 
 export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
@@ -61,11 +66,15 @@ export class WidgetSession {
    * sending the token itself.
    */
   async start(userToken: string): Promise<WidgetSessionState> {
-    const created = await sessionClient(fixedAuth({ authorization: `Bearer ${userToken}` }), this.fetch)
-      .call('createWidgetSession', { body: { parentOrigin: this.parentOrigin } })
+    const exchanged = await sessionClient(fixedAuth({ authorization: `Bearer ${userToken}` }), this.fetch)
+      .request('createWidgetSession', { body: { parentOrigin: this.parentOrigin } })
       .catch((error: unknown) => {
         throw sessionRefusal(error);
       });
+    const received = Date.now();
+    const { data: created, meta } = exchanged.body;
+    // The answer was written before it arrived, so the estimate never puts the server's clock ahead of itself.
+    const serverTime = Date.parse(meta.timestamp);
     const cookieWorks = await sessionClient(fixedAuth({ [WIDGET_CSRF_HEADER]: created.csrfToken }), this.fetch)
       .call('getWidgetSession')
       .then(
@@ -82,6 +91,8 @@ export class WidgetSession {
       userId: created.userId,
       expiresAt: created.expiresAt,
       disclosure: created.disclosure,
+      consentTerms: created.consentTerms,
+      serverOffsetMs: Number.isFinite(serverTime) ? serverTime - received : 0,
     };
     return this.state;
   }
@@ -92,6 +103,11 @@ export class WidgetSession {
    */
   rememberUserId(userId: string): void {
     if (this.state) this.state.userId = userId;
+  }
+
+  /** Now on the server's clock (the time a consent is recorded against), estimated from the exchange. */
+  serverNow(): Date {
+    return new Date(Date.now() + (this.state?.serverOffsetMs ?? 0));
   }
 }
 

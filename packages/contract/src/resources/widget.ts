@@ -29,6 +29,20 @@ export const ZWidgetSession = z
         'What the host page may learn about the score through widget events, from the client’s setting: `none`, `band` ' +
         'or `exact` (docs/partner/disclosure.md). The frame applies it to every event it sends the host.',
     }),
+    consentTerms: z
+      .object({
+        termsVersion: z
+          .string()
+          .meta({ description: 'The terms version a consent is given under now (the text the widget shows).' }),
+        validityDays: z.number().int().meta({ description: 'How long a consent runs from when it is given.', example: 365 }),
+        refreshIntervalDays: z.number().int().meta({ description: 'How often monitoring pulls the file.', example: 30 }),
+        partnerName: z.string().meta({ description: 'Who, besides us, receives the file: the token’s client, by name.' }),
+      })
+      .meta({
+        description:
+          'What the consent instruction says before the customer has a user record (enrolment): its version, how long it ' +
+          'runs, how often the file is pulled and who receives it.',
+      }),
   })
   .meta({ id: 'WidgetSession' });
 export type TWidgetSession = z.infer<typeof ZWidgetSession>;

@@ -8,6 +8,8 @@ import { getMe } from '../users/service.ts';
 
 type UserPrincipal = Extract<Principal, { kind: 'user' }>;
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 const userPrincipal = (caller: Caller): UserPrincipal => {
   if (caller.principal.kind !== 'user') throw new ApiError('AUTHORIZATION_ERROR', 'This route is for user tokens only.');
   return caller.principal;
@@ -53,6 +55,12 @@ export const createWidgetSession = async (
       userId: await enrolledUserId(ctx, caller),
       // From the token's client, read by the server: the host page has no say in what the frame may tell it.
       disclosure: principal.client.widgetDisclosure,
+      consentTerms: {
+        termsVersion: ctx.config.CONSENT_TERMS_VERSION,
+        validityDays: Math.round(ctx.config.CONSENT_VALIDITY / DAY_MS),
+        refreshIntervalDays: Math.round(ctx.config.MONITORING_INTERVAL / DAY_MS),
+        partnerName: principal.client.name,
+      },
     },
   };
 };

@@ -170,6 +170,10 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     const missing = (['DATABASE_URL', 'TOKEN_SIGNING_KEY', 'DATA_ENCRYPTION_KEY'] as const).filter((key) => !config[key]);
     if (missing.length > 0) throw new Error(`Production needs ${missing.join(', ')}; refusing to start`);
   }
+  if (config.APP_ENV === 'production' && config.CONSENT_VALIDITY > 365 * 86_400_000) {
+    // A consumer's instruction is renewed at least yearly (CFPB 2024 proposal; docs/partner/consent.md).
+    throw new Error('In production CONSENT_VALIDITY must be at most 365d');
+  }
   if (config.API_PROCESSES > 1 && !config.DATABASE_URL) {
     // PGlite is one process's embedded database: its data folder cannot be opened by several processes.
     throw new Error('API_PROCESSES above 1 needs DATABASE_URL (PostgreSQL)');

@@ -69,9 +69,8 @@ const setUpPartnerProject = async () => {
     `${JSON.stringify({ name: 'partner-app', private: true, type: 'module' })}\n`,
   );
   cpSync(path.join(repo, 'docs/samples/src'), path.join(project, 'src'), { recursive: true });
-  writeFileSync(path.join(project, 'app.tsx'), REACT_APP);
-  writeFileSync(path.join(project, 'quickstart.mjs'), QUICKSTART);
-  writeFileSync(path.join(project, 'handle-webhook.mjs'), HANDLE_WEBHOOK);
+  // The partner's own files beside the samples (docs/partner/install.md shows them): two scripts and a page script.
+  cpSync(path.join(repo, 'docs/samples/kit'), project, { recursive: true });
   await inProject('npm', [
     'install',
     '--prefer-offline',
@@ -131,7 +130,11 @@ describe('the partner kit, installed with npm outside the workspace', () => {
 
   it('runs the quickstart with plain node: enrol, verify, score, user token, webhook subscription', async () => {
     const result = JSON.parse(
-      await inProject(process.execPath, ['quickstart.mjs'], { ...credentials(), RECEIVER_URL: receiver.url }),
+      await inProject(process.execPath, ['quickstart.mjs'], {
+        ...credentials(),
+        WEBHOOK_URL: receiver.url,
+        WEBHOOK_SIGNING_SECRET,
+      }),
     );
     expect(result.userId).toMatch(/^usr_/);
     expect(result.verified).toBe(true);
@@ -152,7 +155,7 @@ describe('the partner kit, installed with npm outside the workspace', () => {
     writeFileSync(path.join(project, 'delivery.json'), delivery?.raw ?? '');
     const handled = await inProject(process.execPath, ['handle-webhook.mjs'], {
       SIGNATURE: String(delivery?.headers['x-service-signature']),
-      SIGNING_SECRET: WEBHOOK_SECRET,
+      WEBHOOK_SIGNING_SECRET,
     });
     expect(handled.trim()).toMatch(/^score of cust-kit-1 went (up|down) to \d{3}$/);
   });
@@ -169,7 +172,7 @@ describe('the partner kit, installed with npm outside the workspace', () => {
     await inProject(bin('esbuild'), ['app.tsx', '--bundle', '--minify', '--format=esm', '--outfile=public/app.js']);
     const bundle = readFileSync(path.join(project, 'public/app.js'));
     const credit = app.sdk(client);
-    const customer = { ...CUSTOMER, id: 'cust-kit-react' };
+    const customer = CUSTOMER;
     const userId = await enrolCustomer(credit, customer);
     expect(await verifyInSandbox(credit, userId)).toBe(true);
     const { score } = await credit.call('getCreditScore', { params: { userId } });
@@ -211,9 +214,10 @@ describe('the partner kit, installed with npm outside the workspace', () => {
   });
 });
 
-const WEBHOOK_SECRET = 'whsec_partner_kit_3c9e1f0a7b5d4e2f8a61';
+const WEBHOOK_SIGNING_SECRET = 'whsec_partner_kit_3c9e1f0a7b5d4e2f8a61';
+/** The React test's customer; the quickstart's (cust-kit-1) is in docs/samples/kit/quickstart.mjs. */
 const CUSTOMER: Customer = {
-  id: 'cust-kit-1',
+  id: 'cust-kit-react',
   email: 'jane@example.com',
   firstName: 'Jane',
   lastName: 'Doe',
@@ -221,50 +225,6 @@ const CUSTOMER: Customer = {
   dateOfBirth: '1985-04-12',
   address: { street: '123 Main St', city: 'Springfield', state: 'IL', zipCode: '62701' },
 };
-
-/** The partner's script: the quickstart's steps, one after the other, from the compiled samples. */
-const QUICKSTART = `import { activeCustomerIds } from './src/all-users.js';
-import { createCreditClient } from './src/credit-client.js';
-import { enrolCustomer } from './src/enrol-customer.js';
-import { describeScore } from './src/read-score.js';
-import { subscribeToWebhooks } from './src/subscribe-webhooks.js';
-import { userTokenFor } from './src/user-token-route.js';
-import { verifyInSandbox } from './src/verify-in-sandbox.js';
-
-const customer = ${JSON.stringify(CUSTOMER)};
-const credit = createCreditClient(process.env);
-const userId = await enrolCustomer(credit, customer);
-const verified = await verifyInSandbox(credit, userId);
-const score = await describeScore(credit, userId);
-const active = await activeCustomerIds(credit);
-const { userToken } = await userTokenFor(credit, customer);
-const webhookId = await subscribeToWebhooks(credit, process.env.RECEIVER_URL, '${WEBHOOK_SECRET}');
-console.log(JSON.stringify({ userId, verified, score, active, userToken, webhookId }));
-`;
-
-const HANDLE_WEBHOOK = `import { readFileSync } from 'node:fs';
-import { handleCreditWebhook } from './src/webhook-handler.js';
-
-console.log(handleCreditWebhook(readFileSync('delivery.json', 'utf8'), process.env.SIGNATURE, process.env.SIGNING_SECRET));
-`;
-
-/** The partner's page script: the quickstart's React sample in a root of its own, its events kept for the test. */
-const REACT_APP = `import { createRoot } from 'react-dom/client';
-import { ScoreWidget } from './src/score-widget.js';
-
-declare global {
-  interface Window {
-    partnerEvents: string[];
-  }
-}
-
-window.partnerEvents = [];
-const root = document.getElementById('root');
-if (!root) throw new Error('no #root');
-createRoot(root).render(
-  <ScoreWidget apiUrl={root.dataset.apiUrl ?? ''} onEvent={(event) => window.partnerEvents.push(event.name)} />,
-);
-`;
 
 const pageHtml = (apiUrl: string) => `<!doctype html>
 <html lang="en">

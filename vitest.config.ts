@@ -8,6 +8,8 @@ export default defineConfig({
       'e2e/test/**/*.test.ts',
       'docs/samples/test/**/*.test.{ts,tsx}',
     ],
+    // Once per run: the migrated PGlite that every harness app copies instead of running initdb (test/helpers).
+    globalSetup: ['apps/bff/test/helpers/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -14,7 +14,7 @@ import { type CreateClientInput, createClient } from '../../src/modules/clients/
 import { listen, type RunningServer } from '../../src/server.ts';
 import { invalidationsArrived } from './invalidations.ts';
 import { assertMatchesOpenApi } from './openapi-check.ts';
-import { openTestDb } from './test-db.ts';
+import { openMigratedTestDb } from './test-db.ts';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -87,7 +87,7 @@ export const startTestApp = async (
     bureau?: BureauProvider;
   } = {},
 ): Promise<TestApp> => {
-  const db = options.db ?? (await openTestDb());
+  const db = options.db ?? (await openMigratedTestDb());
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {

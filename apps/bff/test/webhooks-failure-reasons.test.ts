@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dispatcher, startDispatcher } from '../src/modules/webhooks/dispatcher.ts';
-import { failureReason, formatTimeout } from '../src/modules/webhooks/failure-reason.ts';
+import { FIXED_FAILURE_PHRASES, failureReason, formatTimeout } from '../src/modules/webhooks/failure-reason.ts';
 import { enrollment, startTestApp, type TestApp } from './helpers/harness.ts';
 import { closedPort, type PlainReceiver, startPlainReceiver } from './helpers/http-receiver.ts';
 import { type Receiver, startReceiver } from './helpers/webhook-receiver.ts';
@@ -119,5 +121,12 @@ describe('the failure reason of a delivery attempt', () => {
       'dns: host not found',
     );
     expect(failureReason(new Error('secret whsec_0123'), 10_000)).toBe('could not send');
+  });
+
+  it('is one of the phrases docs/partner/webhooks.md lists, each with what to do', () => {
+    const guide = readFileSync(path.resolve(import.meta.dirname, '../../../docs/partner/webhooks.md'), 'utf8');
+    for (const phrase of [...FIXED_FAILURE_PHRASES, 'timeout after 30 s', 'http 500']) {
+      expect(guide, phrase).toMatch(new RegExp(`^\\|[^\\n]*\`${phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\``, 'm'));
+    }
   });
 });

@@ -51,6 +51,18 @@ const NETWORK_REASONS: Record<string, string> = {
   UND_ERR_RES_EXCEEDED_MAX_SIZE: 'answer too large',
 };
 
+/** Every fixed phrase an attempt can record (besides `timeout after …` and `http <status>`): the guide lists each. */
+export const FIXED_FAILURE_PHRASES: readonly string[] = [
+  ...new Set([
+    ...Object.values(TLS_REASONS),
+    ...Object.values(NETWORK_REASONS),
+    'tls: handshake failed',
+    HTTP_IN_PRODUCTION,
+    COULD_NOT_SIGN,
+    UNKNOWN_FAILURE,
+  ]),
+];
+
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
 /** The codes along an error's `cause` chain (undici wraps socket errors; AggregateError holds one per address). */

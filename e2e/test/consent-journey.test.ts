@@ -2,6 +2,7 @@ import type { WidgetDisclosure } from '@credit/contract/widget-protocol';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeClient } from '../../apps/bff/src/modules/clients/service.ts';
+import { applyTermsVersion } from '../../apps/bff/src/modules/users/consent.ts';
 import { startDispatcher } from '../../apps/bff/src/modules/webhooks/dispatcher.ts';
 import { startTestApp } from '../../apps/bff/test/helpers/harness.ts';
 import { type Receiver, startReceiver } from '../../apps/bff/test/helpers/webhook-receiver.ts';
@@ -261,6 +262,75 @@ describe('consent and disclosure in the widget', () => {
       const state = await sdk().call('getConsent', { params: { userId } });
       expect(state.current).toMatchObject({ status: 'active', method: 'widget' });
       expect(state.reconsentRequired).toBe(false);
+      expect.soft(audit.failures, audit.report()).toEqual([]);
+    });
+  });
+});
+
+/**
+ * New terms that require re-consent: an instance starts with a new CONSENT_TERMS_VERSION and
+ * CONSENT_TERMS_REQUIRE_RECONSENT=true, so consents under the old version stop counting; the widget asks on the
+ * next visit, showing the new version, before any credit data.
+ */
+describe('new consent terms in the widget', () => {
+  const NEW_TERMS = '2027-01-15';
+  let browser: Browser | undefined;
+  let before: TestApp | undefined;
+  let after: TestApp | undefined;
+  let partnerPage: RunningServer | undefined;
+
+  afterAll(async () => {
+    await browser?.close();
+    await partnerPage?.close();
+    await before?.close();
+    // The database outlived the first instance; the second closes it.
+    await after?.close();
+  });
+
+  it('asks the customer to agree to the new version before showing the score', { timeout: 90_000 }, async () => {
+    assertBuilt();
+    browser = await launchBrowser();
+    // Yesterday's instance: the customer enrolled (and consented) under the old terms.
+    before = await startTestApp({ keepDb: true });
+    const { db } = before;
+    const partner = await createPartner(before, ['http://localhost:*']);
+    const externalUserId = newExternalUserId('new-terms');
+    const userId = await enrolActiveUser(before, partner.accessToken, externalUserId);
+    await before.close();
+    before = undefined;
+    // Today's: the same database with new terms published; starting applies them, as the start command does.
+    after = await startTestApp({
+      db,
+      config: { CONSENT_TERMS_VERSION: NEW_TERMS, CONSENT_TERMS_REQUIRE_RECONSENT: 'true' },
+    });
+    await applyTermsVersion(after.ctx);
+    const api = after;
+    const sdk = api.sdk(partner.client);
+    expect((await sdk.call('getConsent', { params: { userId } })).reconsentRequired).toBe(true);
+    partnerPage = await servePage('localhost', () => partnerPageHtml(api.url));
+    const pageUrl = partnerPage.url;
+
+    await runJourney(browser, 'mobile', 'consent-new-terms', async ({ page, audit }) => {
+      const network = new NetworkLog(page);
+      const userToken = await api.userToken(await api.currentToken(partner.client), externalUserId);
+      await page.goto(pageUrl);
+      await createWidget(page, { userToken });
+      const frame = widgetFrame(page);
+      await frame.getByRole('heading', { name: 'Please review the updated terms' }).waitFor();
+      await frame
+        .getByText(`The terms for checking your credit have changed (version ${NEW_TERMS}).`, { exact: false })
+        .waitFor();
+      await frame.getByText(`Consent terms version ${NEW_TERMS}`).waitFor();
+      expect(network.matching('GET', SCORE_PATH), 'nothing pulled before the customer agrees').toEqual([]);
+      await audit.check('consent-new-terms');
+
+      await agreeToConsent(frame);
+      await frame.getByRole('button', { name: 'Agree and continue' }).click();
+      const { score } = await sdk.call('getCreditScore', { params: { userId } });
+      await shownScore(frame, score).waitFor();
+      expect(await hostEvents(page)).toContainEqual({ name: 'consent_given', data: { userId, termsVersion: NEW_TERMS } });
+      const state = await sdk.call('getConsent', { params: { userId } });
+      expect(state.current).toMatchObject({ status: 'active', method: 'widget', termsVersion: NEW_TERMS });
       expect.soft(audit.failures, audit.report()).toEqual([]);
     });
   });

@@ -115,6 +115,10 @@ const EXTENSIONS = [
   'POST /v1/sandbox/clocks/{clockId}/users',
   'POST /v1/sandbox/clocks/{clockId}/advance',
   'DELETE /v1/sandbox/clocks/{clockId}',
+  // Consent (issue 24): the consumer's instruction behind every pull; read, granted and withdrawn per user.
+  'GET /v1/users/{userId}/consent',
+  'POST /v1/users/{userId}/consent',
+  'POST /v1/users/{userId}/consent/withdraw',
   'POST /widget/session', // the widget frame's cookie session
   'GET /widget/session',
 ];

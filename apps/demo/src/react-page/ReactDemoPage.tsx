@@ -1,6 +1,9 @@
 import { CreditWidget, type CreditWidgetRef, type WidgetEvent, type WidgetView } from '@credit/react';
 import { useCallback, useRef, useState } from 'react';
 
+const DASHBOARD_VIEWS: readonly string[] = ['score', 'factors', 'history', 'offers', 'alerts'] satisfies WidgetView[];
+const isDashboardView = (view: string): view is WidgetView => DASHBOARD_VIEWS.includes(view);
+
 export interface ReactDemoConfig {
   user: string;
   /** Where the browser loads the loader: the API's `/embed.js`. */
@@ -42,7 +45,8 @@ export function ReactDemoPage({ user, embedUrl }: ReactDemoConfig) {
   const onEvent = (event: WidgetEvent) => {
     window.demoEvents = [...(window.demoEvents ?? []), event];
     setEvents((shown) => [...shown, event]);
-    if (event.name === 'view_changed' && event.data.view !== 'enroll' && event.data.view !== 'verify') setView(event.data.view);
+    // Only dashboard tabs follow the widget; a step (enrolment, verification, consent) is not a view to open.
+    if (event.name === 'view_changed' && isDashboardView(event.data.view)) setView(event.data.view);
   };
 
   const refreshScore = async () => {

@@ -123,6 +123,7 @@ describe('delivery', () => {
     expect(logs.data.every((e: { status: string; statusCode: number }) => e.status === 'failed' && e.statusCode === 500)).toBe(
       true,
     );
+    expect(new Set(logs.data.map((e: { error?: string }) => e.error))).toEqual(new Set(['http 500']));
     expect(new Set(logs.data.map((e: { deliveryId: string }) => e.deliveryId)).size).toBe(1);
     const page1 = await logsOf(token, webhookId, '?limit=4');
     expect(page1.data.map((e: { attempt: number }) => e.attempt)).toEqual([6, 5, 4, 3]);
@@ -136,6 +137,9 @@ describe('delivery', () => {
     const mails = () => smtp.mails.filter((m) => m.raw.includes(webhookId));
     expect(mails()).toHaveLength(1);
     expect(mails()[0]?.to).toEqual(['ops@bank.test']);
+    // It says why the last attempt failed, as the logs do.
+    // (quoted-printable: soft line breaks are `=` at a line's end)
+    expect(mails()[0]?.raw.replace(/=\r?\n/g, '')).toContain('The last attempt failed with: http 500.');
     // Nothing more is attempted or mailed, however long we wait.
     app.clock.advance(48 * 60 * MINUTE);
     await dispatcher.runOnce();
@@ -264,7 +268,7 @@ describe('failure notice without SMTP', () => {
     const client = await app.createClient({ contactEmail: 'alerts@bank.test' });
     const ctx = { ...app.ctx, config: { ...app.ctx.config, SMTP_URL: undefined, DATA_DIR: dir } };
     const notifier = createFailureNotifier(ctx);
-    await notifier.notify({ id: 'wh_NoSmtp000001', client_id: client.id, url: 'https://hooks.bank.test/x' });
+    await notifier.notify({ id: 'wh_NoSmtp000001', client_id: client.id, url: 'https://hooks.bank.test/x', last_error: null });
     notifier.close();
     const files = readdirSync(path.join(dir, 'webhook-notices'));
     expect(files).toHaveLength(1);

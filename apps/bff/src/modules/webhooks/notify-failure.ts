@@ -17,6 +17,7 @@ const message = (notice: NoticeClaim, from: string, to: string) => ({
   text: [
     `Your webhook subscription ${notice.id} (${new URL(notice.url).host}) did not answer 2xx to a delivery`,
     'or to any of its five retries, so it is now marked "failed" and receives no more deliveries.',
+    ...(notice.last_error ? [`The last attempt failed with: ${notice.last_error}.`] : []),
     '',
     'Check the attempts with GET /v1/webhooks/{webhookId}/logs, fix the receiver, then re-activate it with',
     'PATCH /v1/webhooks/{webhookId} {"status": "active"}. Deliveries still queued resume on a fresh schedule.',

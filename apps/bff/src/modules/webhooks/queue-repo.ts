@@ -276,6 +276,8 @@ export interface NoticeClaim {
   id: string;
   client_id: string;
   url: string;
+  /** Why the last failed attempt failed (`connection refused`, `http 500`, …), for the e-mail; null if unknown. */
+  last_error: string | null;
 }
 
 /** Leases one pending failure notice; a crash before `finishNotice` sends it again after the lease. */
@@ -284,7 +286,9 @@ export const claimNotice = async (db: Queryable, now: Date, leaseUntil: Date): P
     `update webhooks set notice_lease_until = $2
      where id = (select id from webhooks where notice_pending and (notice_lease_until is null or notice_lease_until < $1)
                  limit 1 for update skip locked)
-     returning id, client_id, url`,
+     returning id, client_id, url,
+       (select a.error from webhook_attempts a where a.webhook_id = webhooks.id and a.status = 'failed'
+        order by a.delivered_at desc, a.seq desc limit 1) as last_error`,
     [now, leaseUntil],
   );
   return rows[0];

@@ -8,10 +8,12 @@ import type { OperationId, UserTokenOperationId } from './operations.ts';
 /** The operations a user token may call: all the browser entry sends. */
 export const USER_TOKEN_ROUTES: Record<UserTokenOperationId, string> = {
   enrollUser: 'POST /v1/users/enroll idempotent',
+  getConsent: 'GET /v1/users/{userId}/consent',
   getCreditScore: 'GET /v1/users/{userId}/credit-score',
   getMe: 'GET /v1/me',
   getUser: 'GET /v1/users/{userId}',
   getVerificationQuestions: 'GET /v1/users/{userId}/verification/questions',
+  grantConsent: 'POST /v1/users/{userId}/consent idempotent',
   listAlerts: 'GET /v1/users/{userId}/alerts list',
   listCreditScoreHistory: 'GET /v1/users/{userId}/credit-score/history list',
   listUserOffers: 'GET /v1/users/{userId}/offers list',
@@ -19,6 +21,7 @@ export const USER_TOKEN_ROUTES: Record<UserTokenOperationId, string> = {
   refreshCreditScore: 'POST /v1/users/{userId}/credit-score/refresh idempotent',
   submitVerificationAnswers: 'POST /v1/users/{userId}/verification/answers',
   updateAlert: 'PATCH /v1/users/{userId}/alerts/{alertId}',
+  withdrawConsent: 'POST /v1/users/{userId}/consent/withdraw idempotent',
 };
 
 /** The operations only a partner's server calls (client credentials, access tokens). */
@@ -56,7 +59,7 @@ export const INTERNAL_ROUTES: Record<InternalOperationId, string> = {
 };
 
 /** The `error.code`s of the API's error envelope. */
-export const API_ERROR_CODES: readonly ErrorCode[] = ['VALIDATION_ERROR', 'AUTHENTICATION_ERROR', 'AUTHORIZATION_ERROR', 'USER_NOT_ENROLLED', 'CREDIT_FROZEN', 'VERIFICATION_LOCKED', 'NOT_FOUND', 'USER_EXISTS', 'CLOCK_ADVANCING', 'IDEMPOTENCY_CONFLICT', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
+export const API_ERROR_CODES: readonly ErrorCode[] = ['VALIDATION_ERROR', 'AUTHENTICATION_ERROR', 'AUTHORIZATION_ERROR', 'USER_NOT_ENROLLED', 'CREDIT_FROZEN', 'VERIFICATION_LOCKED', 'CONSENT_REQUIRED', 'NOT_FOUND', 'USER_EXISTS', 'CLOCK_ADVANCING', 'IDEMPOTENCY_CONFLICT', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
 
 /** The `error`s of `POST /oauth/token` (RFC 6749 §5.2). */
 export const OAUTH_ERROR_CODES: readonly OAuthErrorCode[] = ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'];

@@ -85,7 +85,7 @@ describe('enrolment in the sandbox', () => {
         purpose: 'credit_monitoring',
         recipients: ['Credit API', expect.stringMatching(/^Test bank/)],
         acceptedAt: app.clock.now().toISOString(),
-        expiresAt: new Date(app.clock.now().getTime() + 365 * DAY).toISOString(),
+        expiresAt: '9999-12-31T00:00:00.000Z',
         withdrawnAt: null,
         ipAddress: null,
         userAgent: null,
@@ -170,9 +170,12 @@ describe('no pull without consent', () => {
   });
 
   it('stops at expiry: monitoring shows consent_expired and reads are refused until the consent is renewed', async () => {
-    const userId = await enrolActiveUser(app, await tok());
+    // A supplied consent expires (the sandbox default does not: older integrations keep working on test clocks).
+    const userId = await enrolActiveUser(app, await tok(), { consent: partnerConsent(app) });
+    const lasting = await enrolActiveUser(app, await tok());
     expect((await app.request('GET', `/v1/users/${userId}/credit-score`, { token: await tok() })).status).toBe(200);
     app.clock.advance(366 * DAY);
+    expect((await monitoringOf(lasting)).status).toBe('active');
     expect(await monitoringOf(userId)).toMatchObject({ status: 'paused', pausedReason: 'consent_expired', nextRefreshAt: null });
     const refused = await app.request('GET', `/v1/users/${userId}/credit-score`, { token: await tok() });
     expect(refused.body.error?.code).toBe('CONSENT_REQUIRED');

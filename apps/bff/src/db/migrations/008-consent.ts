@@ -33,15 +33,14 @@ create table consents (
 create index consents_user on consents (user_id, recorded_at, id);
 
 -- Backfill. Sandbox users enrolled before consent existed get a sandbox_default record under the first terms version,
--- valid one year from now (a user on a test clock: one year from the clock's time), so sandbox integrations and their
--- monitoring keep working. Production users get none: nothing records their instruction and we will not invent one.
+-- which does not expire (9999-12-31, as at enrolment: modules/users/consent-record.ts), so sandbox integrations and
+-- their monitoring keep working, on test clocks too. Production users get none: nothing records their instruction and we will not invent one.
 -- They read as monitoring paused (consent_required) and every pull answers 403 CONSENT_REQUIRED until the partner
 -- posts a partner_attested record or the consumer accepts in the widget (docs/partner/consent.md).
 insert into consents (id, client_id, user_id, terms_version, method, purpose, recipients, accepted_at, recorded_at,
     expires_at)
   select 'cns_' || replace(gen_random_uuid()::text, '-', ''), u.client_id, u.id, '2026-11-25', 'sandbox_default',
-    'credit_monitoring', array['Credit platform', c.name], u.created_at, now(),
-    coalesce((select k.frozen_time from sandbox_clocks k where k.id = u.clock_id), now()) + interval '1 year'
+    'credit_monitoring', array['Credit API', c.name], u.created_at, now(), timestamptz '9999-12-31 00:00:00+00'
   from users u join clients c on c.id = u.client_id
   where c.environment = 'sandbox' and u.deleted_at is null;
 update users u set consent_valid_until = x.expires_at

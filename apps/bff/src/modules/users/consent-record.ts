@@ -7,6 +7,13 @@ import type { ConsentRow, NewConsent } from './consent-repo.ts';
 /** Who receives the file under a consent, by name at the time it is given: us and the partner. */
 const OUR_NAME = 'Credit API';
 
+/**
+ * sandbox_default stands in for a consent an older sandbox integration does not send: it never expires (shown as
+ * 9999-12-31), so such an integration keeps working on test clocks advanced years ahead. Consents that are supplied
+ * expire as in production, which is how expiry is tested.
+ */
+export const SANDBOX_DEFAULT_EXPIRY = new Date('9999-12-31T00:00:00.000Z');
+
 /** A consent may be dated this far after our clock (the partner's clock runs a little ahead), not more. */
 const ACCEPTED_AT_SKEW_MS = 5 * 60_000;
 
@@ -108,7 +115,7 @@ export const enrolmentConsent = (
     userAgentEnc: null,
     acceptedAt: now,
     recordedAt: now,
-    expiresAt: new Date(now.getTime() + ctx.config.CONSENT_VALIDITY),
+    expiresAt: SANDBOX_DEFAULT_EXPIRY,
   };
 };
 

@@ -3,25 +3,18 @@ import { entryHash, GENESIS_HASH } from './chain.ts';
 import type { ChainedEntry, PendingEntry } from './entry.ts';
 
 /**
- * Appends entries to their clients' chains inside `tx`: each client's head row is locked (`for update`, in client id
- * order so two batches never deadlock), so appends of one client are serialised across every instance, and the head
- * moves in the same statement as the entries are inserted. Two statements whatever the batch size (three the first
- * time a client is seen: `knownHeads` lists clients whose head row is known to exist).
+ * Appends entries to their clients' chains inside `tx` (a business transaction's own entries): each client's head row
+ * is locked (`for update`, in client id order so two writers never deadlock) until `tx` commits, so appends of one
+ * client are serialised across every instance, and the head moves in the same statement as the entries are inserted.
  */
-export const appendEntries = async (
-  tx: Queryable,
-  entries: PendingEntry[],
-  knownHeads?: ReadonlySet<string>,
-): Promise<ChainedEntry[]> => {
+export const appendEntries = async (tx: Queryable, entries: PendingEntry[]): Promise<ChainedEntry[]> => {
   if (entries.length === 0) return [];
   const clients = [...new Set(entries.map((e) => e.clientId))].sort();
-  if (!knownHeads || clients.some((c) => !knownHeads.has(c))) {
-    await tx.query(
-      `insert into audit_heads (client_id, seq, hash)
-       select c, 0, $2 from unnest($1::text[]) as c order by c on conflict (client_id) do nothing`,
-      [clients, GENESIS_HASH],
-    );
-  }
+  await tx.query(
+    `insert into audit_heads (client_id, seq, hash)
+     select c, 0, $2 from unnest($1::text[]) as c order by c on conflict (client_id) do nothing`,
+    [clients, GENESIS_HASH],
+  );
   const { rows: heads } = await tx.query<{ client_id: string; seq: string | number; hash: string }>(
     'select client_id, seq, hash from audit_heads where client_id = any($1::text[]) order by client_id for update',
     [clients],

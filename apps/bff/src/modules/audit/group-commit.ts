@@ -1,8 +1,8 @@
 import type { Db } from '../../db/db.ts';
-import { appendEntries } from './append-repo.ts';
+import { appendToClientChain, type ChainHead } from './conditional-append-repo.ts';
 import type { PendingEntry } from './entry.ts';
 
-// Bounds one transaction's size (and so one batch's lock time) under a burst.
+// Bounds one statement's size under a burst.
 const MAX_BATCH = 500;
 
 interface Waiting {
@@ -13,14 +13,15 @@ interface Waiting {
 
 /**
  * Group commit: entries arriving while a batch commits wait for the next batch, which starts as soon as the previous
- * one committed (no timer, so an idle writer adds one transaction's latency and a busy one amortises it). A caller's
- * promise resolves only after its batch committed, so nothing answered can be lost to a crash.
+ * one committed (no timer, so an idle writer adds one statement's latency and a busy one amortises it). Each client's
+ * share of a batch is one statement (its own transaction, committed when it returns). A caller's promise resolves
+ * only after its entry committed, so nothing answered can be lost to a crash.
  */
 export class AuditGroupCommit {
   #waiting: Waiting[] = [];
   #running = false;
-  // Clients whose chain head row exists (added after a commit): their appends skip creating it.
-  readonly #knownHeads = new Set<string>();
+  // The chain heads this writer last wrote or read: a batch is chained on them without a round trip to read them.
+  readonly #heads = new Map<string, ChainHead>();
   constructor(private readonly db: Db) {}
 
   append(entry: PendingEntry): Promise<void> {
@@ -34,19 +35,25 @@ export class AuditGroupCommit {
     this.#running = true;
     try {
       while (this.#waiting.length > 0) {
-        const batch = this.#waiting.splice(0, MAX_BATCH);
-        try {
-          await this.db.transaction((tx) =>
-            appendEntries(
-              tx,
-              batch.map((w) => w.entry),
-              this.#knownHeads,
-            ),
-          );
-          for (const w of batch) this.#knownHeads.add(w.entry.clientId);
-          for (const w of batch) w.resolve();
-        } catch (error) {
-          for (const w of batch) w.reject(error);
+        const byClient = new Map<string, Waiting[]>();
+        for (const w of this.#waiting.splice(0, MAX_BATCH)) {
+          const share = byClient.get(w.entry.clientId);
+          if (share) share.push(w);
+          else byClient.set(w.entry.clientId, [w]);
+        }
+        for (const [clientId, share] of byClient) {
+          try {
+            await appendToClientChain(
+              this.db,
+              clientId,
+              share.map((w) => w.entry),
+              this.#heads,
+            );
+            for (const w of share) w.resolve();
+          } catch (error) {
+            this.#heads.delete(clientId);
+            for (const w of share) w.reject(error);
+          }
         }
       }
     } finally {

@@ -1,0 +1,95 @@
+import type { Queryable } from '../../db/db.ts';
+import { entryHash, GENESIS_HASH } from './chain.ts';
+import type { ChainedEntry, PendingEntry } from './entry.ts';
+
+export interface ChainHead {
+  seq: number;
+  hash: string;
+}
+
+/** The client's head, created at the genesis the first time. */
+const readHead = async (db: Queryable, clientId: string): Promise<ChainHead> => {
+  await db.query(`insert into audit_heads (client_id, seq, hash) values ($1, 0, $2) on conflict (client_id) do nothing`, [
+    clientId,
+    GENESIS_HASH,
+  ]);
+  const { rows } = await db.query<{ seq: string | number; hash: string }>(
+    'select seq, hash from audit_heads where client_id = $1',
+    [clientId],
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`audit head of ${clientId} vanished`);
+  return { seq: Number(row.seq), hash: row.hash };
+};
+
+const chainFrom = (head: ChainHead, entries: PendingEntry[]): ChainedEntry[] => {
+  let previous = head;
+  return entries.map((entry) => {
+    const seq = previous.seq + 1;
+    const hash = entryHash(entry, seq, previous.hash);
+    const chained = { ...entry, seq, prevHash: previous.hash, hash };
+    previous = { seq, hash };
+    return chained;
+  });
+};
+
+const asRecord = (e: ChainedEntry) => ({
+  client_id: e.clientId,
+  seq: e.seq,
+  id: e.id,
+  type: e.type,
+  actor_kind: e.actorKind,
+  actor_id: e.actorId,
+  user_id: e.userId,
+  request_id: e.requestId,
+  subject: e.subject,
+  occurred_at: e.occurredAt.toISOString(),
+  prev_hash: e.prevHash,
+  hash: e.hash,
+});
+
+// One statement, so one round trip and its own transaction: the head moves from the sequence the entries were chained
+// on, or nothing happens (another writer moved it first; the caller re-reads the head and chains again).
+const CONDITIONAL_APPEND = `
+  with moved as (
+    update audit_heads set seq = $2, hash = $3 where client_id = $1 and seq = $4 returning client_id
+  )
+  insert into audit_events
+    (client_id, seq, id, type, actor_kind, actor_id, user_id, request_id, subject, occurred_at, prev_hash, hash)
+  select e.client_id, e.seq, e.id, e.type, e.actor_kind, e.actor_id, e.user_id, e.request_id, e.subject, e.occurred_at,
+         e.prev_hash, e.hash
+  from json_populate_recordset(null::audit_events, $5::json) e
+  where exists (select 1 from moved)`;
+
+const MAX_ATTEMPTS = 20;
+
+/**
+ * Appends one client's entries without holding a lock across round trips: chained on the head this writer last saw
+ * (`heads`, kept up to date here), written by one statement that moves the head only if it is still there. The group
+ * commit's path; a write inside a business transaction uses appendEntries (a lock held to its commit) instead.
+ */
+export const appendToClientChain = async (
+  db: Queryable,
+  clientId: string,
+  entries: PendingEntry[],
+  heads: Map<string, ChainHead>,
+): Promise<void> => {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const head = heads.get(clientId) ?? (await readHead(db, clientId));
+    const chained = chainFrom(head, entries);
+    const last = chained.at(-1) as ChainedEntry;
+    const { rowCount } = await db.query(CONDITIONAL_APPEND, [
+      clientId,
+      last.seq,
+      last.hash,
+      head.seq,
+      JSON.stringify(chained.map(asRecord)),
+    ]);
+    if (rowCount === entries.length) {
+      heads.set(clientId, { seq: last.seq, hash: last.hash });
+      return;
+    }
+    heads.delete(clientId);
+  }
+  throw new Error(`audit trail of ${clientId}: the chain head kept moving; entries not written`);
+};

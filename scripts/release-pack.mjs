@@ -3,7 +3,7 @@
 //  - `pnpm pack` in each published package: it runs the package's `prepack` (the tsup build), applies
 //    `publishConfig` (exports pointing at dist/ instead of the workspace's src/) and replaces `workspace:*` by the
 //    versions it names, so the tarball installs with npm anywhere.
-//  - Each tarball is then checked: only dist/ and package.json (no sources, tests or tsconfig), no `workspace:`
+//  - Each tarball is then checked: only dist/, package.json and README.md (no sources, tests or tsconfig), no `workspace:`
 //    range, every export's files present; publint (strict) and @arethetypeswrong/cli (profile esm-only: the packages
 //    are ESM, which Node 20.19+ also loads from `require`) run on the tarball itself, as npm would publish it.
 // Usage: node scripts/release-pack.mjs [--out <dir>] [--json]
@@ -40,8 +40,8 @@ const contentsOf = (tarball) => {
 /** What would go wrong for a partner installing this tarball, in words; empty when nothing. */
 const problemsOf = ({ files, manifest }) => {
   const problems = [];
-  const stray = files.filter((file) => file !== 'package.json' && !file.startsWith('dist/'));
-  if (stray.length > 0) problems.push(`files outside dist/: ${stray.join(', ')}`);
+  const stray = files.filter((file) => !['package.json', 'README.md'].includes(file) && !file.startsWith('dist/'));
+  if (stray.length > 0) problems.push(`files outside dist/ besides package.json and README.md: ${stray.join(', ')}`);
   const sources = files.filter((file) => /\.tsx?$/.test(file) && !file.endsWith('.d.ts'));
   if (sources.length > 0) problems.push(`TypeScript sources: ${sources.join(', ')}`);
   for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {

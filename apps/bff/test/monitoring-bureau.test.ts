@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMonitoringUntilIdle } from '../src/modules/monitoring/scheduler.ts';
-import { enrolActiveUser } from './helpers/credit-users.ts';
+import { enrolActiveUser, partnerConsent } from './helpers/credit-users.ts';
 import { enrollment, startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 import { productionWithBureau, startTestBureau, type TestBureau, verifyInProduction } from './helpers/test-bureau.ts';
 
@@ -59,7 +59,10 @@ describe('monitoring against the HTTP bureau (production)', () => {
     const identity = enrollment({ ssn: '1001', firstName: 'Prod', lastName: 'Story', dateOfBirth: '1981-06-02' });
     const liveClient = await production.createClient();
     const liveToken = await production.token(liveClient);
-    const enrolled = await production.request('POST', '/v1/users/enroll', { token: liveToken, body: identity });
+    const enrolled = await production.request('POST', '/v1/users/enroll', {
+      token: liveToken,
+      body: { ...identity, consent: partnerConsent(production) },
+    });
     expect(enrolled.status).toBe(201);
     const liveUser = enrolled.body.data.userId as string;
     expect((await verifyInProduction(production, liveToken, liveUser)).result?.status).toBe(200);
@@ -89,7 +92,10 @@ describe('monitoring against the HTTP bureau (production)', () => {
   it('uses the file verification pulled as period 0: the first cycle pulls nothing more', async () => {
     const client = await production.createClient();
     const token = await production.token(client);
-    const enrolled = await production.request('POST', '/v1/users/enroll', { token, body: enrollment({ ssn: '1003' }) });
+    const enrolled = await production.request('POST', '/v1/users/enroll', {
+      token,
+      body: { ...enrollment({ ssn: '1003' }), consent: partnerConsent(production) },
+    });
     const userId = enrolled.body.data.userId as string;
     const creditPulls = () => bureau.calls.filter((c) => c.path === '/v1/credit-file').length;
     const before = creditPulls();
@@ -115,7 +121,10 @@ describe('monitoring against the HTTP bureau (production)', () => {
   it('skips a period the bureau refuses (no file) after the whole retry schedule, and refreshes the next one', async () => {
     const client = await production.createClient();
     const token = await production.token(client);
-    const enrolled = await production.request('POST', '/v1/users/enroll', { token, body: enrollment({ ssn: '1002' }) });
+    const enrolled = await production.request('POST', '/v1/users/enroll', {
+      token,
+      body: { ...enrollment({ ssn: '1002' }), consent: partnerConsent(production) },
+    });
     const userId = enrolled.body.data.userId as string;
     expect((await verifyInProduction(production, token, userId)).result?.status).toBe(200);
     const period1Due = production.clock.now().getTime() + 30 * DAY;
@@ -158,7 +167,10 @@ describe('monitoring against the HTTP bureau (production)', () => {
   it('retries a period the bureau failed, with the breaker open, and completes it once after recovery', async () => {
     const client = await production.createClient();
     const token = await production.token(client);
-    const enrolled = await production.request('POST', '/v1/users/enroll', { token, body: enrollment({ ssn: '1001' }) });
+    const enrolled = await production.request('POST', '/v1/users/enroll', {
+      token,
+      body: { ...enrollment({ ssn: '1001' }), consent: partnerConsent(production) },
+    });
     const userId = enrolled.body.data.userId as string;
     expect((await verifyInProduction(production, token, userId)).result?.status).toBe(200);
     await runMonitoringUntilIdle(production.ctx);

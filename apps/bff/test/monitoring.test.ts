@@ -242,4 +242,49 @@ describe('the monitoring schedule', () => {
       config.MONITORING_INTERVAL = was;
     }
   });
+
+  it('skips users without current consent, counting no attempt, and refreshes them at the next look once it is back', async () => {
+    await runMonitoringUntilIdle(app.ctx);
+    const userId = await enrolActiveUser(app, await tok(), { ssn: '1002' });
+    const points = () => count('select count(*)::int as n from score_history where user_id = $1', [userId]);
+    const scheduleOf = async () =>
+      (
+        await app.db.query<{ period: number; attempts: number; next: Date }>(
+          `select monitoring_period as period, monitoring_attempts as attempts, monitoring_next_attempt_at as next
+           from users where id = $1`,
+          [userId],
+        )
+      ).rows[0];
+    const before = await points();
+    const withdrawn = await app.request('POST', `/v1/users/${userId}/consent/withdraw`, { token: await tok() });
+    expect(withdrawn.status).toBe(200);
+
+    app.clock.advance(30 * DAY);
+    await runMonitoringUntilIdle(app.ctx);
+    // Not pulled, no attempt counted, looked at again a day later (not at every claim).
+    expect(await points()).toBe(before);
+    expect(await scheduleOf()).toMatchObject({ period: 1, attempts: 0 });
+    expect(new Date((await scheduleOf())?.next as Date).getTime()).toBe(app.clock.now().getTime() + DAY);
+    const granted = await app.request('POST', `/v1/users/${userId}/consent`, {
+      token: await tok(),
+      body: { termsVersion: app.ctx.config.CONSENT_TERMS_VERSION, method: 'partner_attested' },
+    });
+    expect(granted.status).toBe(201);
+    app.clock.advance(DAY);
+    await runMonitoringUntilIdle(app.ctx);
+    expect(await points()).toBe(before + 1);
+    expect(await scheduleOf()).toMatchObject({ period: 2, attempts: 0 });
+
+    // Consent that ends between the claim and the pull: a CONSENT_REQUIRED refusal is a skip, not a failed attempt.
+    app.clock.advance(30 * DAY);
+    const now = app.clock.now();
+    await app.db.query('update users set consent_valid_until = $2 where id = $1', [userId, new Date(now.getTime() + 1000)]);
+    const claimed = (await claimDueUsers(app.db, now, new Date(now.getTime() + 60_000), 10_000)).find((u) => u.id === userId);
+    expect(claimed?.consented).toBe(true);
+    app.clock.advance(2000);
+    expect(await refreshClaimedUser(app.ctx, claimed as NonNullable<typeof claimed>)).toBe('skipped');
+    expect(await points()).toBe(before + 1);
+    expect(await scheduleOf()).toMatchObject({ period: 2, attempts: 0 });
+    await runMonitoringUntilIdle(app.ctx);
+  });
 });

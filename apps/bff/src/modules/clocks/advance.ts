@@ -37,7 +37,7 @@ const runPeriod = (ctx: AppContext, advance: ClaimedAdvance, user: ClaimedUser):
 const runAdvance = async (ctx: AppContext, advance: ClaimedAdvance, report: AdvanceReport): Promise<void> => {
   const target = new Date(advance.target_time);
   for (;;) {
-    const due = await dueOnClock(ctx.db, advance.id, target, 100);
+    const due = await dueOnClock(ctx.db, advance.id, new Date(advance.frozen_time), target, 100);
     if (due.length === 0) break;
     let failed = 0;
     await eachLimited(due, ctx.config.MONITORING_CONCURRENCY, async (user) => {

@@ -6,49 +6,72 @@ export interface ClaimedUser extends UserRow, IdentityRow {
   monitoring_period: number;
   monitoring_anchor_at: Date;
   monitoring_attempts: number;
+  consent_valid_until: Date | null;
+  /**
+   * Whether the user had current consent when claimed. A due user without it is claimed only to be put aside (its next
+   * look is CONSENT_RECHECK_MS later, set by the claim itself): nothing is pulled and no attempt is counted.
+   */
+  consented: boolean;
 }
+
+/**
+ * How long a due user without current consent is put aside before the claim looks at it again. Without this, users whose
+ * consent expired would stay at the head of the due index and every claim would read past all of them; with it each is
+ * read once a day. A user who gives consent again is refreshed at the next look (refresh now pulls at once).
+ */
+export const CONSENT_RECHECK_MS = 24 * 3_600_000;
 
 const CLAIM_COLUMNS =
   'id, client_id, external_user_id, email, first_name, last_name, status, created_at, last_score_date::text, locked_until, ' +
   'monitoring_due_at, monitoring_last_at, monitoring_paused_reason, manual_refresh_at, ' +
-  'ssn_enc, date_of_birth_enc, address_enc, monitoring_period, monitoring_anchor_at, monitoring_attempts';
+  'ssn_enc, date_of_birth_enc, address_enc, monitoring_period, monitoring_anchor_at, monitoring_attempts, consent_valid_until';
 
 /**
  * Claims up to `limit` users whose refresh is due, oldest first, by pushing their next attempt to `leaseUntil`.
  * SKIP LOCKED lets any number of workers claim at once without waiting on or taking each other's users; a worker that
- * dies keeps its users only until the lease ends.
+ * dies keeps its users only until the lease ends. Users without current consent at `now` (consent_valid_until, migration
+ * 008) are skipped: the same statement puts them aside for CONSENT_RECHECK_MS and answers them with `consented: false`.
  */
 export const claimDueUsers = async (db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedUser[]> => {
   const { rows } = await db.query<ClaimedUser>(
-    `update users set monitoring_next_attempt_at = $2
-     where id in (
-       select id from users
+    `with due as (
+       select id as due_id, coalesce(consent_valid_until > $1, false) as consented from users
        -- A user on a sandbox test clock is refreshed by the clock's advances, at clock time (modules/clocks).
        where monitoring_next_attempt_at <= $1 and deleted_at is null and clock_id is null
        order by monitoring_next_attempt_at
        limit $3
        for update skip locked)
-     returning ${CLAIM_COLUMNS}`,
-    [now, leaseUntil, limit],
+     update users set monitoring_next_attempt_at = case when due.consented then $2::timestamptz else $4::timestamptz end
+     from due where users.id = due.due_id
+     returning ${CLAIM_COLUMNS}, due.consented`,
+    [now, leaseUntil, limit, new Date(now.getTime() + CONSENT_RECHECK_MS)],
   );
   return rows;
 };
 
 /**
  * The users of a sandbox test clock whose current period is due by `until` (the clock's target), for its advance: one
- * period each per call, so each user's periods run in order. The advance's lease on the clock is their claim.
+ * period each per call, so each user's periods run in order. The advance's lease on the clock is their claim. A period
+ * runs at its due time, or at `from` (the clock's time when the advance began) if it was overdue then: a user whose
+ * consent has ended by that time is left out, so the advance skips the rest of their periods.
  */
-export const dueOnClock = async (db: Queryable, clockId: string, until: Date, limit: number): Promise<ClaimedUser[]> => {
+export const dueOnClock = async (
+  db: Queryable,
+  clockId: string,
+  from: Date,
+  until: Date,
+  limit: number,
+): Promise<ClaimedUser[]> => {
   const { rows } = await db.query<ClaimedUser>(
-    `select ${CLAIM_COLUMNS} from users
+    `select ${CLAIM_COLUMNS}, true as consented from users
      where clock_id = $1 and deleted_at is null and monitoring_next_attempt_at is not null and monitoring_due_at <= $2
+       and consent_valid_until > greatest(monitoring_due_at, $4::timestamptz)
      order by id limit $3`,
-    [clockId, until, limit],
+    [clockId, until, limit, from],
   );
   return rows;
 };
 
-/** The sealed snapshot of a user's last pull, as stored. */
 export interface SealedSnapshot {
   sealed: string;
   asOf: Date;
@@ -161,6 +184,15 @@ export const recordFailedAttempt = async (tx: Queryable, userId: string, period:
     `update users set monitoring_attempts = monitoring_attempts + 1, monitoring_next_attempt_at = $3
      where id = $1 and monitoring_period = $2 and deleted_at is null`,
     [userId, period, retryAt],
+  );
+};
+
+/** A pull refused for want of consent: the period waits, with no attempt counted, until `recheckAt`. */
+export const deferForConsent = async (db: Queryable, userId: string, period: number, recheckAt: Date): Promise<void> => {
+  await db.query(
+    `update users set monitoring_next_attempt_at = $3
+     where id = $1 and monitoring_period = $2 and deleted_at is null and monitoring_next_attempt_at is not null`,
+    [userId, period, recheckAt],
   );
 };
 

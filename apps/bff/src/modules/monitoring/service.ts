@@ -12,8 +12,10 @@ import { loadCreditSubject, type UserRow, writeUser } from '../users/service.ts'
 import { applyPulledFile } from './apply-pull.ts';
 import {
   type ClaimedUser,
+  CONSENT_RECHECK_MS,
   claimManualRefresh,
   completePeriod,
+  deferForConsent,
   lastManualRefresh,
   lockRefreshState,
   markFrozen,
@@ -80,6 +82,8 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
   const now = ctx.clock.now();
   const claimedPeriod = user.monitoring_period;
   const { period, nextDueAt } = periodsAt(ctx, user, now);
+  // Without current consent nothing is pulled: the claim has already put the user aside (no attempt counted).
+  if (!user.consented) return 'skipped';
   if (user.status !== 'active') {
     await unschedule(ctx.db, user.id);
     return 'skipped';
@@ -92,6 +96,11 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
       pullId: `${user.id}:period:${period}`,
     });
   } catch (error) {
+    if (error instanceof ApiError && error.code === 'CONSENT_REQUIRED') {
+      // Consent ended between the claim and the pull: a skip, not a failed pull.
+      await deferForConsent(ctx.db, user.id, claimedPeriod, new Date(now.getTime() + CONSENT_RECHECK_MS));
+      return 'skipped';
+    }
     const attempt = user.monitoring_attempts + 1;
     const reason = error instanceof BureauUnavailableError ? error.reason : (error as Error).name;
     if (isPermanentRefusal(error) && attempt > ctx.config.MONITORING_RETRY_SCHEDULE.length) {

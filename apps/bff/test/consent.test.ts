@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BureauProvider } from '../src/bureau/provider.ts';
 import { SandboxBureau } from '../src/bureau/sandbox/sandbox-bureau.ts';
 import { type Dispatcher, startDispatcher } from '../src/modules/webhooks/dispatcher.ts';
+import { runHousekeeping } from '../src/worker.ts';
 import { enrolActiveUser, enrolUser, partnerConsent } from './helpers/credit-users.ts';
 import { enrollment, productionEnv, startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 import { openTestDb } from './helpers/test-db.ts';
@@ -285,6 +286,21 @@ describe('withdrawal', () => {
       ['sandbox_default', 'superseded'],
     ]);
     expect(state.history[0]).toMatchObject({ ipAddress: '2001:db8::7', userAgent: BROWSER });
+  });
+});
+
+describe('deleting the user', () => {
+  it('purges the IP address and user agent of their consents with their other personal data, and keeps the records', async () => {
+    const consent = partnerConsent(app, { ipAddress: '192.0.2.44', userAgent: BROWSER });
+    const enrolled = await app.request('POST', '/v1/users/enroll', { token: await tok(), body: enrollment({ consent }) });
+    const userId = enrolled.body.data.userId as string;
+    expect((await app.request('DELETE', `/v1/users/${userId}`, { token: await tok() })).status).toBe(200);
+    app.clock.advance((app.ctx.config.USER_PURGE_AFTER_DAYS + 1) * DAY);
+    await runHousekeeping(app.ctx);
+    const { rows } = await app.db.query('select method, ip_address_enc, user_agent_enc from consents where user_id = $1', [
+      userId,
+    ]);
+    expect(rows).toEqual([{ method: 'partner_attested', ip_address_enc: null, user_agent_enc: null }]);
   });
 });
 

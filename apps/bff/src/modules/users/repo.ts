@@ -190,6 +190,10 @@ export const purgeUsersDeletedBefore = async (tx: Queryable, cutoff: Date, at: D
     [cutoff, at],
   );
   if (rows.length > 0) {
+    // Where and in which browser they consented is personal data too; the consent records themselves stay as proof.
+    await tx.query('update consents set ip_address_enc = null, user_agent_enc = null where user_id = any($1::text[])', [
+      rows.map((r) => r.id),
+    ]);
     await tx.query(
       `update outbox_events set data = data - 'email' - 'firstName' - 'lastName'
        where data->>'userId' = any($1::text[]) and data ? 'email'`,

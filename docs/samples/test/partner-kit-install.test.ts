@@ -71,6 +71,7 @@ const setUpPartnerProject = async () => {
   cpSync(path.join(repo, 'docs/samples/src'), path.join(project, 'src'), { recursive: true });
   // The partner's own files beside the samples (docs/partner/install.md shows them): two scripts and a page script.
   cpSync(path.join(repo, 'docs/samples/kit'), project, { recursive: true });
+  writeFileSync(path.join(project, 'internal-operations.ts'), INTERNAL_OPERATIONS_PROBE);
   await inProject('npm', [
     'install',
     '--prefer-offline',
@@ -126,6 +127,12 @@ describe('the partner kit, installed with npm outside the workspace', () => {
     expect(config).toMatch(/^\s*"exactOptionalPropertyTypes": true/m);
     expect(config).toMatch(/^\s*"strict": true/m);
     expect(typecheck).toEqual({ code: 0, output: '' });
+  });
+
+  it('offers no internal operation: the token exchange and the widget session are not callable by id', () => {
+    // The probe's @ts-expect-error lines would be unused (an error of their own) if the operations were public.
+    expect(readFileSync(path.join(project, 'internal-operations.ts'), 'utf8')).toContain('@ts-expect-error');
+    expect(typecheck.output).not.toContain('internal-operations.ts');
   });
 
   it('runs the quickstart with plain node: enrol, verify, score, user token, webhook subscription', async () => {
@@ -225,6 +232,22 @@ const CUSTOMER: Customer = {
   dateOfBirth: '1985-04-12',
   address: { street: '123 Main St', city: 'Springfield', state: 'IL', zipCode: '62701' },
 };
+
+/** Type-level probe of the published SDK: what a partner's editor offers as operation ids. */
+const INTERNAL_OPERATIONS_PROBE = `import { CreditClient, type OperationId } from '@credit/sdk';
+import { CreditClient as BrowserClient, bearerAuth } from '@credit/sdk/browser';
+
+export const probe = (credit: CreditClient, browser: BrowserClient) => {
+  // @ts-expect-error the client exchanges its credentials itself; accessToken() answers the token
+  const exchange: OperationId = 'createAccessToken';
+  // @ts-expect-error the widget frame's session is the widget's own
+  void browser.call('createWidgetSession', { body: { parentOrigin: null } });
+  // @ts-expect-error the widget frame's session is the widget's own
+  void browser.call('getWidgetSession');
+  const publicOperation: OperationId = 'getCreditScore';
+  return [exchange, publicOperation, credit.accessToken(), bearerAuth(() => 'ut_sbx_probe')];
+};
+`;
 
 const pageHtml = (apiUrl: string) => `<!doctype html>
 <html lang="en">

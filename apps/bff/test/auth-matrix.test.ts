@@ -119,6 +119,8 @@ const EXTENSIONS = [
   'GET /v1/users/{userId}/consent',
   'POST /v1/users/{userId}/consent',
   'POST /v1/users/{userId}/consent/withdraw',
+  // Audit trail (issue 24): the client's tamper-evident record of reads, pulls, tokens, deletions and secrets.
+  'GET /v1/audit-events',
   'POST /widget/session', // the widget frame's cookie session
   'GET /widget/session',
 ];

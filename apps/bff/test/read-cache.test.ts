@@ -11,19 +11,32 @@ import { openTestDb, usingPostgres } from './helpers/test-db.ts';
 /** The bound README states for another instance to see a write: NOTIFY delivery, in practice a few milliseconds. */
 const OTHER_INSTANCE_BOUND_MS = 1_000;
 
-/** A database that counts the statements and transactions it is asked for. */
+/**
+ * A database that counts the statements it is asked for, in and out of transactions. The audit trail's appends (one
+ * per audited read, by design: issue 24, measured by `pnpm bench:api`) are not reads or writes of cached data and
+ * are left out, so these tests keep saying what the cache does.
+ */
 const counting = (db: Db) => {
   let statements = 0;
+  const count = (sql: string) => {
+    if (!/\baudit_(events|heads)\b/.test(sql)) statements += 1;
+  };
   const counted: Db = {
     ...db,
     query: (sql, params) => {
-      statements += 1;
+      count(sql);
       return db.query(sql, params);
     },
-    transaction: (work) => {
-      statements += 1;
-      return db.transaction(work);
-    },
+    transaction: (work) =>
+      db.transaction((tx) =>
+        work({
+          query: (sql, params) => {
+            count(sql);
+            return tx.query(sql, params);
+          },
+          exec: (sql) => tx.exec(sql),
+        }),
+      ),
   };
   return { db: counted, statements: () => statements };
 };

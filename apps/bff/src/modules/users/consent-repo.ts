@@ -35,14 +35,17 @@ export interface NewConsent {
 
 /**
  * Records a consent as the user's current one, in the caller's transaction: the one it replaces is marked superseded,
- * and the user's gate column takes the new expiry.
+ * and the user's gate column takes the new expiry. An enrolment inserts the user with that column already set and
+ * has nothing to supersede (`newUser`), so it skips both.
  */
-export const insertCurrentConsent = async (tx: Queryable, c: NewConsent): Promise<void> => {
-  await tx.query(
-    `update consents set superseded_at = $2
-     where user_id = $1 and withdrawn_at is null and superseded_at is null`,
-    [c.userId, c.recordedAt],
-  );
+export const insertCurrentConsent = async (tx: Queryable, c: NewConsent, newUser = false): Promise<void> => {
+  if (!newUser) {
+    await tx.query(
+      `update consents set superseded_at = $2
+       where user_id = $1 and withdrawn_at is null and superseded_at is null`,
+      [c.userId, c.recordedAt],
+    );
+  }
   await tx.query(
     `insert into consents (id, client_id, user_id, terms_version, method, purpose, recipients, ip_address_enc,
        user_agent_enc, accepted_at, recorded_at, expires_at)
@@ -61,7 +64,7 @@ export const insertCurrentConsent = async (tx: Queryable, c: NewConsent): Promis
       c.expiresAt,
     ],
   );
-  await tx.query('update users set consent_valid_until = $2 where id = $1', [c.userId, c.expiresAt]);
+  if (!newUser) await tx.query('update users set consent_valid_until = $2 where id = $1', [c.userId, c.expiresAt]);
 };
 
 /** Every consent of a user, most recent first. */

@@ -67,13 +67,15 @@ export interface NewUser {
   addressEnc: string;
   phoneEnc: string | null;
   createdAt: Date;
+  /** The expiry of the consent recorded with the enrolment (the gate, migration 008). */
+  consentValidUntil: Date;
 }
 
 export const insertUser = async (tx: Queryable, u: NewUser): Promise<void> => {
   await tx.query(
     `insert into users (id, client_id, external_user_id, email, first_name, last_name, status,
-       ssn_enc, date_of_birth_enc, address_enc, phone_enc, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+       ssn_enc, date_of_birth_enc, address_enc, phone_enc, created_at, consent_valid_until)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
     [
       u.id,
       u.clientId,
@@ -87,6 +89,7 @@ export const insertUser = async (tx: Queryable, u: NewUser): Promise<void> => {
       u.addressEnc,
       u.phoneEnc,
       u.createdAt,
+      u.consentValidUntil,
     ],
   );
 };

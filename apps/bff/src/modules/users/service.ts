@@ -79,6 +79,7 @@ const enrollValidated = async (
         status,
         ...sealIdentity(ctx, userId, input),
         createdAt,
+        consentValidUntil: consent.expiresAt,
       });
       await recordEvent(tx, ctx.ids, {
         clientId,
@@ -86,7 +87,7 @@ const enrollValidated = async (
         data: { userId, externalUserId: input.externalUserId, email: input.email, status },
         createdAt,
       });
-      await insertCurrentConsent(tx, consent);
+      await insertCurrentConsent(tx, consent, true);
       await recordAudit(
         ctx,
         {

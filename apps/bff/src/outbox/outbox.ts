@@ -19,21 +19,24 @@ export const OUTBOX_CHANNEL = 'outbox_events';
  */
 export const recordEvent = async (tx: Queryable, ids: IdGenerator, event: Omit<OutboxEvent, 'id'>): Promise<OutboxEvent> => {
   const stored = { ...event, id: ids.id('evt') };
-  await tx.query('insert into outbox_events (id, client_id, type, data, created_at) values ($1, $2, $3, $4::jsonb, $5)', [
-    stored.id,
-    stored.clientId,
-    stored.type,
-    JSON.stringify(stored.data),
-    stored.createdAt,
-  ]);
-  // Wakes the webhook workers when this transaction commits (polling remains the fallback). PostgreSQL folds equal
-  // notifications of one transaction into one, so the round trip is made once per transaction, not once per event.
-  if (!notified.has(tx)) {
-    await tx.query(`select pg_notify('${OUTBOX_CHANNEL}', '')`);
+  const params = [stored.id, stored.clientId, stored.type, JSON.stringify(stored.data), stored.createdAt];
+  // Wakes the webhook workers when this transaction commits (polling remains the fallback). The first event of a
+  // transaction raises the NOTIFY in the same statement as its insert; later ones need none (PostgreSQL folds equal
+  // notifications of one transaction into one).
+  if (notified.has(tx)) {
+    await tx.query(`${INSERT_EVENT} values ($1, $2, $3, $4::jsonb, $5)`, params);
+  } else {
+    await tx.query(
+      `with added as (${INSERT_EVENT} values ($1, $2, $3, $4::jsonb, $5) returning 1)
+       select pg_notify('${OUTBOX_CHANNEL}', '') from added`,
+      params,
+    );
     if (!('transaction' in tx)) notified.add(tx);
   }
   return stored;
 };
+
+const INSERT_EVENT = 'insert into outbox_events (id, client_id, type, data, created_at)';
 
 /** Transactions that already raised the outbox notification (a Db, which is no one transaction, is never added). */
 const notified = new WeakSet<Queryable>();

@@ -93,12 +93,15 @@ export const insertScores = async (tx: Queryable, scores: NewScore[]): Promise<v
     const n = params.length;
     return `($${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}::date, $${n - 1}, $${n})`;
   });
+  const last = scores.at(-1) as NewScore;
+  params.push(last.userId, last.scoreDate);
+  // One round trip: the points and the user's last_score_date, in one statement.
   await tx.query(
-    `insert into score_history (user_id, client_id, score, score_date, source, created_at) values ${values.join(', ')}`,
+    `with added as (
+       insert into score_history (user_id, client_id, score, score_date, source, created_at) values ${values.join(', ')})
+     update users set last_score_date = $${params.length}::date where id = $${params.length - 1}`,
     params,
   );
-  const last = scores.at(-1) as NewScore;
-  await tx.query('update users set last_score_date = $2::date where id = $1', [last.userId, last.scoreDate]);
 };
 
 /** History newest first, dated after `since`, from just below `beforeSeq` (the cursor). */

@@ -152,6 +152,9 @@ describe('no pull without consent', () => {
       ['POST', `/v1/users/${userId}/offers/${offerId}/click`, { source: 'dashboard' }],
       ['GET', `/v1/users/${userId}/verification/questions`],
       ['GET', `/v1/users/${pending}/verification/questions`],
+      // The sandbox helpers that pull are refused the same way.
+      ['POST', `/v1/sandbox/users/${userId}/score-refresh`, { score: 742 }],
+      ['POST', `/v1/sandbox/users/${userId}/alerts`, { type: 'new_inquiry' }],
     ];
     for (const [method, path, body] of routes) {
       const res = await app.request(method, path, { token: await tok(), ...(body ? { body } : {}) });

@@ -29,7 +29,7 @@ export const sandboxRefreshScore = defineOperation({
     description: 'The new credit score and the previous score.',
     data: ZSandboxScoreRefreshResult,
   },
-  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CREDIT_FROZEN'],
+  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CONSENT_REQUIRED', 'CREDIT_FROZEN'],
 });
 
 export const sandboxCreateAlert = defineOperation({
@@ -47,7 +47,7 @@ export const sandboxCreateAlert = defineOperation({
   sandboxOnly: true,
   request: { params: ZUserIdParams, body: ZSandboxCreateAlertInput },
   success: { status: 201, description: 'The new alert.', data: ZAlert },
-  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CREDIT_FROZEN'],
+  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CONSENT_REQUIRED', 'CREDIT_FROZEN'],
 });
 
 export const sandboxConvertOffer = defineOperation({

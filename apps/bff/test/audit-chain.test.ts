@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildContext } from '../src/bootstrap.ts';
+import type { AppContext } from '../src/context.ts';
+import type { Db } from '../src/db/db.ts';
+import { openPostgres } from '../src/db/postgres.ts';
+import { createLogger } from '../src/logger.ts';
 import { recordAudit } from '../src/modules/audit/record.ts';
 import { verifyChain } from '../src/modules/audit/verify.ts';
-import { startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
+import { createClient } from '../src/modules/clients/service.ts';
+import { startTestApp, type TestApp, type TestClient, testConfig } from './helpers/harness.ts';
+import { openTestDb, usingPostgres } from './helpers/test-db.ts';
 
 describe('audit trail: the hash chain', () => {
   let app: TestApp;
@@ -78,5 +85,32 @@ describe('audit trail: the hash chain', () => {
     for (let i = 0; i < 5; i++) await record(cut.id, i);
     await app.db.query('delete from audit_events where client_id = $1 and seq >= 4', [cut.id]);
     expect(await verify(cut.id)).toMatchObject({ ok: false, firstBroken: { reason: 'missing_entry', seq: 4, found: null } });
+  });
+});
+
+describe.skipIf(!usingPostgres)('audit trail: several processes appending to one client', () => {
+  it('keeps one gap-free chain when two instances record the same client at once', async () => {
+    const base = (await openTestDb()) as Db & { schema: string };
+    const other = await openPostgres({ connectionString: process.env.DATABASE_URL as string, schema: base.schema, max: 5 });
+    const logger = createLogger('silent');
+    try {
+      const first = await buildContext({ config: testConfig(), db: base, logger });
+      const second = await buildContext({ config: testConfig(), db: other, logger });
+      const { client } = await createClient(base, first.clock, 'sandbox', { name: 'Shared', contactEmail: 'ops@shared.test' });
+      const read = (ctx: AppContext, n: number) =>
+        recordAudit(ctx, {
+          type: 'personal_data.read',
+          clientId: client.id,
+          actor: { kind: 'client', id: client.id },
+          requestId: `req_${n}`,
+        });
+      await Promise.all(Array.from({ length: 400 }, (_, n) => read(n % 2 ? first : second, n)));
+      expect(await verifyChain(base, first.tokens, client.id)).toMatchObject({ ok: true, checked: 400, lastSeq: 400 });
+      const { rows } = await base.query<{ n: number }>('select count(distinct request_id)::int as n from audit_events');
+      expect(rows[0]?.n).toBe(400);
+    } finally {
+      await other.close();
+      await base.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
-import type { Queryable } from '../../db/db.ts';
+import type { Db, Queryable } from '../../db/db.ts';
+import { appendEntries } from './append-repo.ts';
 import { entryHash, GENESIS_HASH } from './chain.ts';
 import type { ChainedEntry, PendingEntry } from './entry.ts';
 
@@ -61,20 +62,23 @@ const CONDITIONAL_APPEND = `
   from json_populate_recordset(null::audit_events, $5::json) e
   where exists (select 1 from moved)`;
 
-const MAX_ATTEMPTS = 20;
+// Optimistic attempts before taking the head's lock: another writer of the same client (an API process, a write's
+// transaction) moved the head under us this often, so wait for it instead of racing it again.
+const OPTIMISTIC_ATTEMPTS = 3;
 
 /**
  * Appends one client's entries without holding a lock across round trips: chained on the head this writer last saw
- * (`heads`, kept up to date here), written by one statement that moves the head only if it is still there. The group
- * commit's path; a write inside a business transaction uses appendEntries (a lock held to its commit) instead.
+ * (`heads`, kept up to date here), written by one statement that moves the head only if it is still there. After a
+ * few lost races it appends under the head's row lock instead (appendEntries, as a write's own transaction does),
+ * which always succeeds.
  */
 export const appendToClientChain = async (
-  db: Queryable,
+  db: Db,
   clientId: string,
   entries: PendingEntry[],
   heads: Map<string, ChainHead>,
 ): Promise<void> => {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (let attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
     const head = heads.get(clientId) ?? (await readHead(db, clientId));
     const chained = chainFrom(head, entries);
     const last = chained.at(-1) as ChainedEntry;
@@ -91,5 +95,7 @@ export const appendToClientChain = async (
     }
     heads.delete(clientId);
   }
-  throw new Error(`audit trail of ${clientId}: the chain head kept moving; entries not written`);
+  const chained = await db.transaction((tx) => appendEntries(tx, entries));
+  const last = chained.at(-1) as ChainedEntry;
+  heads.set(clientId, { seq: last.seq, hash: last.hash });
 };

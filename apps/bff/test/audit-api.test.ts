@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyChain } from '../src/modules/audit/service.ts';
+import { runMonitoringUntilIdle } from '../src/modules/monitoring/scheduler.ts';
 import { runHousekeeping } from '../src/worker.ts';
 import { enrolActiveUser, enrolUser } from './helpers/credit-users.ts';
 import { type ApiResponse, startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
@@ -160,6 +161,17 @@ describe('GET /v1/audit-events and what the API records', () => {
       subject: { webhookId },
     });
     expect(JSON.stringify(events)).not.toContain('whsec_');
+  });
+
+  it('records a pull of the monitoring job as the job’s, with its period key and no request', async () => {
+    app.clock.advance(31 * 86_400_000);
+    await runMonitoringUntilIdle(app.ctx);
+    const events = await allEvents(await app.currentToken(bank), `&type=bureau.pull&userId=${userId}`, 100);
+    expect(events.find((e) => e.actor.kind === 'job')).toMatchObject({
+      actor: { kind: 'job', id: 'monitoring' },
+      requestId: null,
+      subject: { file: 'credit', outcome: 'ok', pullId: expect.stringContaining(`${userId}:period:`) },
+    });
   });
 
   it('leaves a chain that verifies', async () => {

@@ -18,7 +18,9 @@ const tokenFrom = async (url: string, id: string, secret: string) => {
   return { status: res.status, token: ((await res.json()) as { access_token?: string }).access_token };
 };
 
-describe('the start command', { timeout: 120_000 }, () => {
+// Each test spawns servers or the CLI on a data folder (or schema) of its own, so they run side by side: a spawned
+// process starting up (tsx, PGlite) leaves this worker idle, and the machine's other core takes the next one.
+describe('the start command', { timeout: 120_000, concurrent: true }, () => {
   it('starts on PGlite, prints URL and credentials once, keeps data across restarts, and refuses a second process', async () => {
     const DATA_DIR = freshDir();
     const first = await startServerProcess({ DATA_DIR });
@@ -97,7 +99,7 @@ describe('the start command', { timeout: 120_000 }, () => {
   });
 });
 
-describe('pnpm clients (CLI)', { timeout: 120_000 }, () => {
+describe('pnpm clients (CLI)', { timeout: 120_000, concurrent: true }, () => {
   it('creates, lists, updates and rotates clients, printing secrets only when made', async () => {
     const env = { DATA_DIR: freshDir() };
     const created = await runCli(

@@ -223,6 +223,8 @@ const main = async () => {
     await runClockAdvancesUntilIdle(ctx);
     await call('deleteSandboxClock', { token, params: { clockId: testClock.clockId } });
     await call('withdrawConsent', { token, params: { userId } });
+    // The audit trail of Jane's consent: given at enrolment, attested, withdrawn.
+    await call('listAuditEvents', { token, query: { userId, type: 'consent.given', limit: '2' } });
     await call('deleteUser', { token, params: { userId } });
 
     const missing = ALL_OPERATIONS.map((op) => op.operationId).filter((id) => !recorded[id]);

@@ -89,7 +89,13 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
           "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
           "externalUserId": "cust-1001",
           "status": "pending_verification",
-          "createdAt": "2026-03-16T14:30:00.000Z"
+          "createdAt": "2026-03-16T14:30:00.000Z",
+          "consent": {
+            "consentId": "cns_Ex4mple1aB3dE5fG7hJ9",
+            "method": "sandbox_default",
+            "termsVersion": "2026-11-25",
+            "expiresAt": "9999-12-31T00:00:00.000Z"
+          }
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
@@ -143,7 +149,13 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
             {
               "externalUserId": "cust-1002",
               "userId": "usr_Ex4mple2aB3dE5fG7hJ9",
-              "status": "pending_verification"
+              "status": "pending_verification",
+              "consent": {
+                "consentId": "cns_Ex4mple2aB3dE5fG7hJ9",
+                "method": "sandbox_default",
+                "termsVersion": "2026-11-25",
+                "expiresAt": "9999-12-31T00:00:00.000Z"
+              }
             }
           ],
           "failed": [
@@ -186,7 +198,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
             "status": "active",
             "pausedReason": null,
             "lastRefreshedAt": "2026-04-16T14:30:00.000Z",
-            "nextRefreshAt": "2026-03-16T14:30:00.000Z",
+            "nextRefreshAt": "2026-04-15T14:30:00.000Z",
             "refreshAvailableAt": "2026-04-17T14:30:00.000Z"
           }
         },
@@ -287,6 +299,234 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
           "timestamp": "2026-03-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "getConsent": {
+    "request": {
+      "params": {
+        "userId": "usr_Ex4mple1aB3dE5fG7hJ9"
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
+          "current": {
+            "consentId": "cns_Ex4mple4aB3dE5fG7hJ9",
+            "status": "active",
+            "termsVersion": "2026-11-25",
+            "method": "partner_attested",
+            "purpose": "credit_monitoring",
+            "recipients": [
+              "Credit API",
+              "Maple Bank"
+            ],
+            "acceptedAt": "2026-03-16T14:30:00.000Z",
+            "recordedAt": "2026-03-16T14:30:00.000Z",
+            "expiresAt": "2027-03-16T14:30:00.000Z",
+            "withdrawnAt": null,
+            "ipAddress": "203.0.113.7",
+            "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 Safari/605.1.15"
+          },
+          "reconsentRequired": false,
+          "terms": {
+            "currentVersion": "2026-11-25",
+            "disclosureTextId": "consent-disclosure-2026-11-25",
+            "requiresReconsent": false,
+            "validityDays": 365
+          },
+          "history": [
+            {
+              "consentId": "cns_Ex4mple4aB3dE5fG7hJ9",
+              "status": "active",
+              "termsVersion": "2026-11-25",
+              "method": "partner_attested",
+              "purpose": "credit_monitoring",
+              "recipients": [
+                "Credit API",
+                "Maple Bank"
+              ],
+              "acceptedAt": "2026-03-16T14:30:00.000Z",
+              "recordedAt": "2026-03-16T14:30:00.000Z",
+              "expiresAt": "2027-03-16T14:30:00.000Z",
+              "withdrawnAt": null,
+              "ipAddress": "203.0.113.7",
+              "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 Safari/605.1.15"
+            },
+            {
+              "consentId": "cns_Ex4mple1aB3dE5fG7hJ9",
+              "status": "superseded",
+              "termsVersion": "2026-11-25",
+              "method": "sandbox_default",
+              "purpose": "credit_monitoring",
+              "recipients": [
+                "Credit API",
+                "Maple Bank"
+              ],
+              "acceptedAt": "2026-03-16T14:30:00.000Z",
+              "recordedAt": "2026-03-16T14:30:00.000Z",
+              "expiresAt": "9999-12-31T00:00:00.000Z",
+              "withdrawnAt": null,
+              "ipAddress": null,
+              "userAgent": null
+            }
+          ]
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-03-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "grantConsent": {
+    "request": {
+      "params": {
+        "userId": "usr_Ex4mple1aB3dE5fG7hJ9"
+      },
+      "body": {
+        "termsVersion": "2026-11-25",
+        "method": "partner_attested",
+        "acceptedAt": "2026-03-16T14:30:00.000Z",
+        "ipAddress": "203.0.113.7",
+        "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 Safari/605.1.15"
+      }
+    },
+    "response": {
+      "status": 201,
+      "body": {
+        "data": {
+          "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
+          "current": {
+            "consentId": "cns_Ex4mple4aB3dE5fG7hJ9",
+            "status": "active",
+            "termsVersion": "2026-11-25",
+            "method": "partner_attested",
+            "purpose": "credit_monitoring",
+            "recipients": [
+              "Credit API",
+              "Maple Bank"
+            ],
+            "acceptedAt": "2026-03-16T14:30:00.000Z",
+            "recordedAt": "2026-03-16T14:30:00.000Z",
+            "expiresAt": "2027-03-16T14:30:00.000Z",
+            "withdrawnAt": null,
+            "ipAddress": "203.0.113.7",
+            "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 Safari/605.1.15"
+          },
+          "reconsentRequired": false,
+          "terms": {
+            "currentVersion": "2026-11-25",
+            "disclosureTextId": "consent-disclosure-2026-11-25",
+            "requiresReconsent": false,
+            "validityDays": 365
+          },
+          "history": [
+            {
+              "consentId": "cns_Ex4mple4aB3dE5fG7hJ9",
+              "status": "active",
+              "termsVersion": "2026-11-25",
+              "method": "partner_attested",
+              "purpose": "credit_monitoring",
+              "recipients": [
+                "Credit API",
+                "Maple Bank"
+              ],
+              "acceptedAt": "2026-03-16T14:30:00.000Z",
+              "recordedAt": "2026-03-16T14:30:00.000Z",
+              "expiresAt": "2027-03-16T14:30:00.000Z",
+              "withdrawnAt": null,
+              "ipAddress": "203.0.113.7",
+              "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 Safari/605.1.15"
+            },
+            {
+              "consentId": "cns_Ex4mple1aB3dE5fG7hJ9",
+              "status": "superseded",
+              "termsVersion": "2026-11-25",
+              "method": "sandbox_default",
+              "purpose": "credit_monitoring",
+              "recipients": [
+                "Credit API",
+                "Maple Bank"
+              ],
+              "acceptedAt": "2026-03-16T14:30:00.000Z",
+              "recordedAt": "2026-03-16T14:30:00.000Z",
+              "expiresAt": "9999-12-31T00:00:00.000Z",
+              "withdrawnAt": null,
+              "ipAddress": null,
+              "userAgent": null
+            }
+          ]
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-03-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "withdrawConsent": {
+    "request": {
+      "params": {
+        "userId": "usr_Ex4mple1aB3dE5fG7hJ9"
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
+          "current": null,
+          "reconsentRequired": true,
+          "terms": {
+            "currentVersion": "2026-11-25",
+            "disclosureTextId": "consent-disclosure-2026-11-25",
+            "requiresReconsent": false,
+            "validityDays": 365
+          },
+          "history": [
+            {
+              "consentId": "cns_Ex4mple4aB3dE5fG7hJ9",
+              "status": "withdrawn",
+              "termsVersion": "2026-11-25",
+              "method": "partner_attested",
+              "purpose": "credit_monitoring",
+              "recipients": [
+                "Credit API",
+                "Maple Bank"
+              ],
+              "acceptedAt": "2026-03-16T14:30:00.000Z",
+              "recordedAt": "2026-03-16T14:30:00.000Z",
+              "expiresAt": "2027-03-16T14:30:00.000Z",
+              "withdrawnAt": "2026-04-16T14:30:00.000Z",
+              "ipAddress": "203.0.113.7",
+              "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 Safari/605.1.15"
+            },
+            {
+              "consentId": "cns_Ex4mple1aB3dE5fG7hJ9",
+              "status": "superseded",
+              "termsVersion": "2026-11-25",
+              "method": "sandbox_default",
+              "purpose": "credit_monitoring",
+              "recipients": [
+                "Credit API",
+                "Maple Bank"
+              ],
+              "acceptedAt": "2026-03-16T14:30:00.000Z",
+              "recordedAt": "2026-03-16T14:30:00.000Z",
+              "expiresAt": "9999-12-31T00:00:00.000Z",
+              "withdrawnAt": null,
+              "ipAddress": null,
+              "userAgent": null
+            }
+          ]
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-04-16T14:30:00.000Z"
         }
       }
     }
@@ -977,7 +1217,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
             "statusCode": 0,
             "responseTime": 84,
             "deliveredAt": "2026-04-16T14:30:00.000Z",
-            "attempt": 1
+            "attempt": 1,
+            "error": "connection refused"
           }
         ],
         "pagination": {
@@ -1046,7 +1287,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
           "statusCode": 0,
           "responseTime": 84,
           "deliveredAt": "2026-04-16T14:30:00.000Z",
-          "attempt": 1
+          "attempt": 1,
+          "error": "connection refused"
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
@@ -1419,7 +1661,14 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         "data": {
           "csrfToken": "5fe1cb1104dc451a9afb6baf7da96531c0653601c9adee105cf3693ef585e831",
           "expiresAt": "2026-04-16T15:30:00.000Z",
-          "userId": "usr_Ex4mple1aB3dE5fG7hJ9"
+          "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
+          "disclosure": "none",
+          "consentTerms": {
+            "termsVersion": "2026-11-25",
+            "validityDays": 365,
+            "refreshIntervalDays": 30,
+            "partnerName": "Maple Bank"
+          }
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
@@ -1436,6 +1685,69 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         "data": {
           "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
           "expiresAt": "2026-04-16T15:30:00.000Z"
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-04-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "listAuditEvents": {
+    "request": {
+      "query": {
+        "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
+        "type": "consent.given",
+        "limit": "2"
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": [
+          {
+            "eventId": "aud_Ex4mple2aB3dE5fG7hJ9",
+            "sequence": 2,
+            "type": "consent.given",
+            "actor": {
+              "kind": "client",
+              "id": "cli_sbx_9aF3kQ2xLm7PzR4t"
+            },
+            "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
+            "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+            "subject": {
+              "method": "sandbox_default",
+              "consentId": "cns_Ex4mple1aB3dE5fG7hJ9",
+              "termsVersion": "2026-11-25"
+            },
+            "occurredAt": "2026-03-16T14:30:00.000Z",
+            "previousHash": "6e23d33af3d61d8bdeb42a6335660ff401a140af5be5071a84ce2acd2599c2f0",
+            "hash": "036f49cfded2533a5eb4e2667e2082ef8fa173d389ddccf8ccbaab9c3c0eeb7f"
+          },
+          {
+            "eventId": "aud_Ex4mple6aB3dE5fG7hJ9",
+            "sequence": 6,
+            "type": "consent.given",
+            "actor": {
+              "kind": "client",
+              "id": "cli_sbx_9aF3kQ2xLm7PzR4t"
+            },
+            "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
+            "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+            "subject": {
+              "method": "partner_attested",
+              "consentId": "cns_Ex4mple4aB3dE5fG7hJ9",
+              "termsVersion": "2026-11-25"
+            },
+            "occurredAt": "2026-03-16T14:30:00.000Z",
+            "previousHash": "14d7e9129ce4e9ade55030025b98ec08e9a2cc36cad3ca311b02508e6a58eae0",
+            "hash": "b45515a8c423231a2b07fefd34d54390b922a3fa9d4463b80a6ed51ee23ab87c"
+          }
+        ],
+        "pagination": {
+          "hasMore": false,
+          "nextCursor": null,
+          "total": 2
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",

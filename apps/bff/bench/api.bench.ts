@@ -244,10 +244,16 @@ const main = async (): Promise<number> => {
     console.log(`baseline   Express 5 answering the API's captured bytes and its ${headerLines} header lines`);
     console.log(`runs       ${WARMUP} s warm-up each, then ${ROUNDS} alternated round(s) × ${DURATION} s per route and server\n`);
 
-    // CPU µs per request of the API's process (single process only): steadier than req/s on a shared machine.
-    const cpuPerRequest = new Map<number, number[]>();
+    // CPU µs per request of each server's process (the API as one process only): on a shared machine this moves
+    // much less than req/s, and Express's CPU per request over the API's is the ratio a quiet machine would show.
+    const cpuPerRequest = new Map<string, number[]>();
+    const childOf: Record<Server, ChildProcess | undefined> = {
+      api: api.ready.processes === 1 ? api.child : undefined,
+      express: baseline.child,
+    };
     const run = async (server: Server, i: number, duration: number) => {
-      const cpuBefore = server === 'api' && api.ready.processes === 1 ? await cpuOf(api.child) : undefined;
+      const child = childOf[server];
+      const cpuBefore = child ? await cpuOf(child) : undefined;
       const result = await (generator as Generator).run({
         url: `${urls[server]}${paths[i]}`,
         connections: CONNECTIONS,
@@ -255,9 +261,10 @@ const main = async (): Promise<number> => {
         timeout: TIMEOUT,
         headers,
       });
-      if (cpuBefore !== undefined && duration === DURATION) {
-        const used = (await cpuOf(api.child)) - cpuBefore;
-        cpuPerRequest.set(i, [...(cpuPerRequest.get(i) ?? []), used / (result.reqPerSec * duration)]);
+      if (child && cpuBefore !== undefined && duration === DURATION) {
+        const used = (await cpuOf(child)) - cpuBefore;
+        const key = `${i}|${server}`;
+        cpuPerRequest.set(key, [...(cpuPerRequest.get(key) ?? []), used / (result.reqPerSec * duration)]);
       }
       return result;
     };
@@ -289,9 +296,15 @@ const main = async (): Promise<number> => {
       }
     }
 
+    const cpuOfRoute = (i: number, server: Server) => median(cpuPerRequest.get(`${i}|${server}`) ?? []);
     if (cpuPerRequest.size > 0) {
-      const cpu = ROUTES.map((r, i) => `${r.name} ${median(cpuPerRequest.get(i) ?? []).toFixed(0)}`);
-      console.log(`  API CPU per request (µs, median over rounds): ${cpu.join(', ')}`);
+      console.log('  CPU per request (µs, median over rounds), Express / API, and Express/API (the ratio on a quiet core):');
+      for (let i = 0; i < ROUTES.length; i++) {
+        const [express, apiCpu] = [cpuOfRoute(i, 'express'), cpuOfRoute(i, 'api')];
+        console.log(
+          `    ${(ROUTES[i]?.name ?? '').padEnd(20)} ${express.toFixed(0)} / ${apiCpu.toFixed(0)}   ${(express / apiCpu).toFixed(2)}×`,
+        );
+      }
     }
 
     const paced: Runs = new Map();
@@ -374,7 +387,7 @@ const main = async (): Promise<number> => {
           `   paced max ${max.toFixed(2)}× (≤ ${GOALS.pacedMax}: ${verdict(max, GOALS.pacedMax, true)})`
         : '';
       console.log(
-        `  ${(ROUTES[i]?.name ?? '').padEnd(20)} API/Express ${ratio.toFixed(2)}× (≥ ${GOALS.throughput}: ${verdict(ratio, GOALS.throughput, false)})${pacedGoals}`,
+        `  ${(ROUTES[i]?.name ?? '').padEnd(20)} API/Express ${ratio.toFixed(2)}× (≥ ${GOALS.throughput}: ${verdict(ratio, GOALS.throughput, false)}; by CPU per request ${(cpuOfRoute(i, 'express') / cpuOfRoute(i, 'api')).toFixed(2)}×)${pacedGoals}`,
       );
     }
     if (PHASES.has('mixed')) {

@@ -5,8 +5,8 @@
  * Cache-Control…), so the API/Express ratio compares the work behind an answer, not the number of headers.
  * Any other path is 404.
  *
- * IPC in: { answers: [path, base64 body, [header, value][]][] } once; IPC out: { url }. Exits when the coordinator
- * disconnects.
+ * IPC in: { answers: [path, base64 body, [header, value][]][] } once, then 'cpu' (answers { cpuUs }, this process's
+ * CPU time so far); IPC out: { url }. Exits when the coordinator disconnects.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -37,5 +37,10 @@ process.once('message', (message: { answers: CapturedAnswer[] }) => {
   server.listen(0, '127.0.0.1', () => {
     process.send?.({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
   });
+});
+process.on('message', (message) => {
+  if (message !== 'cpu') return;
+  const { user, system } = process.cpuUsage();
+  process.send?.({ cpuUs: user + system });
 });
 process.once('disconnect', () => process.exit(0));

@@ -4,7 +4,7 @@ import type { CreditFile } from '../src/bureau/provider.ts';
 import { pullIdentityFile } from '../src/modules/credit/service.ts';
 import { findLiveUser } from '../src/modules/users/repo.ts';
 import { listEventsForClient } from '../src/outbox/outbox.ts';
-import { enrolActiveUser } from './helpers/credit-users.ts';
+import { enrolActiveUser, partnerConsent } from './helpers/credit-users.ts';
 import { enrollment, productionEnv, startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 
 const ACCOUNT_TYPES = ['credit_card', 'auto_loan', 'student_loan', 'mortgage', 'personal_loan'];
@@ -194,7 +194,10 @@ describe('sandbox alerts in production', () => {
   it('do not exist', async () => {
     const live = await prod.createClient();
     const t = await prod.token(live);
-    const enrolled = await prod.request('POST', '/v1/users/enroll', { token: t, body: enrollment() });
+    const enrolled = await prod.request('POST', '/v1/users/enroll', {
+      token: t,
+      body: enrollment({ consent: partnerConsent(prod) }),
+    });
     expect(enrolled.status).toBe(201);
     const res = await prod.request('POST', `/v1/sandbox/users/${enrolled.body.data.userId}/alerts`, {
       token: t,

@@ -31,6 +31,8 @@ create table consents (
   superseded_at timestamptz
 );
 create index consents_user on consents (user_id, recorded_at, id);
+-- Open consents by terms version: what a start with CONSENT_TERMS_REQUIRE_RECONSENT looks up (without a table scan).
+create index consents_open_terms on consents (terms_version) where withdrawn_at is null and superseded_at is null;
 
 -- Backfill. Sandbox users enrolled before consent existed get a sandbox_default record under the first terms version,
 -- which does not expire (9999-12-31, as at enrolment: modules/users/consent-record.ts), so sandbox integrations and

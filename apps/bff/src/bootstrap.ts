@@ -12,7 +12,7 @@ import { migrate } from './db/migrate.ts';
 import { RateLimits } from './http/rate-limit.ts';
 import { type Clock, ScopedClock, systemClock } from './lib/clock.ts';
 import { type IdGenerator, randomIds } from './lib/ids.ts';
-import { auditedBureau, operationAudit } from './modules/audit/service.ts';
+import { auditedBureau, chainSpooledEntries, operationAudit } from './modules/audit/service.ts';
 import { createAuthService } from './modules/auth/token-resolver.ts';
 import { applyTermsVersion } from './modules/users/consent.ts';
 import { DataCipher } from './security/encryption.ts';
@@ -61,6 +61,8 @@ export const buildContext = async ({ config, db, logger, clock, ids, redis, bure
   };
   // The audit trail: reads recorded by the dispatcher, every bureau pull by the provider itself (modules/audit).
   ctx.audit = operationAudit(ctx);
+  // Read entries a killed process left in the audit spool join their chains before this one serves (modules/audit).
+  await chainSpooledEntries(ctx);
   if (ctx.bureau) ctx.bureau = auditedBureau(ctx, ctx.bureau);
   // Terms published requiring re-consent: consents under older versions stop counting (modules/users/consent.ts).
   await applyTermsVersion(ctx);

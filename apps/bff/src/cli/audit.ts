@@ -6,7 +6,7 @@ import { migrate } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
 import { systemClock } from '../lib/clock.ts';
 import { createLogger } from '../logger.ts';
-import { auditedClients, exportTrail, pruneAuditTrails, verifyChain } from '../modules/audit/service.ts';
+import { auditedClients, chainSpooledEntries, exportTrail, pruneAuditTrails, verifyChain } from '../modules/audit/service.ts';
 import { retentionCutoffs } from '../retention/policy.ts';
 import { loadInstanceKeys } from '../security/instance-keys.ts';
 import { TokenHasher } from '../security/token-hasher.ts';
@@ -52,6 +52,8 @@ const run = async (argv: string[]): Promise<number> => {
   const db = await openDatabase(config);
   try {
     await migrate(db);
+    // Reads answered shortly before may still be in the spool: chain them, so verify and export see every entry.
+    await chainSpooledEntries({ db });
     const tokens = new TokenHasher((await loadInstanceKeys(db, config)).tokenSigning);
     if (command === 'verify') {
       if (!values.client && !values.all) throw new Error('verify needs --client <clientId> or --all');

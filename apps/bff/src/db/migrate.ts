@@ -9,6 +9,7 @@ import * as consent from './migrations/008-consent.ts';
 import * as audit from './migrations/009-audit.ts';
 import * as webhookAttemptError from './migrations/010-webhook-attempt-error.ts';
 import * as widgetDisclosure from './migrations/012-widget-disclosure.ts';
+import * as auditSpool from './migrations/013-audit-spool.ts';
 
 /** Ordered, append-only. A migration never changes once released; add a new one instead. */
 export const MIGRATIONS: { version: string; sql: string }[] = [
@@ -22,6 +23,7 @@ export const MIGRATIONS: { version: string; sql: string }[] = [
   { version: '009-audit', sql: audit.sql },
   { version: '010-webhook-attempt-error', sql: webhookAttemptError.sql },
   { version: '012-widget-disclosure', sql: widgetDisclosure.sql },
+  { version: '013-audit-spool', sql: auditSpool.sql },
 ];
 
 // Any fixed 64-bit number shared by every instance: whoever holds it migrates, the others wait.

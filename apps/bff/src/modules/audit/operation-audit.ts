@@ -1,28 +1,43 @@
 import type { AppContext } from '../../context.ts';
 import type { AuditTrail } from '../../core/audit-trail.ts';
+import { realNow } from '../../lib/clock.ts';
 import { AUDITED_OPERATIONS } from './audited-operations.ts';
-import { actorOf, recordAudit } from './record.ts';
+import { AuditChainer } from './chainer.ts';
+import { actorOf } from './record.ts';
+import { AuditSpool } from './spool.ts';
 
-const userIdOf = (params: unknown): string | null => {
-  const userId = (params as { userId?: unknown } | undefined)?.userId;
-  return typeof userId === 'string' ? userId : null;
+const stringParam = (params: unknown, name: string): string | null => {
+  const value = (params as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : null;
 };
 
-/** `ctx.audit`: the dispatcher's hook, recording reads of credit and personal data through the group commit. */
-export const operationAudit = (ctx: Pick<AppContext, 'db' | 'clock' | 'ids'>): AuditTrail => ({
-  async recordOperation(operationId, caller, requestId, params) {
-    const type = AUDITED_OPERATIONS[operationId];
-    if (!type) return;
-    const subject: Record<string, string> = { operationId };
-    const alertId = (params as { alertId?: unknown } | undefined)?.alertId;
-    if (typeof alertId === 'string') subject.alertId = alertId;
-    await recordAudit(ctx, {
-      type,
-      clientId: caller.clientId,
-      actor: actorOf(caller.principal),
-      userId: userIdOf(params),
-      requestId,
-      subject,
-    });
-  },
-});
+type OperationAuditContext = Pick<AppContext, 'db' | 'clock' | 'ids'> & Partial<Pick<AppContext, 'config' | 'logger'>>;
+
+/**
+ * `ctx.audit`: the dispatcher's hook, recording reads of credit and personal data. A read is answered once its entry
+ * is committed to the spool (spool.ts); the chainer links it into the client's hash chain within
+ * AUDIT_CHAIN_INTERVAL_MS (chainer.ts), and whatever lists, verifies or exports the trail drains the spool first.
+ */
+export const operationAudit = (ctx: OperationAuditContext): AuditTrail => {
+  const chainer = new AuditChainer(ctx, ctx.config?.AUDIT_CHAIN_INTERVAL_MS ?? 250);
+  const spool = new AuditSpool(ctx.db, () => chainer.soon());
+  return {
+    async recordOperation(operationId, caller, requestId, params) {
+      const type = AUDITED_OPERATIONS[operationId];
+      if (!type) return;
+      const actor = actorOf(caller.principal);
+      await spool.append([
+        type,
+        caller.clientId,
+        actor.kind,
+        actor.id,
+        stringParam(params, 'userId'),
+        requestId,
+        // Real time even inside a sandbox test clock's scope: the trail is about what happened on our machines.
+        realNow(ctx.clock).getTime(),
+        operationId,
+        stringParam(params, 'alertId'),
+      ]);
+    },
+  };
+};

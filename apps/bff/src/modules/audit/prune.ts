@@ -2,10 +2,11 @@ import type { AppContext } from '../../context.ts';
 import { realNow } from '../../lib/clock.ts';
 import { entryHash, GENESIS_HASH } from './chain.ts';
 import { chainSlice, findCheckpoint, saveCheckpoint } from './chain-repo.ts';
+import { chainSpooledEntries } from './chainer.ts';
 import { checkpointSignatureValid, signCheckpoint } from './checkpoint.ts';
 import { clientsWithEntriesBefore, deleteEntriesThrough, firstKeptSeq, lockChainHead } from './prune-repo.ts';
 
-type PruneContext = Pick<AppContext, 'db' | 'clock' | 'tokens' | 'logger'>;
+type PruneContext = Pick<AppContext, 'db' | 'clock' | 'tokens' | 'logger'> & Partial<Pick<AppContext, 'ids'>>;
 
 /** Entries one transaction prunes: short transactions, the chain head held briefly. */
 export const AUDIT_PRUNE_CHUNK = 2_000;
@@ -48,8 +49,12 @@ const pruneChunk = async (ctx: PruneContext, clientId: string, cutoff: Date, chu
     return deleteEntriesThrough(tx, clientId, last.seq);
   });
 
-/** The housekeeping step (retention/prune.ts): every client's entries older than `cutoff`, chunk by chunk. */
+/**
+ * The housekeeping step (retention/prune.ts): first chains what the spool holds (the worker's share of chaining, for
+ * entries an API process left there), then prunes every client's entries older than `cutoff`, chunk by chunk.
+ */
 export const pruneAuditTrails = async (ctx: PruneContext, cutoff: Date, chunk = AUDIT_PRUNE_CHUNK): Promise<number> => {
+  await chainSpooledEntries(ctx);
   let pruned = 0;
   for (const clientId of await clientsWithEntriesBefore(ctx.db, cutoff)) {
     for (let i = 0; i < MAX_CHUNKS_PER_CLIENT; i++) {

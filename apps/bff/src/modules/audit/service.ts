@@ -5,6 +5,7 @@
 
 export { auditedBureau } from './audited-bureau.ts';
 export { auditedClients } from './chain-repo.ts';
+export { chainSpooledEntries } from './chainer.ts';
 export type { AuditActor, AuditEventInput } from './entry.ts';
 export { exportTrail } from './export.ts';
 export { operationAudit } from './operation-audit.ts';

@@ -1,0 +1,68 @@
+import type { Logger } from 'pino';
+import type { Db } from '../../db/db.ts';
+import { type IdGenerator, randomIds } from '../../lib/ids.ts';
+import { appendEntries } from './append-repo.ts';
+import { toPendingEntry } from './spool-entry.ts';
+import { deleteSpoolBatches, oldestSpoolBatches, spoolHasRows } from './spool-repo.ts';
+
+// Any fixed 64-bit number shared by every instance: one chainer at a time, so spooled batches join the chains in
+// spool order, and a caller that drains (the list, the CLI) waits for a pass in flight instead of skipping its rows.
+const CHAIN_LOCK_ID = 7_310_442_919;
+// Spool rows per chaining transaction (each a batch of reads): bounds one transaction's size after a long backlog.
+const BATCHES_PER_PASS = 100;
+
+/**
+ * Moves every spooled read entry into its client's hash chain (ids, sequences and hashes assigned here, through the
+ * same append as a write's own entries, under the heads' row locks) and deletes the spool rows in the same
+ * transaction: an entry is in the spool or in the chain, never both, never neither. Answers the entries chained.
+ */
+export const chainSpooledEntries = async (ctx: { db: Db; ids?: IdGenerator }): Promise<number> => {
+  const ids = ctx.ids ?? randomIds;
+  let chained = 0;
+  while (await spoolHasRows(ctx.db)) {
+    const moved = await ctx.db.transaction(async (tx) => {
+      await tx.query('select pg_advisory_xact_lock($1)', [CHAIN_LOCK_ID]);
+      const batches = await oldestSpoolBatches(tx, BATCHES_PER_PASS);
+      if (batches.ids.length === 0) return 0;
+      await appendEntries(
+        tx,
+        batches.entries.map((e) => toPendingEntry(e, ids)),
+      );
+      await deleteSpoolBatches(tx, batches.ids);
+      return batches.entries.length;
+    });
+    if (moved === 0) break; // another chainer emptied it while this one waited for the lock
+    chained += moved;
+  }
+  return chained;
+};
+
+/**
+ * The API process's chainer: a pass AUDIT_CHAIN_INTERVAL_MS after a batch was spooled (one timer at a time, never
+ * keeping the process alive). What a killed process left is chained on the next start (bootstrap.ts), by the worker's
+ * housekeeping, and by whatever lists, verifies or exports the trail.
+ */
+export class AuditChainer {
+  #timer: NodeJS.Timeout | undefined;
+  constructor(
+    private readonly ctx: { db: Db; ids?: IdGenerator; logger?: Logger },
+    private readonly intervalMs: number,
+  ) {}
+
+  soon(): void {
+    if (this.#timer) return;
+    this.#timer = setTimeout(() => {
+      chainSpooledEntries(this.ctx).then(
+        () => {
+          this.#timer = undefined;
+        },
+        (error: unknown) => {
+          this.#timer = undefined;
+          // The rows stay in the spool: the next pass (or the worker's housekeeping) chains them.
+          this.ctx.logger?.warn({ err: error }, 'audit chaining failed; spooled entries kept for the next pass');
+        },
+      );
+    }, this.intervalMs);
+    this.#timer.unref();
+  }
+}

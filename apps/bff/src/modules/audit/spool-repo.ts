@@ -1,0 +1,28 @@
+import type { Queryable } from '../../db/db.ts';
+import type { SpooledEntry } from './spool-entry.ts';
+
+/** One batch of read entries, one row, one autocommitted statement: durable when it returns. */
+export const insertSpoolBatch = async (db: Queryable, entriesJson: string): Promise<void> => {
+  await db.query('insert into audit_spool (entries) values ($1)', [entriesJson]);
+};
+
+/** Whether anything waits to be chained (a cheap look before a chaining transaction). */
+export const spoolHasRows = async (db: Queryable): Promise<boolean> => {
+  const { rows } = await db.query('select 1 from audit_spool limit 1');
+  return rows.length > 0;
+};
+
+/** The oldest spooled batches, in spool order; the caller deletes them in the transaction that chains them. */
+export const oldestSpoolBatches = async (tx: Queryable, limit: number): Promise<{ ids: string[]; entries: SpooledEntry[] }> => {
+  const { rows } = await tx.query<{ id: string | number; entries: string }>(
+    'select id, entries from audit_spool order by id limit $1',
+    [limit],
+  );
+  const entries: SpooledEntry[] = [];
+  for (const row of rows) for (const entry of JSON.parse(row.entries) as SpooledEntry[]) entries.push(entry);
+  return { ids: rows.map((r) => String(r.id)), entries };
+};
+
+export const deleteSpoolBatches = async (tx: Queryable, ids: string[]): Promise<void> => {
+  await tx.query('delete from audit_spool where id = any($1::bigint[])', [ids]);
+};

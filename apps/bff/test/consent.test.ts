@@ -186,6 +186,9 @@ describe('no pull without consent', () => {
     const state = await consentOf(userId);
     expect(state.body.data).toMatchObject({ current: null, reconsentRequired: true });
     expect(state.body.data.history[0].status).toBe('expired');
+    // Nothing current to withdraw: the answer is the same state, and the reason stays `consent_expired`.
+    expect((await withdraw(userId)).body.data.history[0].status).toBe('expired');
+    expect((await monitoringOf(userId)).pausedReason).toBe('consent_expired');
 
     const renewed = await grant(userId, { termsVersion: currentTerms(), method: 'partner_attested' });
     expect(renewed.status).toBe(201);

@@ -76,18 +76,18 @@ export const listConsents = async (db: Queryable, userId: string): Promise<Conse
 };
 
 /**
- * Withdraws the user's open consent (not withdrawn, not superseded) and closes the gate, under the user's row lock so a
- * grant racing it is ordered. Answers the withdrawn record, or undefined when there was none to withdraw.
+ * Withdraws the user's current consent (open and not expired) and closes the gate; the caller holds the user's row
+ * lock (lockUserForConsent), so a grant racing it is ordered. Answers the withdrawn record, or undefined when there was
+ * none (never given, already withdrawn, or expired: the gate stays as it is and says so).
  */
 export const withdrawOpenConsent = async (tx: Queryable, userId: string, at: Date): Promise<ConsentRow | undefined> => {
-  await tx.query('select id from users where id = $1 for update', [userId]);
   const { rows } = await tx.query<ConsentRow>(
     `update consents set withdrawn_at = $2
      where user_id = $1 and withdrawn_at is null and superseded_at is null and expires_at > $2
      returning *`,
     [userId, at],
   );
-  await tx.query('update users set consent_valid_until = null where id = $1', [userId]);
+  if (rows[0]) await tx.query('update users set consent_valid_until = null where id = $1', [userId]);
   return rows[0];
 };
 

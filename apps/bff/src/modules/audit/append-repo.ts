@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/db.ts';
 import { entryHash, GENESIS_HASH } from './chain.ts';
+import { asEventRecord } from './chain-repo.ts';
 import type { ChainedEntry, PendingEntry } from './entry.ts';
 
 /**
@@ -27,28 +28,20 @@ export const appendEntries = async (tx: Queryable, entries: PendingEntry[]): Pro
     head.set(entry.clientId, { seq, hash });
     return { ...entry, seq, prevHash: previous.hash, hash };
   });
+  // The entries as one JSON parameter (one native stringify, parsed by the database) rather than twelve arrays, each
+  // element of which the driver would escape one by one: about a third of the chaining's CPU per entry.
   await tx.query(
     `with appended as (
        insert into audit_events
          (client_id, seq, id, type, actor_kind, actor_id, user_id, request_id, subject, occurred_at, prev_hash, hash)
-       select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                            $8::text[], $9::jsonb[], $10::timestamptz[], $11::text[], $12::text[])
+       select e.client_id, e.seq, e.id, e.type, e.actor_kind, e.actor_id, e.user_id, e.request_id, e.subject,
+              e.occurred_at, e.prev_hash, e.hash
+       from json_populate_recordset(null::audit_events, $1::json) e
      )
      update audit_heads h set seq = v.seq, hash = v.hash
-     from unnest($13::text[], $14::bigint[], $15::text[]) as v(client_id, seq, hash) where h.client_id = v.client_id`,
+     from unnest($2::text[], $3::bigint[], $4::text[]) as v(client_id, seq, hash) where h.client_id = v.client_id`,
     [
-      chained.map((e) => e.clientId),
-      chained.map((e) => e.seq),
-      chained.map((e) => e.id),
-      chained.map((e) => e.type),
-      chained.map((e) => e.actorKind),
-      chained.map((e) => e.actorId),
-      chained.map((e) => e.userId),
-      chained.map((e) => e.requestId),
-      chained.map((e) => JSON.stringify(e.subject)),
-      chained.map((e) => e.occurredAt.toISOString()),
-      chained.map((e) => e.prevHash),
-      chained.map((e) => e.hash),
+      JSON.stringify(chained.map(asEventRecord)),
       clients,
       clients.map((c) => head.get(c)?.seq),
       clients.map((c) => head.get(c)?.hash),

@@ -35,6 +35,22 @@ export const toChainedEntry = (row: AuditEventRow): ChainedEntry => ({
   hash: row.hash,
 });
 
+/** An entry as an audit_events record (json_populate_recordset's input: one JSON parameter for a whole batch). */
+export const asEventRecord = (e: ChainedEntry) => ({
+  client_id: e.clientId,
+  seq: e.seq,
+  id: e.id,
+  type: e.type,
+  actor_kind: e.actorKind,
+  actor_id: e.actorId,
+  user_id: e.userId,
+  request_id: e.requestId,
+  subject: e.subject,
+  occurred_at: e.occurredAt.toISOString(),
+  prev_hash: e.prevHash,
+  hash: e.hash,
+});
+
 /** Entries of a client in chain order from `afterSeq` on, `limit` at a time (verification and export stream). */
 export const chainSlice = async (db: Queryable, clientId: string, afterSeq: number, limit: number): Promise<ChainedEntry[]> => {
   const { rows } = await db.query<AuditEventRow>(

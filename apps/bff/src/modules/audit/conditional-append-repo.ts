@@ -1,6 +1,7 @@
 import type { Db, Queryable } from '../../db/db.ts';
 import { appendEntries } from './append-repo.ts';
 import { entryHash, GENESIS_HASH } from './chain.ts';
+import { asEventRecord } from './chain-repo.ts';
 import type { ChainedEntry, PendingEntry } from './entry.ts';
 
 export interface ChainHead {
@@ -33,21 +34,6 @@ const chainFrom = (head: ChainHead, entries: PendingEntry[]): ChainedEntry[] => 
     return chained;
   });
 };
-
-const asRecord = (e: ChainedEntry) => ({
-  client_id: e.clientId,
-  seq: e.seq,
-  id: e.id,
-  type: e.type,
-  actor_kind: e.actorKind,
-  actor_id: e.actorId,
-  user_id: e.userId,
-  request_id: e.requestId,
-  subject: e.subject,
-  occurred_at: e.occurredAt.toISOString(),
-  prev_hash: e.prevHash,
-  hash: e.hash,
-});
 
 // One statement, so one round trip and its own transaction: the head moves from the sequence the entries were chained
 // on, or nothing happens (another writer moved it first; the caller re-reads the head and chains again).
@@ -87,7 +73,7 @@ export const appendToClientChain = async (
       last.seq,
       last.hash,
       head.seq,
-      JSON.stringify(chained.map(asRecord)),
+      JSON.stringify(chained.map(asEventRecord)),
     ]);
     if (rowCount === entries.length) {
       heads.set(clientId, { seq: last.seq, hash: last.hash });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Deliverer } from '../src/modules/webhooks/deliver.ts';
 import { type Dispatcher, startDispatcher } from '../src/modules/webhooks/dispatcher.ts';
 import { FIXED_FAILURE_PHRASES, failureReason, formatTimeout } from '../src/modules/webhooks/failure-reason.ts';
 import { enrollment, startTestApp, type TestApp } from './helpers/harness.ts';
@@ -107,6 +108,19 @@ describe('the failure reason of a delivery attempt', () => {
       [2, 'connection refused'],
       [1, 'connection refused'],
     ]);
+  });
+
+  it('tells a host that no longer resolves ("dns: host not found") from one resolving to a refused address', async () => {
+    // A subscription's host resolved when it was created; its DNS can lapse later. `.invalid` never resolves (RFC 6761).
+    const production = new Deliverer({ ...app.ctx.config, APP_ENV: 'production' });
+    try {
+      const gone = await production.post('https://receiver.no-such-host.invalid/hooks', '{}', {});
+      expect(gone).toMatchObject({ ok: false, statusCode: 0, error: 'dns: host not found' });
+      const loopback = await production.post('https://localhost:1/hooks', '{}', {});
+      expect(loopback).toMatchObject({ ok: false, statusCode: 0, error: 'address not allowed' });
+    } finally {
+      await production.close();
+    }
   });
 
   it('keeps secrets and addresses out of the phrase', () => {

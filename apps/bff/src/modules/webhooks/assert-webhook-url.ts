@@ -29,13 +29,15 @@ export const resolveAllowed = async (
   const addresses = ipaddr.isValid(host)
     ? [{ address: host, family: ipaddr.parse(host).kind() === 'ipv6' ? 6 : 4 }]
     : await lookup(host, { all: true, verbatim: true });
-  if (addresses.length === 0) throw new Error(`${host} does not resolve`);
+  if (addresses.length === 0) throw Object.assign(new Error(`${host} does not resolve`), { code: 'ENOTFOUND' });
   const refused = addresses.find((a) => !isAllowedAddress(a.address, env));
   if (refused) throw new UnsafeAddressError(host);
   return addresses;
 };
 
 export class UnsafeAddressError extends Error {
+  /** What the delivery log reads for it (failure-reason.ts: `address not allowed`). */
+  readonly code = 'EUNSAFE';
   constructor(host: string) {
     super(`${host} resolves to a loopback, private, link-local or reserved address`);
     this.name = 'UnsafeAddressError';

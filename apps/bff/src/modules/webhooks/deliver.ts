@@ -70,7 +70,9 @@ export class Deliverer {
         if (options.all) callback(null, addresses);
         else callback(null, addresses[0]?.address ?? '', addresses[0]?.family ?? 4);
       },
-      (error: Error) => callback(Object.assign(error, { code: 'EUNSAFE' }), '', 4),
+      // The error keeps its own code: an unsafe address is EUNSAFE (UnsafeAddressError), a host that does not resolve
+      // keeps ENOTFOUND / EAI_AGAIN, so the partner's log says `dns: host not found` rather than `address not allowed`.
+      (error: Error) => callback(error as NodeJS.ErrnoException, '', 4),
     );
   };
 

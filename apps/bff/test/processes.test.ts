@@ -18,84 +18,87 @@ const tokenFrom = async (url: string, id: string, secret: string) => {
   return { status: res.status, token: ((await res.json()) as { access_token?: string }).access_token };
 };
 
-// Each test spawns servers or the CLI on a data folder (or schema) of its own, so they run side by side: a spawned
-// process starting up (tsx, PGlite) leaves this worker idle, and the machine's other core takes the next one.
+// The start command's tests and the CLI's spawn processes on data folders (or schemas) of their own, so the two
+// chains run side by side: while one waits for a spawned process to start (tsx, PGlite), the other's process takes
+// the machine's other core. Within each chain the tests run one after another, so at most two chains compete.
 describe('the start command', { timeout: 120_000, concurrent: true }, () => {
-  it('starts on PGlite, prints URL and credentials once, keeps data across restarts, and refuses a second process', async () => {
-    const DATA_DIR = freshDir();
-    const first = await startServerProcess({ DATA_DIR });
-    expect(first.output()).toMatch(/Reference:\s+http:\/\/127\.0\.0\.1:\d+\/docs/);
-    expect(first.clientId).toMatch(/^cli_sbx_/);
-    expect(first.clientSecret).toMatch(/^sk_/);
-    const { status, token } = await tokenFrom(first.url, first.clientId, first.clientSecret as string);
-    expect(status).toBe(200);
-    const enrolled = await checkedFetch(`${first.url}/v1/users/enroll`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        externalUserId: 'restart-1',
-        email: 'r@example.test',
-        firstName: 'R',
-        lastName: 'S',
-        ssn: '1111',
-        dateOfBirth: '1980-01-01',
-        address: { street: '1 A St', city: 'B', state: 'CA', zipCode: '90001' },
-      }),
+  describe.sequential('one process start after another', () => {
+    it('starts on PGlite, prints URL and credentials once, keeps data across restarts, and refuses a second process', async () => {
+      const DATA_DIR = freshDir();
+      const first = await startServerProcess({ DATA_DIR });
+      expect(first.output()).toMatch(/Reference:\s+http:\/\/127\.0\.0\.1:\d+\/docs/);
+      expect(first.clientId).toMatch(/^cli_sbx_/);
+      expect(first.clientSecret).toMatch(/^sk_/);
+      const { status, token } = await tokenFrom(first.url, first.clientId, first.clientSecret as string);
+      expect(status).toBe(200);
+      const enrolled = await checkedFetch(`${first.url}/v1/users/enroll`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          externalUserId: 'restart-1',
+          email: 'r@example.test',
+          firstName: 'R',
+          lastName: 'S',
+          ssn: '1111',
+          dateOfBirth: '1980-01-01',
+          address: { street: '1 A St', city: 'B', state: 'CA', zipCode: '90001' },
+        }),
+      });
+      expect(enrolled.status).toBe(201);
+
+      const second = await runMain({ DATA_DIR });
+      expect(second.code).toBe(1);
+      expect(second.stderr).toMatch(/in use by process \d+/);
+      expect(await first.stop()).toBe(0);
+
+      const again = await startServerProcess({ DATA_DIR });
+      expect(again.clientId).toBe(first.clientId);
+      expect(again.clientSecret).toBeUndefined();
+      expect(again.output()).toMatch(/rotate-secret/);
+      const afterRestart = await tokenFrom(again.url, first.clientId, first.clientSecret as string);
+      const users = await checkedFetch(`${again.url}/v1/users?externalUserId=restart-1`, {
+        headers: { authorization: `Bearer ${afterRestart.token}` },
+      });
+      expect(((await users.json()) as { pagination: { total: number } }).pagination.total).toBe(1);
+      await again.stop();
     });
-    expect(enrolled.status).toBe(201);
 
-    const second = await runMain({ DATA_DIR });
-    expect(second.code).toBe(1);
-    expect(second.stderr).toMatch(/in use by process \d+/);
-    expect(await first.stop()).toBe(0);
-
-    const again = await startServerProcess({ DATA_DIR });
-    expect(again.clientId).toBe(first.clientId);
-    expect(again.clientSecret).toBeUndefined();
-    expect(again.output()).toMatch(/rotate-secret/);
-    const afterRestart = await tokenFrom(again.url, first.clientId, first.clientSecret as string);
-    const users = await checkedFetch(`${again.url}/v1/users?externalUserId=restart-1`, {
-      headers: { authorization: `Bearer ${afterRestart.token}` },
+    it('uses BOOTSTRAP_CLIENT_ID/SECRET without ever printing the secret', async () => {
+      const secret = 'bootstrap-secret-from-the-environment';
+      const server = await startServerProcess({
+        DATA_DIR: freshDir(),
+        BOOTSTRAP_CLIENT_ID: 'cli_sbx_bootstrap01',
+        BOOTSTRAP_CLIENT_SECRET: secret,
+      });
+      expect(server.clientId).toBe('cli_sbx_bootstrap01');
+      expect(server.output()).not.toContain(secret);
+      expect((await tokenFrom(server.url, 'cli_sbx_bootstrap01', secret)).status).toBe(200);
+      await server.stop();
     });
-    expect(((await users.json()) as { pagination: { total: number } }).pagination.total).toBe(1);
-    await again.stop();
-  });
 
-  it('uses BOOTSTRAP_CLIENT_ID/SECRET without ever printing the secret', async () => {
-    const secret = 'bootstrap-secret-from-the-environment';
-    const server = await startServerProcess({
-      DATA_DIR: freshDir(),
-      BOOTSTRAP_CLIENT_ID: 'cli_sbx_bootstrap01',
-      BOOTSTRAP_CLIENT_SECRET: secret,
+    it.skipIf(!usingPostgres)('runs two instances on one DATABASE_URL as one service (migrations racing)', async () => {
+      const schema = `proc_${process.pid}_${Date.now()}`;
+      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await admin.connect();
+      await admin.query(`create schema ${schema}`);
+      const url = new URL(process.env.DATABASE_URL as string);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      const env = {
+        DATABASE_URL: url.toString(),
+        BOOTSTRAP_CLIENT_ID: 'cli_sbx_shared01',
+        BOOTSTRAP_CLIENT_SECRET: 'shared-secret-0123456789',
+      };
+      try {
+        const [one, two] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+        const { token } = await tokenFrom(one.url, 'cli_sbx_shared01', 'shared-secret-0123456789');
+        const onTwo = await checkedFetch(`${two.url}/v1/users`, { headers: { authorization: `Bearer ${token}` } });
+        expect(onTwo.status).toBe(200);
+        await Promise.all([one.stop(), two.stop()]);
+      } finally {
+        await admin.query(`drop schema ${schema} cascade`);
+        await admin.end();
+      }
     });
-    expect(server.clientId).toBe('cli_sbx_bootstrap01');
-    expect(server.output()).not.toContain(secret);
-    expect((await tokenFrom(server.url, 'cli_sbx_bootstrap01', secret)).status).toBe(200);
-    await server.stop();
-  });
-
-  it.skipIf(!usingPostgres)('runs two instances on one DATABASE_URL as one service (migrations racing)', async () => {
-    const schema = `proc_${process.pid}_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    const url = new URL(process.env.DATABASE_URL as string);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    const env = {
-      DATABASE_URL: url.toString(),
-      BOOTSTRAP_CLIENT_ID: 'cli_sbx_shared01',
-      BOOTSTRAP_CLIENT_SECRET: 'shared-secret-0123456789',
-    };
-    try {
-      const [one, two] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
-      const { token } = await tokenFrom(one.url, 'cli_sbx_shared01', 'shared-secret-0123456789');
-      const onTwo = await checkedFetch(`${two.url}/v1/users`, { headers: { authorization: `Bearer ${token}` } });
-      expect(onTwo.status).toBe(200);
-      await Promise.all([one.stop(), two.stop()]);
-    } finally {
-      await admin.query(`drop schema ${schema} cascade`);
-      await admin.end();
-    }
   });
 });
 

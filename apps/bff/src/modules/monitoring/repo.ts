@@ -85,11 +85,17 @@ export interface RefreshState {
   snapshot: SealedSnapshot | undefined;
   /** The newest point of the score history (null before the first pull seeded it). */
   latestScore: { score: number; scoreDate: string } | null;
+  /**
+   * The consent gate as it stands under the lock (migration 008; null: withdrawn, superseded or never given). A pull
+   * commits only if consent is still current at its time: a withdrawal that lands between the claim and the commit
+   * takes this lock too, so it is either seen here or made after the commit.
+   */
+  consentValidUntil: Date | null;
 }
 
 /**
  * Locks the user for the rest of the transaction and reads, in the same round trip, everything a refresh decides on:
- * whether it may still commit (status, deletion, period), the previous snapshot and the newest history point.
+ * whether it may still commit (status, deletion, period, consent), the previous snapshot and the newest history point.
  * `asyncCommit`: the transaction commits without waiting for its WAL flush (`synchronous_commit = off`, for this
  * transaction only). Only a scheduled refresh asks for it: if PostgreSQL crashes before the flush, the commit is lost as
  * a whole, the period is still the one claimed and its lease runs out, so the period is pulled again under the same
@@ -108,8 +114,9 @@ export const lockRefreshState = async (
     snapshot_as_of: Date | null;
     latest_score: number | null;
     latest_score_date: string | null;
+    consent_valid_until: Date | null;
   }>(
-    `select u.status, u.deleted_at, u.monitoring_period, s.snapshot_enc, s.as_of as snapshot_as_of,
+    `select u.status, u.deleted_at, u.monitoring_period, u.consent_valid_until, s.snapshot_enc, s.as_of as snapshot_as_of,
        l.score as latest_score, l.score_date::text as latest_score_date,
        case when $2 then set_config('synchronous_commit', 'off', true) end as commit_mode
      from users u
@@ -133,6 +140,7 @@ export const lockRefreshState = async (
       row.latest_score !== null && row.latest_score_date !== null
         ? { score: Number(row.latest_score), scoreDate: row.latest_score_date }
         : null,
+    consentValidUntil: row.consent_valid_until === null ? null : new Date(row.consent_valid_until),
   };
 };
 

@@ -8,7 +8,7 @@ import { ApiError, notFound } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
 import { creditScoreOf, ensureScoreHistory, getCurrentScore, requireActiveUser } from '../credit/service.ts';
-import { loadCreditSubject, type UserRow, writeUser } from '../users/service.ts';
+import { findConsentGate, loadCreditSubject, type UserRow, writeUser } from '../users/service.ts';
 import { applyPulledFile } from './apply-pull.ts';
 import {
   type ClaimedUser,
@@ -92,7 +92,10 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
   let result: Awaited<ReturnType<NonNullable<AppContext['bureau']>['pullCreditFile']>>;
   try {
     // Keyed by the period: a request repeated after a crash is the same pull to the bureau, billed once.
-    result = await bureauOf(ctx).pullCreditFile(await loadCreditSubject(ctx, user), now, {
+    // The claimed row's consent is as of the claim: the gate is read again (one primary-key read) so a withdrawal since
+    // then stops the pull itself, not only its commit.
+    const gate = await findConsentGate(ctx.db, user.id);
+    result = await bureauOf(ctx).pullCreditFile(await loadCreditSubject(ctx, { ...user, ...gate }), now, {
       pullId: `${user.id}:period:${period}`,
     });
   } catch (error) {
@@ -129,6 +132,12 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
     if (!state || state.monitoring_period !== claimedPeriod) return 'skipped';
     if (state.deleted || state.status !== 'active') {
       await unschedule(tx, user.id);
+      return 'skipped';
+    }
+    if (!state.consentValidUntil || state.consentValidUntil.getTime() <= now.getTime()) {
+      // Consent ended while the file was being pulled: the file is dropped unused (no history point, no events, no
+      // snapshot) and the period waits like the claim's consent skip, with no attempt counted.
+      await deferForConsent(tx, user.id, claimedPeriod, new Date(now.getTime() + CONSENT_RECHECK_MS));
       return 'skipped';
     }
     touches(userTag(user.id));

@@ -39,6 +39,7 @@ import {
 
 export { assertCurrentConsent } from './consent-gate.ts';
 export type { RequestOrigin } from './consent-record.ts';
+export { findConsentGate } from './consent-repo.ts';
 export { effectiveStatus, type IdentityRow, type UserRow } from './repo.ts';
 
 const DELETION_MESSAGE = 'The user has been deleted. Their personal data is permanently removed within 30 days.';

@@ -83,6 +83,15 @@ export const ZConfig = z.object({
   WEBHOOK_CONCURRENCY: positiveInt(128),
   /** Keep-alive connections the worker opens to one receiver origin, and so its deliveries in flight there at once. */
   WEBHOOK_CONNECTIONS_PER_ORIGIN: positiveInt(32),
+  /**
+   * Sandbox only (production never delivers to loopback): whether webhook receivers on this machine's loopback
+   * (`http://localhost:4242`) are accepted and delivered to. A hosted sandbox shared by outside partners sets false, so a
+   * subscription cannot reach services on our own host or port-scan it through the delivery log.
+   */
+  WEBHOOK_ALLOW_LOOPBACK_HTTP: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
   /** The credit bureau's base URL (the JSON contract in bureau/http/contract.ts). Unset: sandbox uses its built-in bureau, production answers 503. */
   BUREAU_URL: optionalText.refine((value) => value === undefined || /^https?:\/\/[^/?#\s]+(?:\/[^?#\s]*)?$/.test(value), {
     message: 'must be an absolute http(s) URL such as https://bureau.example/api',

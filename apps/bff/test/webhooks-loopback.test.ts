@@ -15,6 +15,8 @@ import { type PlainReceiver, startPlainReceiver } from './helpers/http-receiver.
  */
 let sandbox: TestApp;
 let production: TestApp;
+/** A hosted sandbox shared by outside partners: its operator turned loopback receivers off. */
+let hosted: TestApp;
 let receiver: PlainReceiver;
 let dispatcher: Dispatcher;
 
@@ -24,12 +26,14 @@ beforeAll(async () => {
   receiver = await startPlainReceiver();
   sandbox = await startTestApp();
   production = await startTestApp({ config: productionEnv() });
+  hosted = await startTestApp({ config: { WEBHOOK_ALLOW_LOOPBACK_HTTP: 'false' } });
   dispatcher = startDispatcher(sandbox.ctx, { poll: false });
 });
 afterAll(async () => {
   await dispatcher.stop();
   await sandbox.close();
   await production.close();
+  await hosted.close();
   await receiver.close();
 });
 
@@ -151,6 +155,70 @@ describe('a loopback http:// receiver', () => {
     try {
       const outcome = await deliverer.post(`${receiver.origin}/old`, '{}', { 'content-type': 'application/json' });
       expect(outcome).toMatchObject({ ok: false, statusCode: 0, error: 'https required in production' });
+    } finally {
+      await deliverer.close();
+    }
+    expect(receiver.received.length).toBe(before);
+  });
+});
+
+describe('a sandbox with WEBHOOK_ALLOW_LOOPBACK_HTTP=false (hosted for outside partners)', () => {
+  const message =
+    'must not be a loopback receiver: this sandbox does not deliver to http://localhost or other addresses of its own host; use a public https:// URL (for a receiver on your machine, a tunnel to it)';
+  const count = async () => Number((await hosted.db.query<{ n: number }>('select count(*)::int as n from webhooks')).rows[0]?.n);
+
+  it('is on by default in the sandbox, so local receivers keep working there', () => {
+    expect(sandbox.ctx.config.WEBHOOK_ALLOW_LOOPBACK_HTTP).toBe(true);
+    expect(testConfig().WEBHOOK_ALLOW_LOOPBACK_HTTP).toBe(true);
+    expect(hosted.ctx.config.WEBHOOK_ALLOW_LOOPBACK_HTTP).toBe(false);
+  });
+
+  it('refuses loopback receivers on create and on change with a 400 that says why, and stores nothing', async () => {
+    const token = await hosted.token(await hosted.createClient());
+    const before = await count();
+    for (const url of [
+      `${receiver.origin}/credit-webhooks`,
+      `http://127.0.0.1:${receiver.port}/x`,
+      `http://127.8.9.10:${receiver.port}/x`,
+      `http://[::1]:${receiver.port}/x`,
+      `https://127.0.0.1:${receiver.port}/x`,
+    ]) {
+      const res = await hosted.request('POST', '/v1/webhooks', {
+        token,
+        body: { url, events: ['score.changed'], secret: SECRET },
+      });
+      expect(res.status, url).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'url', message }] });
+    }
+    expect(await count()).toBe(before);
+    const created = await hosted.request('POST', '/v1/webhooks', {
+      token,
+      body: { url: 'https://1.1.1.1/hooks', events: ['score.changed'], secret: SECRET },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const changed = await hosted.request('PATCH', `/v1/webhooks/${created.body.data.webhookId}`, {
+      token,
+      body: { url: `http://127.0.0.1:${receiver.port}/x` },
+    });
+    expect(changed.status).toBe(400);
+    expect(changed.body.error.details).toEqual([{ field: 'url', message }]);
+    const kept = await hosted.request('GET', `/v1/webhooks/${created.body.data.webhookId}`, { token });
+    expect(kept.body.data.url).toBe('https://1.1.1.1/hooks');
+  });
+
+  it('never delivers to a loopback receiver stored before the setting was turned off, and the log reveals no port state', async () => {
+    const deliverer = new Deliverer(testConfig({ WEBHOOK_ALLOW_LOOPBACK_HTTP: 'false' }));
+    const before = receiver.received.length;
+    try {
+      for (const url of [
+        `${receiver.origin}/old`,
+        `http://127.0.0.1:${receiver.port}/old`,
+        // A closed port answers the same as the open one: the log cannot be used to scan our host.
+        'http://127.0.0.1:1/old',
+      ]) {
+        const outcome = await deliverer.post(url, '{}', { 'content-type': 'application/json' });
+        expect(outcome, url).toMatchObject({ ok: false, statusCode: 0, error: 'address not allowed' });
+      }
     } finally {
       await deliverer.close();
     }

@@ -138,9 +138,9 @@ describe('webhook subscriptions', () => {
 });
 
 describe('address rules', () => {
-  it('allows public unicast everywhere and loopback only in sandbox', () => {
-    expect(isAllowedAddress('93.184.216.34', 'production')).toBe(true);
-    expect(isAllowedAddress('2606:4700::1111', 'production')).toBe(true);
+  it('allows public unicast everywhere and loopback only where loopback receivers are allowed', () => {
+    expect(isAllowedAddress('93.184.216.34', false)).toBe(true);
+    expect(isAllowedAddress('2606:4700::1111', false)).toBe(true);
     for (const address of [
       '127.0.0.1',
       '::1',
@@ -154,10 +154,10 @@ describe('address rules', () => {
       '100.64.0.1',
       '::ffff:10.0.0.1',
     ]) {
-      expect(isAllowedAddress(address, 'production'), address).toBe(false);
+      expect(isAllowedAddress(address, false), address).toBe(false);
     }
-    expect(isAllowedAddress('127.0.0.1', 'sandbox')).toBe(true);
-    expect(isAllowedAddress('10.1.2.3', 'sandbox')).toBe(false);
+    expect(isAllowedAddress('127.0.0.1', true)).toBe(true);
+    expect(isAllowedAddress('10.1.2.3', true)).toBe(false);
   });
 });
 

@@ -5,7 +5,7 @@ import tls from 'node:tls';
 import ipaddr from 'ipaddr.js';
 import { Agent } from 'undici';
 import type { Config } from '../../config.ts';
-import { resolveAllowed } from './assert-webhook-url.ts';
+import { loopbackReceiversAllowed, resolveAllowed } from './assert-webhook-url.ts';
 import { ADDRESS_NOT_ALLOWED, failureReason, HTTP_IN_PRODUCTION, httpStatusReason, timeoutReason } from './failure-reason.ts';
 
 export interface AttemptOutcome {
@@ -31,7 +31,7 @@ export const USER_AGENT = 'CreditPlatform-Webhooks/1.0 (+https://credit.example/
 const MAX_ANSWER_BYTES = 64 * 1024;
 
 /**
- * Posts exact bytes over HTTPS (or, in the sandbox, plain HTTP to a loopback receiver) through one keep-alive pool per receiver origin (undici), at most
+ * Posts exact bytes over HTTPS (or, in a sandbox that allows it, plain HTTP to a loopback receiver) through one keep-alive pool per receiver origin (undici), at most
  * WEBHOOK_CONNECTIONS_PER_ORIGIN connections each, so a busy receiver costs one TLS handshake per
  * connection rather than one per delivery. Trusts the system CAs plus WEBHOOK_CA_FILE, and re-checks every
  * resolved address when a connection is opened (the lookup hook), so a host that passed the creation check
@@ -41,11 +41,14 @@ export class Deliverer {
   readonly #agent: Agent;
   readonly #timeoutMs: number;
   readonly #env: Config['APP_ENV'];
+  /** Loopback receivers (http://localhost) may be delivered to: a local sandbox only (WEBHOOK_ALLOW_LOOPBACK_HTTP). */
+  readonly #allowLoopback: boolean;
 
   constructor(config: Config) {
     const extra = config.WEBHOOK_CA_FILE ? [readFileSync(config.WEBHOOK_CA_FILE, 'utf8')] : [];
     this.#timeoutMs = config.WEBHOOK_TIMEOUT_MS;
     this.#env = config.APP_ENV;
+    this.#allowLoopback = loopbackReceiversAllowed(config);
     this.#agent = new Agent({
       connections: config.WEBHOOK_CONNECTIONS_PER_ORIGIN,
       // Idle connections close before typical server keep-alive limits (5 s in Node), so we rarely reuse one the
@@ -65,7 +68,7 @@ export class Deliverer {
   }
 
   readonly #lookup: LookupFunction = (hostname, options, callback) => {
-    resolveAllowed(hostname, this.#env).then(
+    resolveAllowed(hostname, this.#allowLoopback).then(
       (addresses) => {
         if (options.all) callback(null, addresses);
         else callback(null, addresses[0]?.address ?? '', addresses[0]?.family ?? 4);
@@ -85,9 +88,13 @@ export class Deliverer {
     if (target.protocol !== 'https:' && this.#env !== 'sandbox') {
       return { ok: false, statusCode: 0, responseTimeMs: 0, error: HTTP_IN_PRODUCTION };
     }
+    // http:// is only ever a loopback receiver (the contract's rule): where those are turned off, nothing is sent.
+    if (target.protocol !== 'https:' && !this.#allowLoopback) {
+      return { ok: false, statusCode: 0, responseTimeMs: 0, error: ADDRESS_NOT_ALLOWED, detail: 'loopback receivers are off' };
+    }
     try {
       // Node skips the lookup hook for IP literals, so they are checked here.
-      if (ipaddr.isValid(host)) await resolveAllowed(host, this.#env);
+      if (ipaddr.isValid(host)) await resolveAllowed(host, this.#allowLoopback);
     } catch (error) {
       return {
         ok: false,

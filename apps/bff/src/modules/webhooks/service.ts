@@ -30,7 +30,7 @@ import { sampleEventData } from './sample-events.ts';
 import { openCurrentSecret, ROTATION_GRACE_MS, sealPreviousSecret, sealSecret } from './secrets.ts';
 
 export const createWebhook = async (ctx: AppContext, caller: Caller, input: TCreateWebhookInput): Promise<TWebhook> => {
-  await assertWebhookUrl(input.url, ctx.config.APP_ENV);
+  await assertWebhookUrl(input.url, ctx.config);
   const id = ctx.ids.id('wh');
   const row = await insertWebhook(ctx.db, {
     id,
@@ -68,7 +68,7 @@ export const changeWebhook = async (
   webhookId: string,
   input: TUpdateWebhookInput,
 ): Promise<TWebhook> => {
-  if (input.url) await assertWebhookUrl(input.url, ctx.config.APP_ENV);
+  if (input.url) await assertWebhookUrl(input.url, ctx.config);
   const now = ctx.clock.now();
   const row = await ctx.db.transaction(async (tx) => {
     const current = await findWebhook(tx, caller.clientId, webhookId, true);

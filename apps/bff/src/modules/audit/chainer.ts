@@ -38,31 +38,43 @@ export const chainSpooledEntries = async (ctx: { db: Db; ids?: IdGenerator }): P
 };
 
 /**
- * The API process's chainer: a pass AUDIT_CHAIN_INTERVAL_MS after a batch was spooled (one timer at a time, never
- * keeping the process alive). What a killed process left is chained on the next start (bootstrap.ts), by the worker's
- * housekeeping, and by whatever lists, verifies or exports the trail.
+ * A process's chainer: a pass `intervalMs` after a batch was spooled (one timer at a time, never keeping the process
+ * alive), or every `intervalMs` in a worker. What a killed process left is chained on the next start (bootstrap.ts),
+ * by the worker's housekeeping, and by whatever lists, verifies or exports the trail.
  */
 export class AuditChainer {
   #timer: NodeJS.Timeout | undefined;
+  #running = false;
   constructor(
     private readonly ctx: { db: Db; ids?: IdGenerator; logger?: Logger },
     private readonly intervalMs: number,
   ) {}
 
+  /** The worker of a split deployment: a pass every `intervalMs` (skipped while one runs), as long as it runs. */
+  everyInterval(): void {
+    setInterval(() => void this.#pass(), this.intervalMs).unref();
+  }
+
+  /** A pass `intervalMs` from now, unless one is already due. */
   soon(): void {
     if (this.#timer) return;
     this.#timer = setTimeout(() => {
-      chainSpooledEntries(this.ctx).then(
-        () => {
-          this.#timer = undefined;
-        },
-        (error: unknown) => {
-          this.#timer = undefined;
-          // The rows stay in the spool: the next pass (or the worker's housekeeping) chains them.
-          this.ctx.logger?.warn({ err: error }, 'audit chaining failed; spooled entries kept for the next pass');
-        },
-      );
+      this.#timer = undefined;
+      void this.#pass();
     }, this.intervalMs);
     this.#timer.unref();
+  }
+
+  async #pass(): Promise<void> {
+    if (this.#running) return;
+    this.#running = true;
+    try {
+      await chainSpooledEntries(this.ctx);
+    } catch (error) {
+      // The rows stay in the spool: the next pass (or the worker's housekeeping) chains them.
+      this.ctx.logger?.warn({ err: error }, 'audit chaining failed; spooled entries kept for the next pass');
+    } finally {
+      this.#running = false;
+    }
   }
 }

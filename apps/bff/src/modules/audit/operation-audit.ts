@@ -11,6 +11,8 @@ const stringParam = (params: unknown, name: string): string | null => {
   return typeof value === 'string' ? value : null;
 };
 
+const API_FALLBACK_FACTOR = 20;
+
 type OperationAuditContext = Pick<AppContext, 'db' | 'clock' | 'ids'> & Partial<Pick<AppContext, 'config' | 'logger'>>;
 
 /**
@@ -19,7 +21,13 @@ type OperationAuditContext = Pick<AppContext, 'db' | 'clock' | 'ids'> & Partial<
  * AUDIT_CHAIN_INTERVAL_MS (chainer.ts), and whatever lists, verifies or exports the trail drains the spool first.
  */
 export const operationAudit = (ctx: OperationAuditContext): AuditTrail => {
-  const chainer = new AuditChainer(ctx, ctx.config?.AUDIT_CHAIN_INTERVAL_MS ?? 250);
+  const interval = ctx.config?.AUDIT_CHAIN_INTERVAL_MS ?? 250;
+  const role = ctx.config?.ROLE ?? 'all';
+  // A split deployment chains in the worker (every interval), off the API processes' CPU; an API process chains
+  // itself only API_FALLBACK_FACTOR intervals after a batch, so that without a running worker the spool still drains.
+  // One process (`all`) chains an interval after a batch.
+  const chainer = new AuditChainer(ctx, role === 'api' ? interval * API_FALLBACK_FACTOR : interval);
+  if (role === 'worker') chainer.everyInterval();
   const spool = new AuditSpool(ctx.db, () => chainer.soon());
   return {
     async recordOperation(operationId, caller, requestId, params) {

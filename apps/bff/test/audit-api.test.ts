@@ -126,7 +126,13 @@ describe('GET /v1/audit-events and what the API records', () => {
     expect(read.status).toBe(200);
     expect((await app.request('GET', '/v1/audit-events', { token: userToken })).status).toBe(403);
     const events = await allEvents(admin, `&type=credit_data.read&userId=${userId}`, 100);
-    expect(events.find((e) => e.requestId === read.body.meta.requestId)?.actor.kind).toBe('user_token');
+    const actor = events.find((e) => e.requestId === read.body.meta.requestId)?.actor;
+    expect(actor?.kind).toBe('user_token');
+    // The token is named by a reference, never by the partner's customer id (which outlives a purge in the chain).
+    expect(actor?.id).toMatch(/^utk_[0-9a-f]{24}$/);
+    const minted = (await allEvents(admin, '&type=token.minted', 100)).filter((e) => e.subject.tokenKind === 'user');
+    expect(minted.some((e) => e.subject.tokenRef === actor?.id)).toBe(true);
+    expect(JSON.stringify(await allEvents(admin, '', 100))).not.toContain('cust-audited');
   });
 
   it('records a user deleted, then purged, and a webhook secret rotated, by whom and in which request', async () => {

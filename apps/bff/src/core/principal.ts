@@ -32,6 +32,11 @@ export type Principal =
       kind: 'user';
       client: ClientRecord;
       externalUserId: string;
+      /**
+       * Names the token, not the person: a prefix of its keyed hash. The audit trail records it as the actor, so an
+       * entry kept for years never holds the partner's customer id (often an e-mail address) once the user is purged.
+       */
+      tokenRef: string;
       claims: UserTokenClaims;
       expiresAt: Date;
       /** How the token arrived: as a bearer token, or inside the widget session cookie. */
@@ -50,3 +55,6 @@ export const ENVIRONMENT_TAG = { sandbox: 'sbx', production: 'live' } as const;
 
 /** `admin` implies every scope. */
 export const hasScope = (scopes: readonly Scope[], needed: Scope): boolean => scopes.includes('admin') || scopes.includes(needed);
+
+/** A user token's reference in the audit trail: a prefix of its keyed hash (names the token, not the person). */
+export const userTokenRef = (tokenHash: string): string => `utk_${tokenHash.slice(0, 24)}`;

@@ -39,10 +39,8 @@ export const recordAudit = async (ctx: AuditContext, event: AuditEventInput, tx?
 
 /** The actor of an API caller: the client's access token, a user token, or the widget session carrying one. */
 export const actorOf = (
-  principal:
-    | { kind: 'access'; client: { id: string } }
-    | { kind: 'user'; client: { id: string }; externalUserId: string; via: string },
+  principal: { kind: 'access'; client: { id: string } } | { kind: 'user'; client: { id: string }; tokenRef: string; via: string },
 ): AuditActor => {
   if (principal.kind === 'access') return { kind: 'client', id: principal.client.id };
-  return { kind: principal.via === 'widget-session' ? 'widget' : 'user_token', id: principal.externalUserId };
+  return { kind: principal.via === 'widget-session' ? 'widget' : 'user_token', id: principal.tokenRef };
 };

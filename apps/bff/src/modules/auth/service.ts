@@ -1,7 +1,7 @@
 import { SCOPES, type Scope, type TTokenResponse, type TUserTokenRequest, type TUserTokenResponse } from '@credit/contract';
 import type { AppContext } from '../../context.ts';
 import type { Caller } from '../../core/principal.ts';
-import { ENVIRONMENT_TAG } from '../../core/principal.ts';
+import { ENVIRONMENT_TAG, userTokenRef } from '../../core/principal.ts';
 import { assertIpAllowed } from '../../http/ip-allowlist.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { verifySecret } from '../../security/secret-hash.ts';
@@ -90,8 +90,9 @@ export const issueUserToken = async (ctx: AppContext, caller: Caller, input: TUs
   const token = mintToken('ut', ctx);
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_SECONDS * 1000);
+  const hash = ctx.tokens.hash(token);
   await insertToken(ctx.db, {
-    hash: ctx.tokens.hash(token),
+    hash,
     clientId: caller.clientId,
     kind: 'user',
     scopes: [],
@@ -106,7 +107,8 @@ export const issueUserToken = async (ctx: AppContext, caller: Caller, input: TUs
     createdAt: now,
     expiresAt,
   });
-  const subject = { tokenKind: 'user', externalUserId: input.userId };
+  // The token's reference (as its reads are recorded), never the partner's customer id: see Principal.tokenRef.
+  const subject = { tokenKind: 'user', tokenRef: userTokenRef(hash) };
   await recordAudit(ctx, { type: 'token.minted', clientId: caller.clientId, actor: actorOf(caller.principal), subject });
   return { userToken: token, expiresIn: TOKEN_LIFETIME_SECONDS, expiresAt: expiresAt.toISOString() };
 };

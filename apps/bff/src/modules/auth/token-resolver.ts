@@ -1,7 +1,7 @@
 import { clientTag, type ReadCache } from '../../cache/read-cache.ts';
 import type { Config } from '../../config.ts';
 import type { AuthService, TokenResolution } from '../../core/auth-service.ts';
-import { ENVIRONMENT_TAG } from '../../core/principal.ts';
+import { ENVIRONMENT_TAG, userTokenRef } from '../../core/principal.ts';
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { TokenHasher } from '../../security/token-hasher.ts';
@@ -66,6 +66,7 @@ export const createAuthService = ({ config, db, clock, tokens, readCache }: Reso
           kind: 'user',
           client: stored.client,
           externalUserId: stored.externalUserId,
+          tokenRef: userTokenRef(hashes[0] as string),
           claims: stored.claims,
           expiresAt: stored.expiresAt,
           via: 'bearer',

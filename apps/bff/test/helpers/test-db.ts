@@ -3,6 +3,8 @@ import { inject } from 'vitest';
 import type { Db } from '../../src/db/db.ts';
 import { openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
+// For its `ProvidedContext` augmentation (the snapshot's path), in every program that compiles these helpers (e2e too).
+import type {} from './global-setup.ts';
 import { openMigratedPgliteSnapshot } from './pglite-snapshot.ts';
 
 /** The database tests run on: PostgreSQL when DATABASE_URL is set (a private schema per call), else in-memory PGlite. */

@@ -19,9 +19,9 @@ const checkAfter = async (change: (root: string) => void) => {
   copies.push(root);
   cpSync(path.join(repo, 'README.md'), path.join(root, 'README.md'));
   cpSync(path.join(repo, 'docs'), path.join(root, 'docs'), { recursive: true, filter: (from) => !from.includes('node_modules') });
-  // Files outside docs/ that pages name as the tests running their blocks.
-  for (const named of ['e2e/test/demo-bank.test.ts', 'e2e/test/declarative-embed.test.ts']) {
-    cpSync(path.join(repo, named), path.join(root, named));
+  // Pages name the tests running their blocks: browser journeys and API tests outside docs/.
+  for (const tests of ['e2e/test', 'apps/bff/test', 'apps/widget/test']) {
+    cpSync(path.join(repo, tests), path.join(root, tests), { recursive: true });
   }
   change(root);
   return run(process.execPath, [script], { cwd: root }).then(

@@ -242,7 +242,16 @@ describe('consent and disclosure in the widget', () => {
   }, async () => {
     const externalUserId = newExternalUserId('consent-expired');
     const userId = await enrolActiveUser(app, await app.currentToken(partner.client), externalUserId);
-    // A sandbox enrolment without a consent record runs a year, like any other; a year and a day later it is over.
+    // The sandbox's default record (an enrolment without consent) never runs out; a consent the partner attests runs
+    // a year, like any supplied one: a year and a day later it is over.
+    await sdk().call('grantConsent', {
+      params: { userId },
+      body: {
+        termsVersion: app.ctx.config.CONSENT_TERMS_VERSION,
+        method: 'partner_attested',
+        acceptedAt: app.clock.now().toISOString(),
+      },
+    });
     app.clock.advance(366 * DAY_MS);
 
     await runJourney(browser, 'desktop', 'consent-expired', async ({ page, audit }) => {

@@ -266,6 +266,8 @@ describe('consent and disclosure in the widget', () => {
       await frame.getByText('Check the box to give your permission.').first().waitFor();
       await agreeToConsent(frame);
       await frame.getByRole('button', { name: 'Agree and continue' }).click();
+      // The widget records the consent, then asks for the score; read it once the consent is in.
+      await expect.poll(async () => (await sdk().call('getConsent', { params: { userId } })).reconsentRequired).toBe(false);
       const { score } = await sdk().call('getCreditScore', { params: { userId } });
       await shownScore(frame, score).waitFor();
       const state = await sdk().call('getConsent', { params: { userId } });
@@ -335,6 +337,8 @@ describe('new consent terms in the widget', () => {
 
       await agreeToConsent(frame);
       await frame.getByRole('button', { name: 'Agree and continue' }).click();
+      // The widget records the consent, then asks for the score; read it once the consent is in.
+      await expect.poll(async () => (await sdk.call('getConsent', { params: { userId } })).reconsentRequired).toBe(false);
       const { score } = await sdk.call('getCreditScore', { params: { userId } });
       await shownScore(frame, score).waitFor();
       expect(await hostEvents(page)).toContainEqual({ name: 'consent_given', data: { userId, termsVersion: NEW_TERMS } });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildContext } from '../src/bootstrap.ts';
+import type { BureauProvider } from '../src/bureau/provider.ts';
 import type { AppContext } from '../src/context.ts';
 import type { Db } from '../src/db/db.ts';
 import { openPostgres } from '../src/db/postgres.ts';
@@ -29,6 +30,26 @@ describe.skipIf(!usingPostgres)('two instances advancing clocks on one PostgreSQ
       ctx: await buildContext({ config: testConfig(config), db, logger: createLogger('silent'), clock: app.clock }),
     };
   });
+  /**
+   * Makes every bureau call of `ctx` take a few milliseconds, as a real bureau's do: a period is then still in flight
+   * when the other worker takes its clock over, so the race this test is about happens on any machine, however fast.
+   */
+  const slowBureau = (ctx: AppContext) => {
+    const bureau = ctx.bureau;
+    if (!bureau) throw new Error('the sandbox instance has a bureau');
+    const slowed: BureauProvider = new Proxy(bureau, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        return async (...args: unknown[]) => {
+          await new Promise((resolve) => setTimeout(resolve, 15));
+          return value.apply(target, args);
+        };
+      },
+    });
+    (ctx as { bureau: AppContext['bureau'] }).bureau = slowed;
+  };
+
   afterAll(async () => {
     await second.db.close();
     await app.close();
@@ -62,6 +83,8 @@ describe.skipIf(!usingPostgres)('two instances advancing clocks on one PostgreSQ
       expect(advanced.status).toBe(202);
     }
 
+    slowBureau(app.ctx);
+    slowBureau(second.ctx);
     // Both instances' workers run at once, while every lease is made to run out again and again: the other worker
     // takes the clock over mid-advance, so both run its users' periods at the same time.
     let running = true;

@@ -47,8 +47,18 @@ class NarrowScreens {
 }
 
 const openTab = async (frame: FrameLocator, name: RegExp, heading: string) => {
-  await frame.getByRole('tab', { name }).click();
-  await frame.getByRole('heading', { name: heading, exact: true }).waitFor();
+  // The dashboard may still re-render as the score or the monitoring status lands (CI once lost a click that way):
+  // click again until the tab's heading shows, within the same overall wait.
+  const shown = frame.getByRole('heading', { name: heading, exact: true });
+  for (let attempt = 1; ; attempt++) {
+    await frame.getByRole('tab', { name }).click();
+    try {
+      await shown.waitFor({ timeout: 3_000 });
+      return;
+    } catch (error) {
+      if (attempt === 5) throw error;
+    }
+  }
 };
 
 export const narrowScreenJourneys = (bank: DemoBank) =>

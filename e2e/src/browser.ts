@@ -35,7 +35,7 @@ export const DEVICES: Record<Device, BrowserContextOptions> = {
 export interface OpenedPage {
   context: BrowserContext;
   page: Page;
-  /** Uncaught errors and console errors of the page and its frames, to explain a failing journey. */
+  /** Uncaught errors, console errors and failed or refused requests of the page and its frames, to explain a failing journey. */
   problems: string[];
 }
 
@@ -51,6 +51,12 @@ export const openPage = async (browser: Browser, device: Device = 'desktop', opt
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error (${message.location().url}): ${message.text()}`);
+  });
+  page.on('requestfailed', (request) =>
+    problems.push(`request failed: ${request.method()} ${request.url()} (${request.failure()?.errorText})`),
+  );
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()} ${response.request().method()} ${response.url()}`);
   });
   return { context, page, problems } satisfies OpenedPage;
 };

@@ -43,6 +43,20 @@ export const USER_TOKEN_IN_URL = /(?<![A-Za-z0-9_])ut_/;
 export const urlsWithUserToken = (urls: string[]): string[] =>
   urls.filter((url) => USER_TOKEN_IN_URL.test(url.split('#')[0] ?? url));
 
+/** The visible text of the page and each frame (the widget's, say), shortened: a screenshot CI may not keep. */
+const whatFramesShow = async (page: Page): Promise<string> => {
+  const texts = await Promise.all(
+    page.frames().map(async (frame) => {
+      const text = await frame
+        // biome-ignore lint/performance/useDomNodeTextContent: what a person sees, without hidden text, is the point.
+        .evaluate(() => document.body?.innerText ?? '', undefined)
+        .catch((error: unknown) => `(unreadable: ${(error as Error).message.split('\n')[0]})`);
+      return `  ${frame === page.mainFrame() ? 'page' : `frame ${frame.url()}`}: ${text.replace(/\s+/g, ' ').slice(0, 600)}`;
+    }),
+  );
+  return texts.join('\n');
+};
+
 /**
  * Runs a journey on a fresh browser context. A failure keeps a screenshot of where it stopped and the
  * page's own errors, which usually name the culprit faster than the assertion does.
@@ -64,8 +78,12 @@ export const runJourney = async (
   } catch (error) {
     const shot = await saveScreenshot(opened.page, `${name}-failure`, device).catch(() => 'none');
     const problems = opened.problems.length ? opened.problems.join('\n') : 'none';
+    const shown = await whatFramesShow(opened.page);
     const a11y = audit.failures.length ? `\naccessibility so far:\n${audit.report()}` : '';
-    throw new Error(`${(error as Error).message}\nscreenshot: ${shot}\npage problems:\n${problems}${a11y}`, { cause: error });
+    throw new Error(
+      `${(error as Error).message}\nscreenshot: ${shot}\npage problems:\n${problems}\nwhat the page showed:\n${shown}${a11y}`,
+      { cause: error },
+    );
   } finally {
     await opened.context.close();
   }

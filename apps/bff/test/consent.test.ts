@@ -245,15 +245,21 @@ describe('withdrawal', () => {
     await dispatcher.runOnce();
     expect(mine()).toHaveLength(1);
 
-    // The consumer consents again in the widget: recorded as `widget`, with the request's browser.
+    // The consumer consents again in the widget: recorded as `widget`, at our time, with the request's browser.
+    const backdated = new Date(app.clock.now().getTime() - 30 * DAY).toISOString();
     const again = await grant(
       userId,
-      { termsVersion: currentTerms(), method: 'partner_attested', userAgent: 'claimed by the body' },
+      { termsVersion: currentTerms(), method: 'partner_attested', userAgent: 'claimed by the body', acceptedAt: backdated },
       userToken,
       { 'user-agent': BROWSER },
     );
     expect(again.status, JSON.stringify(again.body)).toBe(201);
-    expect(again.body.data.current).toMatchObject({ method: 'widget', userAgent: BROWSER, ipAddress: expect.any(String) });
+    expect(again.body.data.current).toMatchObject({
+      method: 'widget',
+      userAgent: BROWSER,
+      ipAddress: expect.any(String),
+      acceptedAt: app.clock.now().toISOString(),
+    });
     expect((await monitoringOf(userId)).status).toBe('active');
   });
 

@@ -33,8 +33,8 @@ const open = (ctx: AppContext, consentId: string, column: 'ip_address' | 'user_a
 
 /**
  * The record to store for a consent a caller supplies (an enrolment's `consent`, or POST …/consent), checked against
- * the current terms and the validity period. A user token is the consumer in our widget: the method is `widget` and
- * the IP address and user agent are the request's, whatever the body says. `field` prefixes error details.
+ * the current terms and the validity period. A user token is the consumer in our widget: the method is `widget`, and
+ * the time, IP address and user agent are the request's, whatever the body says. `field` prefixes error details.
  */
 export const suppliedConsent = (
   ctx: AppContext,
@@ -51,7 +51,10 @@ export const suppliedConsent = (
       { field: `${field}termsVersion`, message: `must be the current terms version, ${CONSENT_TERMS_VERSION}` },
     ]);
   }
-  const acceptedAt = input.acceptedAt ? new Date(input.acceptedAt) : now;
+  const fromWidget = caller.principal.kind === 'user';
+  // The consumer accepts in our widget as the request arrives: a browser's own clock (or a crafted body) must not
+  // date the instruction. A partner attests a time its own records hold, checked below.
+  const acceptedAt = input.acceptedAt && !fromWidget ? new Date(input.acceptedAt) : now;
   if (acceptedAt.getTime() > now.getTime() + ACCEPTED_AT_SKEW_MS) {
     throw validationError([{ field: `${field}acceptedAt`, message: 'must not be in the future' }]);
   }
@@ -61,7 +64,6 @@ export const suppliedConsent = (
       { field: `${field}acceptedAt`, message: 'is so long ago that the consent has already expired: ask the consumer again' },
     ]);
   }
-  const fromWidget = caller.principal.kind === 'user';
   const id = ctx.ids.id('cns');
   return {
     id,

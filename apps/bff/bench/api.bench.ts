@@ -15,6 +15,10 @@
  *    saturation a p99 only measures the queue; at half load it measures pauses (garbage collection, sync work).
  * 3. Mixed load: wrk cycling the three read routes, read-only and then with every 20th request a write (5 %:
  *    enrol a new user, mark an alert read), alternated; reads/s of the mix over reads/s read-only.
+ * 4. Audit (issue 24): a second API process, the same code without the audit hook (BENCH_AUDIT=0, its own schema),
+ *    alternated with the API per route and round: req/s with the hook over req/s without (goal ≥ 0.95: reads move by
+ *    at most 5 %) and the CPU µs per request the hook adds. BENCH_ROLE=api (PostgreSQL) runs both as a split
+ *    deployment's API processes, each with a worker process of its own that chains the spooled entries.
  * The load average (os.loadavg, as `uptime` shows it) is printed at the start and the end: the machine is shared.
  *
  * Processes: the API (apps/bff/bench/api/api-server.ts, api role, no webhook worker, LOG_LEVEL=info to /dev/null,
@@ -23,7 +27,7 @@
  * CPU 1; PostgreSQL runs wherever the kernel puts it. Only one server is under load at a time.
  * Knobs: BENCH_CONNECTIONS (64), BENCH_DURATION (10 s), BENCH_ROUNDS (2), BENCH_WARMUP (2 s), BENCH_TIMEOUT (2 s),
  * BENCH_PACED_DURATION (10 s), BENCH_PACED_WORKERS (16), BENCH_GENERATOR=autocannon (fallbacks), BENCH_API_PROCESSES,
- * BENCH_PHASES (throughput,paced,mixed: paced needs throughput), BENCH_CPU_PROF=<dir> (the API runs under
+ * BENCH_PHASES (throughput,paced,mixed,audit: paced needs throughput), BENCH_ROLE (all), BENCH_CPU_PROF=<dir> (the API runs under
  * `node --cpu-prof` and writes its profile there when it stops).
  * The API's rate limits are raised out of reach via env (the limiter still runs on every request).
  * Exits 1 when the API answered anything but 2xx or left a request unanswered; the goals are printed, not enforced
@@ -54,7 +58,7 @@ const PACED_WORKERS = envInt('BENCH_PACED_WORKERS', 16);
 /** One request in this many is a write in the mixed load: 5 %. */
 const WRITE_EVERY = 20;
 const HERE = import.meta.dirname;
-const PHASES = new Set((process.env.BENCH_PHASES ?? 'throughput,paced,mixed').split(','));
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'throughput,paced,mixed,audit').split(','));
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 
 const ROUTES = [
@@ -62,10 +66,21 @@ const ROUTES = [
   { name: 'GET …/credit-score', path: '/v1/users/{userId}/credit-score' },
   { name: 'GET …/offers', path: '/v1/users/{userId}/offers' },
 ];
-type Server = 'express' | 'api';
+/** `unaudited`: the API without the audit hook (BENCH_AUDIT=0), started for the audit phase only. */
+type Server = 'express' | 'api' | 'unaudited';
+/** What an API process (api/api-server.ts) reports once it serves and has seeded its user. */
+interface ApiReady {
+  url: string;
+  authorization: string;
+  userId: string;
+  alertId: string;
+  db: string;
+  processes: number;
+  role: string;
+}
 /** Round r measures in this order: alternated, so a slow minute on the shared machine hits both servers. */
 const orderOf = (round: number): Server[] => (round % 2 === 0 ? ['express', 'api'] : ['api', 'express']);
-const GOALS = { throughput: 0.7, pacedP99: 1.2, pacedMax: 2, mixedReads: 0.85 };
+const GOALS = { throughput: 0.7, pacedP99: 1.2, pacedMax: 2, mixedReads: 0.85, auditKeeps: 0.95 };
 
 // ---- pinning -------------------------------------------------------------------------------------------------------
 
@@ -201,6 +216,8 @@ const range = (results: LoadResult[]) => {
 const main = async (): Promise<number> => {
   pin.process(process.pid, CPU.generator);
   const children: ChildProcess[] = [];
+  // API processes drop their PostgreSQL schema when told to stop; the others are just let go.
+  const apiChildren = new Set<ChildProcess>();
   let generator: Generator | undefined;
   let pacer: Pacer | undefined;
   const loadAtStart = loadAverage();
@@ -210,15 +227,15 @@ const main = async (): Promise<number> => {
       RATE_LIMIT_AUTH_PER_MIN: '100000000',
       RATE_LIMIT_BATCH_PER_MIN: '100000000',
     };
-    const api = await start<{
-      url: string;
-      authorization: string;
-      userId: string;
-      alertId: string;
-      db: string;
-      processes: number;
-    }>('api-server.ts', limits);
+    const api = await start<ApiReady>('api-server.ts', limits);
     children.push(api.child);
+    apiChildren.add(api.child);
+    // The same code without the audit hook, idle until the audit phase: what recording reads costs, by difference.
+    const unaudited = PHASES.has('audit') ? await start<ApiReady>('api-server.ts', { ...limits, BENCH_AUDIT: '0' }) : undefined;
+    if (unaudited) {
+      children.push(unaudited.child);
+      apiChildren.add(unaudited.child);
+    }
     const headers = { authorization: api.ready.authorization };
     const paths = ROUTES.map((r) => r.path.replaceAll('{userId}', api.ready.userId));
 
@@ -227,12 +244,20 @@ const main = async (): Promise<number> => {
     for (const p of paths) answers.push(await capture(`${api.ready.url}${p}`, headers, p));
     const baseline = await start<{ url: string }>('baseline-server.ts', {}, { answers });
     children.push(baseline.child);
-    const urls: Record<Server, string> = { api: api.ready.url, express: baseline.ready.url };
+    const urls: Record<Server, string> = {
+      api: api.ready.url,
+      express: baseline.ready.url,
+      unaudited: unaudited?.ready.url ?? '',
+    };
+    const pathsOf = (server: Server) =>
+      server === 'unaudited' && unaudited ? ROUTES.map((r) => r.path.replaceAll('{userId}', unaudited.ready.userId)) : paths;
     generator = openGenerator(pin, CPU.generator);
     pacer = openPacer(pin, CPU.generator);
 
     const database = api.ready.db === 'postgres' ? 'PostgreSQL (DATABASE_URL, throwaway schema)' : 'PGlite (in memory)';
-    console.log(`database   ${database}; node ${process.version}; ${CPUS} CPUs; API processes ${api.ready.processes}`);
+    console.log(
+      `database   ${database}; node ${process.version}; ${CPUS} CPUs; API processes ${api.ready.processes}, role ${api.ready.role}${api.ready.role === 'api' ? ' (a worker process chains the audit spool)' : ' (chains the audit spool itself)'}`,
+    );
     console.log(`machine    shared (other work may run); load average at start ${loadAtStart}`);
     console.log(`generators ${generator.name} (${CONNECTIONS} connections, timeout ${TIMEOUT} s); paced: ${pacer.name}`);
     console.log(
@@ -250,54 +275,58 @@ const main = async (): Promise<number> => {
     const childOf: Record<Server, ChildProcess | undefined> = {
       api: api.ready.processes === 1 ? api.child : undefined,
       express: baseline.child,
+      unaudited: unaudited && unaudited.ready.processes === 1 ? unaudited.child : undefined,
     };
-    const run = async (server: Server, i: number, duration: number) => {
+    const run = async (server: Server, i: number, duration: number, phase = '') => {
       const child = childOf[server];
       const cpuBefore = child ? await cpuOf(child) : undefined;
       const result = await (generator as Generator).run({
-        url: `${urls[server]}${paths[i]}`,
+        url: `${urls[server]}${pathsOf(server)[i]}`,
         connections: CONNECTIONS,
         duration,
         timeout: TIMEOUT,
-        headers,
+        headers: server === 'unaudited' && unaudited ? { authorization: unaudited.ready.authorization } : headers,
       });
       if (child && cpuBefore !== undefined && duration === DURATION) {
         const used = (await cpuOf(child)) - cpuBefore;
-        const key = `${i}|${server}`;
+        const key = `${phase}${i}|${server}`;
         cpuPerRequest.set(key, [...(cpuPerRequest.get(key) ?? []), used / (result.reqPerSec * duration)]);
       }
       return result;
     };
 
     // 1. Throughput.
-    for (let i = 0; i < ROUTES.length; i++) for (const server of orderOf(0)) await run(server, i, WARMUP);
     const runs: Runs = new Map();
-    for (let round = 0; round < ROUNDS; round++) {
+    if (PHASES.has('throughput'))
+      for (let i = 0; i < ROUTES.length; i++) for (const server of orderOf(0)) await run(server, i, WARMUP);
+    for (let round = 0; round < (PHASES.has('throughput') ? ROUNDS : 0); round++) {
       for (let i = 0; i < ROUTES.length; i++) {
         for (const server of orderOf(round)) add(runs, `${i}|${server}`, await run(server, i, DURATION));
       }
     }
     const W1 = [20, 8, 8, 13, 8, 8, 8, 7];
-    console.log('1. throughput (wrk, 64 connections)');
-    table(W1, ['route', 'server', 'req/s', 'req/s range', 'p50 ms', 'p99 ms', 'non-2xx', 'errors']);
-    for (let i = 0; i < ROUTES.length; i++) {
-      for (const server of ['express', 'api'] as const) {
-        const results = of(runs, `${i}|${server}`);
-        table(W1, [
-          ROUTES[i]?.name ?? '',
-          server,
-          med(runs, `${i}|${server}`, (r) => r.reqPerSec).toFixed(0),
-          range(results),
-          ms(med(runs, `${i}|${server}`, (r) => r.p50)),
-          ms(med(runs, `${i}|${server}`, (r) => r.p99)),
-          String(results.reduce((n, r) => n + r.non2xx, 0)),
-          String(results.reduce((n, r) => n + r.errors, 0)),
-        ]);
+    if (PHASES.has('throughput')) {
+      console.log('1. throughput (wrk, 64 connections)');
+      table(W1, ['route', 'server', 'req/s', 'req/s range', 'p50 ms', 'p99 ms', 'non-2xx', 'errors']);
+      for (let i = 0; i < ROUTES.length; i++) {
+        for (const server of ['express', 'api'] as const) {
+          const results = of(runs, `${i}|${server}`);
+          table(W1, [
+            ROUTES[i]?.name ?? '',
+            server,
+            med(runs, `${i}|${server}`, (r) => r.reqPerSec).toFixed(0),
+            range(results),
+            ms(med(runs, `${i}|${server}`, (r) => r.p50)),
+            ms(med(runs, `${i}|${server}`, (r) => r.p99)),
+            String(results.reduce((n, r) => n + r.non2xx, 0)),
+            String(results.reduce((n, r) => n + r.errors, 0)),
+          ]);
+        }
       }
     }
 
     const cpuOfRoute = (i: number, server: Server) => median(cpuPerRequest.get(`${i}|${server}`) ?? []);
-    if (cpuPerRequest.size > 0) {
+    if (PHASES.has('throughput') && cpuOfRoute(0, 'express') > 0) {
       console.log('  CPU per request (µs, median over rounds), Express / API, and Express/API (the ratio on a quiet core):');
       for (let i = 0; i < ROUTES.length; i++) {
         const [express, apiCpu] = [cpuOfRoute(i, 'express'), cpuOfRoute(i, 'api')];
@@ -308,7 +337,7 @@ const main = async (): Promise<number> => {
     }
 
     const paced: Runs = new Map();
-    if (PHASES.has('paced')) {
+    if (PHASES.has('paced') && PHASES.has('throughput')) {
       // 2. Paced latency at half of what Express sustained on each route.
       const rates = ROUTES.map((_, i) => Math.round(med(runs, `${i}|express`, (r) => r.reqPerSec) / 2));
       for (let round = 0; round < ROUNDS; round++) {
@@ -376,9 +405,39 @@ const main = async (): Promise<number> => {
         `  with 5 % writes     ${mixedReads.toFixed(0)} reads/s of ${med(mix, 'mixed', (r) => r.reqPerSec).toFixed(0)} req/s (range ${range(of(mix, 'mixed'))}), p99 ${ms(med(mix, 'mixed', (r) => r.p99))} ms, non-2xx ${of(mix, 'mixed').reduce((n, r) => n + r.non2xx, 0)}`,
       );
     }
-    // Goals of issue 25.
-    console.log('\ngoals (issue 25)');
-    for (let i = 0; i < ROUTES.length; i++) {
+    const audit: Runs = new Map();
+    if (unaudited) {
+      // 4. Audit: the API with its hook and without, alternated per route and round.
+      const pair = (round: number): Server[] => (round % 2 === 0 ? ['unaudited', 'api'] : ['api', 'unaudited']);
+      for (let i = 0; i < ROUTES.length; i++) for (const server of pair(0)) await run(server, i, WARMUP);
+      for (let round = 0; round < ROUNDS; round++) {
+        for (let i = 0; i < ROUTES.length; i++) {
+          for (const server of pair(round)) add(audit, `${i}|${server}`, await run(server, i, DURATION, 'audit|'));
+        }
+      }
+      console.log(
+        `\n4. audit hook (wrk, ${CONNECTIONS} connections; the API with and without it, alternated; role ${api.ready.role})`,
+      );
+      const W4 = [20, 14, 14, 9, 22];
+      table(W4, ['route', 'without req/s', 'with req/s', 'with/without', 'CPU µs without / with']);
+      for (let i = 0; i < ROUTES.length; i++) {
+        const [without, withHook] = [
+          med(audit, `${i}|unaudited`, (r) => r.reqPerSec),
+          med(audit, `${i}|api`, (r) => r.reqPerSec),
+        ];
+        const cpu = (server: Server) => median(cpuPerRequest.get(`audit|${i}|${server}`) ?? []);
+        table(W4, [
+          ROUTES[i]?.name ?? '',
+          `${without.toFixed(0)} (${range(of(audit, `${i}|unaudited`))})`,
+          `${withHook.toFixed(0)} (${range(of(audit, `${i}|api`))})`,
+          `${(withHook / without).toFixed(3)}`,
+          `${cpu('unaudited').toFixed(0)} / ${cpu('api').toFixed(0)}`,
+        ]);
+      }
+    }
+    // Goals of issues 25 and 24.
+    console.log('\ngoals (issues 25 and 24)');
+    for (let i = 0; i < (PHASES.has('throughput') ? ROUTES.length : 0); i++) {
       const ratio = med(runs, `${i}|api`, (r) => r.reqPerSec) / med(runs, `${i}|express`, (r) => r.reqPerSec);
       const p99 = med(paced, `${i}|api`, (r) => r.p99) / med(paced, `${i}|express`, (r) => r.p99);
       const max = med(paced, `${i}|api`, (r) => r.max) / med(paced, `${i}|express`, (r) => r.max);
@@ -396,6 +455,14 @@ const main = async (): Promise<number> => {
         `  mixed load: reads keep ${(100 * kept).toFixed(0)} % of read-only throughput (≥ ${100 * GOALS.mixedReads} %: ${verdict(kept, GOALS.mixedReads, false)})`,
       );
     }
+    if (unaudited) {
+      for (let i = 0; i < ROUTES.length; i++) {
+        const kept = med(audit, `${i}|api`, (r) => r.reqPerSec) / med(audit, `${i}|unaudited`, (r) => r.reqPerSec);
+        console.log(
+          `  audit hook, ${(ROUTES[i]?.name ?? '').padEnd(20)} keeps ${(100 * kept).toFixed(1)} % of the req/s without it (≥ ${100 * GOALS.auditKeeps} %: ${verdict(kept, GOALS.auditKeeps, false)})`,
+        );
+      }
+    }
     console.log(`\nload average at end ${loadAverage()} (shared machine: compare ratios, not absolute numbers)`);
 
     let failed = 0;
@@ -410,13 +477,15 @@ const main = async (): Promise<number> => {
       check(`${ROUTES[i]?.name} (paced)`, of(paced, `${i}|api`));
     }
     check('mixed load', [...of(mix, 'reads'), ...of(mix, 'mixed')]);
+    for (let i = 0; i < ROUTES.length; i++)
+      check(`${ROUTES[i]?.name} (audit phase)`, [...of(audit, `${i}|api`), ...of(audit, `${i}|unaudited`)]);
     return failed > 0 ? 1 : 0;
   } finally {
     generator?.close();
     pacer?.close();
     for (const child of children) {
       child.removeAllListeners('exit');
-      if (child === children[0]) {
+      if (apiChildren.has(child)) {
         // The API drops its PostgreSQL schema on the way out.
         await new Promise((resolve) => {
           child.once('exit', resolve);

@@ -8,12 +8,16 @@
  * (node:cluster, as API_PROCESSES does in the start command): it migrates and seeds, they serve.
  *
  * Env: DATABASE_URL, BENCH_API_PROCESSES (1), BENCH_LOG_LEVEL (info), RATE_LIMIT_* (the coordinator raises them),
- * BENCH_AUDIT=0 (reads are not recorded in the audit trail: what the audit hook costs, by difference).
+ * BENCH_AUDIT=0 (reads are not recorded in the audit trail: what the audit hook costs, by difference), BENCH_ROLE
+ * (`all`, the default: this process also chains the spooled read entries, as the start command's single process does;
+ * `api`, PostgreSQL only: a split deployment, where a worker process of its own, forked here, chains them).
  * IPC out: { url, authorization, userId, alertId, db, processes } once ready. IPC in: 'cpu' (answers { cpuUs }, this
  * process's CPU time so far), 'stop' (drops the schema, closes, exits).
  */
+import { type ChildProcess, fork } from 'node:child_process';
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { forkApiProcesses, reportListening } from '../../src/api-processes.ts';
 import { createApp } from '../../src/app.ts';
@@ -25,6 +29,7 @@ import { openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { createLogger, openLogDestination } from '../../src/logger.ts';
+import { AuditChainer } from '../../src/modules/audit/chainer.ts';
 import { createClient } from '../../src/modules/clients/service.ts';
 import { listen, type RunningServer } from '../../src/server.ts';
 
@@ -57,6 +62,7 @@ const benchConfig = (): Config =>
   // LOG_LEVEL=info by default: access logs are part of what a request costs (stdout goes to /dev/null).
   loadConfig({
     ...process.env,
+    ROLE: process.env.BENCH_ROLE ?? 'all',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     HOST: '127.0.0.1',
     PORT: '0',
@@ -76,6 +82,33 @@ const runApiProcess = async () => {
     await server.close();
     await db.close();
     process.exit(0);
+  });
+};
+
+/**
+ * BENCH_ROLE=api: the worker of a split deployment, in a process of its own over the API's schema, chaining the
+ * spooled read entries every AUDIT_CHAIN_INTERVAL_MS as a worker does (modules/audit/chainer.ts).
+ */
+const runChainWorker = async () => {
+  const config = benchConfig();
+  const db = await openPostgres({ connectionString: config.DATABASE_URL as string, schema: process.env.BENCH_SCHEMA });
+  new AuditChainer({ db }, config.AUDIT_CHAIN_INTERVAL_MS).everyInterval();
+  // Keeps the process alive (the chainer's timer does not) until the API process goes away.
+  const alive = setInterval(() => {}, 60_000);
+  process.once('disconnect', async () => {
+    clearInterval(alive);
+    await db.close();
+    process.exit(0);
+  });
+};
+
+/** The worker process of BENCH_ROLE=api, or nothing for the default single process. */
+const startChainWorker = (config: Config, db: Db): ChildProcess | undefined => {
+  if (config.ROLE !== 'api') return undefined;
+  if (db.kind !== 'postgres') throw new Error('BENCH_ROLE=api needs DATABASE_URL (PostgreSQL): the worker shares its schema');
+  return fork(fileURLToPath(import.meta.url), {
+    env: { ...process.env, BENCH_CHAIN_WORKER: '1' },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
 };
 
@@ -116,6 +149,7 @@ const main = async () => {
   const config = benchConfig();
   const db = await openBenchDb();
   const api = await serve(config, db);
+  const chainWorker = startChainWorker(config, db);
   config.PUBLIC_URL ??= api.url;
 
   const bank = { name: 'Bench bank', contactEmail: 'ops@bank.test', secret: SECRET };
@@ -149,14 +183,25 @@ const main = async () => {
       return;
     }
     if (message !== 'stop') return;
+    chainWorker?.disconnect();
     await api.close();
     await db.close();
     process.exit(0);
   });
-  process.send?.({ url: api.url, authorization: auth.authorization, userId, alertId, db: db.kind, processes: PROCESSES });
+  process.send?.({
+    url: api.url,
+    authorization: auth.authorization,
+    userId,
+    alertId,
+    db: db.kind,
+    processes: PROCESSES,
+    role: config.ROLE,
+  });
 };
 
-(cluster.isWorker ? runApiProcess() : main()).catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+(process.env.BENCH_CHAIN_WORKER === '1' ? runChainWorker() : cluster.isWorker ? runApiProcess() : main()).catch(
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/db.ts';
-import { type IdGenerator, randomIds } from '../../lib/ids.ts';
+import { type IdGenerator, manyIds, randomIds } from '../../lib/ids.ts';
 import { appendEntries } from './append-repo.ts';
 import { toPendingEntry } from './spool-entry.ts';
 import { deleteSpoolBatches, oldestSpoolBatches, spoolHasRows } from './spool-repo.ts';
@@ -24,9 +24,10 @@ export const chainSpooledEntries = async (ctx: { db: Db; ids?: IdGenerator }): P
       await tx.query('select pg_advisory_xact_lock($1)', [CHAIN_LOCK_ID]);
       const batches = await oldestSpoolBatches(tx, BATCHES_PER_PASS);
       if (batches.ids.length === 0) return 0;
+      const entryIds = manyIds(ids, 'aud', batches.entries.length);
       await appendEntries(
         tx,
-        batches.entries.map((e) => toPendingEntry(e, ids)),
+        batches.entries.map((e, i) => toPendingEntry(e, entryIds[i] as string)),
       );
       await deleteSpoolBatches(tx, batches.ids);
       return batches.entries.length;

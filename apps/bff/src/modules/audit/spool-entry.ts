@@ -1,5 +1,4 @@
 import type { TAuditActorKind, TAuditEventType } from '@credit/contract';
-import type { IdGenerator } from '../../lib/ids.ts';
 import type { PendingEntry } from './entry.ts';
 
 /**
@@ -20,11 +19,11 @@ export type SpooledEntry = [
 ];
 
 /** A spooled entry as it joins its client's chain: its id is given now, its time is the one the request recorded. */
-export const toPendingEntry = (e: SpooledEntry, ids: IdGenerator): PendingEntry => {
+export const toPendingEntry = (e: SpooledEntry, id: string): PendingEntry => {
   const subject: Record<string, string> = { operationId: e[7] };
   if (e[8] !== null) subject.alertId = e[8];
   return {
-    id: ids.id('aud'),
+    id,
     type: e[0],
     clientId: e[1],
     actorKind: e[2],

@@ -1,6 +1,6 @@
-import { documentedErrors, type Operation, stringPolicyProblem, type TPagination, withStringPolicy } from '@credit/contract';
+import { documentedErrors, type Operation, stringPolicyProblem, type TPagination } from '@credit/contract';
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { ApiError, validationError } from '../core/api-error.ts';
 import { runInAuditScope } from '../core/audit-trail.ts';
@@ -8,10 +8,10 @@ import { type Caller, hasScope, type Principal } from '../core/principal.ts';
 import { responseMeta } from './envelope.ts';
 import { errorAnswer, type PreparedResponse } from './error-response.ts';
 import { fingerprintRequest, MAX_KEY_LENGTH, withIdempotency } from './idempotency.ts';
+import { parseInput, parsePart } from './input-parse.ts';
 import { assertIpAllowed } from './ip-allowlist.ts';
 import { malformedQueryDetails } from './malformed-query.ts';
 import type { ContractRoute } from './operation-table.ts';
-import { zodIssuesToDetails } from './zod-details.ts';
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -50,27 +50,8 @@ export interface RouteOptions {
   bodySchema?: (principal: Principal) => z.ZodType;
 }
 
-// Every part of every request is parsed through the contract's string policy (no control characters, no
-// unpaired surrogates), so each field, present or future, inherits it. One wrapper per schema, built once.
-const withPolicy = new WeakMap<z.ZodType, z.ZodType>();
-const policed = (schema: z.ZodType): z.ZodType => {
-  let wrapped = withPolicy.get(schema);
-  if (!wrapped) {
-    wrapped = withStringPolicy(schema);
-    withPolicy.set(schema, wrapped);
-  }
-  return wrapped;
-};
-// Built once: a route without params, query or body still refuses any it is sent.
-const NO_INPUT = z.strictObject({});
-
-const parsePart = (schema: z.ZodType | undefined, input: unknown, where: string): unknown => {
-  const result = policed(schema ?? NO_INPUT).safeParse(input ?? {});
-  if (!result.success) {
-    throw validationError(zodIssuesToDetails(result.error.issues, where === 'body' ? undefined : where));
-  }
-  return result.data;
-};
+/** What `req.query` is for a URL without `?`; never handed out (parseInput answers a copy). */
+const EMPTY_QUERY: Record<string, unknown> = Object.freeze({});
 
 /** Who may call: authentication (401), then scope and user-token rules (403). */
 const authorize = (op: Operation, req: Request, ctx: AppContext): Principal => {
@@ -192,10 +173,12 @@ export const bindRoute = <O extends Operation>(
     if (op.request.body && hasBody(req) && !req.is('application/json')) {
       throw validationError([{ field: 'body', message: 'Content-Type must be application/json' }]);
     }
-    const badQuery = malformedQueryDetails(req.originalUrl);
+    // Without a query string `req.query` (parsed again on every read in Express 5) can only be empty.
+    const hasQuery = req.originalUrl.includes('?');
+    const badQuery = hasQuery ? malformedQueryDetails(req.originalUrl) : [];
     if (badQuery.length) throw validationError(badQuery);
-    const params = parsePart(op.request.params, req.params, 'path');
-    const query = parsePart(op.request.query, req.query, 'query');
+    const params = parseInput(op.request.params, req.params, 'path');
+    const query = parseInput(op.request.query, hasQuery ? req.query : EMPTY_QUERY, 'query');
     const bodySchema = options.bodySchema?.(principal) ?? op.request.body;
     const body = bodySchema ? parsePart(bodySchema, req.body, 'body') : undefined;
     const caller: Caller = {

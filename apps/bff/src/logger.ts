@@ -26,12 +26,18 @@ interface LoggedRequest {
   requestId?: string;
 }
 
+/** The URL up to its query string (every access-log line: a slice, not a split into an array). */
+const pathOf = (url: string | undefined): string | undefined => {
+  const query = url?.indexOf('?') ?? -1;
+  return query < 0 ? url : url?.slice(0, query);
+};
+
 export const httpSerializers = {
   // Id, method and path only: headers carry credentials and query strings can carry e-mail addresses.
   req: (req: LoggedRequest) => ({
     id: req.requestId ?? req.id,
     method: req.method,
-    path: (req.originalUrl ?? req.url)?.split('?')[0],
+    path: pathOf(req.originalUrl ?? req.url),
   }),
   res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
 };

@@ -1,5 +1,8 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
+
+const STARTED = Symbol('access log start');
+type Timed = Response & { [STARTED]: number };
 
 /**
  * One line per request once its response is done: request id, method, path without the query (through the
@@ -9,15 +12,18 @@ import type { Logger } from 'pino';
  */
 export const accessLog = (logger: Logger): RequestHandler => {
   const log = logger.child({}, { redact: [] });
-  return (req, res, next) => {
+  // One listener for every response, reading the start from the response: no closure and no `once` wrapper per
+  // request. A response emits 'close' once, so `on` is `once` here.
+  function logOnClose(this: Timed) {
+    const level = this.statusCode >= 500 ? 'error' : this.statusCode >= 400 ? 'warn' : 'info';
+    if (!log.isLevelEnabled(level)) return;
+    const responseTime = Math.round(performance.now() - this[STARTED]);
+    log[level]({ req: this.req, res: this, responseTime }, this.writableFinished ? 'request completed' : 'request aborted');
+  }
+  return (_req, res, next) => {
     // A duration, not a point in time: monotonic and process-local, so not the injected clock.
-    const started = performance.now();
-    res.once('close', () => {
-      const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
-      if (!log.isLevelEnabled(level)) return;
-      const responseTime = Math.round(performance.now() - started);
-      log[level]({ req, res, responseTime }, res.writableFinished ? 'request completed' : 'request aborted');
-    });
+    (res as Timed)[STARTED] = performance.now();
+    res.on('close', logOnClose);
     next();
   };
 };

@@ -53,7 +53,8 @@ export interface RateLimitOutcome {
  * (the insurance) decides instead, so Redis going down never takes the API down.
  */
 export class RateLimits {
-  readonly #limiters = new Map<string, RateLimiterAbstract>();
+  /** By bucket, then by limit: no key string to build per request. */
+  readonly #limiters = new Map<RateLimitBucket, Map<number, RateLimiterAbstract>>();
   constructor(
     readonly defaults: Record<RateLimitBucket, number>,
     readonly redis?: Redis,
@@ -71,9 +72,14 @@ export class RateLimits {
   }
 
   #limiter(bucket: RateLimitBucket, points: number): RateLimiterAbstract {
-    const name = `${bucket}:${points}`;
-    let limiter = this.#limiters.get(name);
+    let byPoints = this.#limiters.get(bucket);
+    if (!byPoints) {
+      byPoints = new Map();
+      this.#limiters.set(bucket, byPoints);
+    }
+    let limiter = byPoints.get(points);
     if (!limiter) {
+      const name = `${bucket}:${points}`;
       const options = { keyPrefix: `rl:${name}`, points, duration: WINDOW_SECONDS };
       const redis = this.redis;
       limiter = redis
@@ -88,27 +94,29 @@ export class RateLimits {
             insuranceLimiter: new InsuranceLimiter(options, () => resetStalledConnection(redis)),
           })
         : new RateLimiterMemory(options);
-      this.#limiters.set(name, limiter);
+      byPoints.set(points, limiter);
     }
     return limiter;
   }
 
   async consume(bucket: RateLimitBucket, key: string, limit = this.defaults[bucket]): Promise<RateLimitOutcome> {
-    const outcome = (res: RateLimiterRes, allowed: boolean): RateLimitOutcome => ({
-      limit,
-      remaining: Math.max(0, res.remainingPoints),
-      resetAtSeconds: Math.ceil((Date.now() + res.msBeforeNext) / 1000),
-      retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
-      allowed,
-    });
     try {
-      return outcome(await this.#limiter(bucket, limit).consume(key), true);
+      return outcomeOf(limit, await this.#limiter(bucket, limit).consume(key), true);
     } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return outcome(rejection, false);
+      if (rejection instanceof RateLimiterRes) return outcomeOf(limit, rejection, false);
       throw rejection;
     }
   }
 }
+
+// Module-level rather than a closure made on every call of `consume`.
+const outcomeOf = (limit: number, res: RateLimiterRes, allowed: boolean): RateLimitOutcome => ({
+  limit,
+  remaining: Math.max(0, res.remainingPoints),
+  resetAtSeconds: Math.ceil((Date.now() + res.msBeforeNext) / 1000),
+  retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+  allowed,
+});
 
 /**
  * The client id a token request claims, from Basic auth or the form body. One that breaks the string policy

@@ -161,6 +161,15 @@ export const bindRoute = <O extends Operation>(
   options: RouteOptions = {},
 ): void => {
   const documented = new Set<string>(documentedErrors(op));
+  // The handler's answer, an error included, is prepared rather than sent: a keyed request stores it for replay.
+  // Made once per route: a function made per request would also be named per request (tsx's keepNames).
+  const run = async (route: RouteContext<O>): Promise<PreparedResponse> => {
+    try {
+      return prepareSuccess(op, (await handler(route)) as AnyHandlerResult, route.req, ctx);
+    } catch (error) {
+      return errorAnswer(ctx, route.req, error, { operationId: op.operationId, documented });
+    }
+  };
   const serve = async (req: Request, res: Response) => {
     if (op.sandboxOnly && ctx.config.APP_ENV === 'production') throw new ApiError('NOT_FOUND', 'No such route.');
     const principal = authorize(op, req, ctx);
@@ -186,30 +195,24 @@ export const bindRoute = <O extends Operation>(
       ownExternalUserId: principal.kind === 'user' ? principal.externalUserId : undefined,
       principal,
     };
-    // The handler's answer, an error included, is prepared rather than sent: a keyed request stores it for replay.
-    const run = async (): Promise<PreparedResponse> => {
-      try {
-        const result = await handler({
-          req,
-          params: params as Infer<O['request']['params']>,
-          query: query as Infer<O['request']['query']>,
-          body: body as Infer<O['request']['body']>,
-          caller,
-        });
-        return prepareSuccess(op, result as AnyHandlerResult, req, ctx);
-      } catch (error) {
-        return errorAnswer(ctx, req, error, { operationId: op.operationId, documented });
-      }
+    const route: RouteContext<O> = {
+      req,
+      params: params as Infer<O['request']['params']>,
+      query: query as Infer<O['request']['query']>,
+      body: body as Infer<O['request']['body']>,
+      caller,
     };
     const key = op.idempotent ? readIdempotencyKey(req) : undefined;
     // Keys are per client; a user token's keys are also per user, so two customers never share a replay.
     const scopedKey = key && caller.ownExternalUserId ? `user:${caller.ownExternalUserId}:${key}` : key;
     // The handler runs in the request's audit scope (a bureau pull inside it is recorded with the request's id); a
     // successful read of credit or personal data is recorded, durably, before it is answered (modules/audit).
-    const audited = () => runInAuditScope({ caller, requestId: req.requestId }, run);
+    const scope = { caller, requestId: req.requestId };
     const response = scopedKey
-      ? await withIdempotency(ctx, caller.clientId, scopedKey, fingerprintRequest(op.method, req.path, req.body), audited)
-      : await audited();
+      ? await withIdempotency(ctx, caller.clientId, scopedKey, fingerprintRequest(op.method, req.path, req.body), () =>
+          runInAuditScope(scope, () => run(route)),
+        )
+      : await runInAuditScope(scope, () => run(route));
     if (ctx.audit && response.status < 300) await ctx.audit.recordOperation(op.operationId, caller, req.requestId, params);
     send(res, response);
   };

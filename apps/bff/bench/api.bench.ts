@@ -227,11 +227,15 @@ const main = async (): Promise<number> => {
       RATE_LIMIT_AUTH_PER_MIN: '100000000',
       RATE_LIMIT_BATCH_PER_MIN: '100000000',
     };
-    const api = await start<ApiReady>('api-server.ts', limits);
+    // BENCH_ROLE=api: each API's chain worker runs beside the generators, off the API's CPU (as on its own machine).
+    const chainWorkerCpu = canPin ? { BENCH_CHAIN_WORKER_CPU: String(CPU.generator) } : {};
+    const api = await start<ApiReady>('api-server.ts', { ...limits, ...chainWorkerCpu });
     children.push(api.child);
     apiChildren.add(api.child);
     // The same code without the audit hook, idle until the audit phase: what recording reads costs, by difference.
-    const unaudited = PHASES.has('audit') ? await start<ApiReady>('api-server.ts', { ...limits, BENCH_AUDIT: '0' }) : undefined;
+    const unaudited = PHASES.has('audit')
+      ? await start<ApiReady>('api-server.ts', { ...limits, ...chainWorkerCpu, BENCH_AUDIT: '0' })
+      : undefined;
     if (unaudited) {
       children.push(unaudited.child);
       apiChildren.add(unaudited.child);

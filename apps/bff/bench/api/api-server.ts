@@ -10,11 +10,12 @@
  * Env: DATABASE_URL, BENCH_API_PROCESSES (1), BENCH_LOG_LEVEL (info), RATE_LIMIT_* (the coordinator raises them),
  * BENCH_AUDIT=0 (reads are not recorded in the audit trail: what the audit hook costs, by difference), BENCH_ROLE
  * (`all`, the default: this process also chains the spooled read entries, as the start command's single process does;
- * `api`, PostgreSQL only: a split deployment, where a worker process of its own, forked here, chains them).
+ * `api`, PostgreSQL only: a split deployment, where a worker process of its own, forked here and pinned to
+ * BENCH_CHAIN_WORKER_CPU when the coordinator pins, chains them).
  * IPC out: { url, authorization, userId, alertId, db, processes } once ready. IPC in: 'cpu' (answers { cpuUs }, this
  * process's CPU time so far), 'stop' (drops the schema, closes, exits).
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -106,10 +107,14 @@ const runChainWorker = async () => {
 const startChainWorker = (config: Config, db: Db): ChildProcess | undefined => {
   if (config.ROLE !== 'api') return undefined;
   if (db.kind !== 'postgres') throw new Error('BENCH_ROLE=api needs DATABASE_URL (PostgreSQL): the worker shares its schema');
-  return fork(fileURLToPath(import.meta.url), {
+  const worker = fork(fileURLToPath(import.meta.url), {
     env: { ...process.env, BENCH_CHAIN_WORKER: '1' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
+  // A split deployment's worker does not run on the API's CPU: the coordinator names another one (its generators').
+  const cpu = process.env.BENCH_CHAIN_WORKER_CPU;
+  if (cpu && worker.pid) execFileSync('taskset', ['-a', '-p', '-c', cpu, String(worker.pid)], { stdio: 'ignore' });
+  return worker;
 };
 
 /** The app in this process, or (BENCH_API_PROCESSES > 1) in that many API processes forked from it. */

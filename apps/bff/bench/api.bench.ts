@@ -228,7 +228,7 @@ const main = async (): Promise<number> => {
       RATE_LIMIT_BATCH_PER_MIN: '100000000',
     };
     // BENCH_ROLE=api: each API's chain worker runs beside the generators, off the API's CPU (as on its own machine).
-    const chainWorkerCpu = canPin ? { BENCH_CHAIN_WORKER_CPU: String(CPU.generator) } : {};
+    const chainWorkerCpu: Record<string, string> = canPin ? { BENCH_CHAIN_WORKER_CPU: String(CPU.generator) } : {};
     const api = await start<ApiReady>('api-server.ts', { ...limits, ...chainWorkerCpu });
     children.push(api.child);
     apiChildren.add(api.child);
@@ -422,6 +422,9 @@ const main = async (): Promise<number> => {
       console.log(
         `\n4. audit hook (wrk, ${CONNECTIONS} connections; the API with and without it, alternated; role ${api.ready.role})`,
       );
+      if (api.ready.role === 'api') {
+        console.log("  (CPU µs: the API process's own; its worker chains on the generators' CPU, as on a machine of its own)");
+      }
       const W4 = [20, 14, 14, 9, 22];
       table(W4, ['route', 'without req/s', 'with req/s', 'with/without', 'CPU µs without / with']);
       for (let i = 0; i < ROUTES.length; i++) {
@@ -489,10 +492,12 @@ const main = async (): Promise<number> => {
     pacer?.close();
     for (const child of children) {
       child.removeAllListeners('exit');
+      if (child.exitCode !== null || child.signalCode !== null || !child.connected) continue;
       if (apiChildren.has(child)) {
-        // The API drops its PostgreSQL schema on the way out.
+        // The API drops its PostgreSQL schema on the way out (given 30 s; then it is killed, the schema left).
         await new Promise((resolve) => {
-          child.once('exit', resolve);
+          const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+          child.once('exit', () => resolve(clearTimeout(timer)));
           child.send('stop');
         });
       } else child.disconnect();

@@ -91,16 +91,30 @@ const runApiProcess = async () => {
  * spooled read entries every AUDIT_CHAIN_INTERVAL_MS as a worker does (modules/audit/chainer.ts).
  */
 const runChainWorker = async () => {
+  // Gone with the API process, whenever that happens (even while this one is still opening its pool).
+  let db: Db | undefined;
+  process.once('disconnect', () => {
+    void (db?.close() ?? Promise.resolve()).finally(() => process.exit(0));
+  });
   const config = benchConfig();
-  const db = await openPostgres({ connectionString: config.DATABASE_URL as string, schema: process.env.BENCH_SCHEMA });
-  new AuditChainer({ db }, config.AUDIT_CHAIN_INTERVAL_MS).everyInterval();
-  // Keeps the process alive (the chainer's timer does not) until the API process goes away.
-  const alive = setInterval(() => {}, 60_000);
-  process.once('disconnect', async () => {
-    clearInterval(alive);
+  db = await openPostgres({ connectionString: config.DATABASE_URL as string, schema: process.env.BENCH_SCHEMA });
+  if (!process.connected) {
     await db.close();
     process.exit(0);
-  });
+  }
+  new AuditChainer({ db }, config.AUDIT_CHAIN_INTERVAL_MS).everyInterval();
+  // Keeps the process alive (the chainer's timer does not) until the API process goes away.
+  setInterval(() => {}, 60_000);
+};
+
+/** Stops the chain worker and waits for it (at most 5 s, then kills it), so it is gone before the schema is dropped. */
+const stopChainWorker = async (worker: ChildProcess | undefined): Promise<void> => {
+  if (!worker || worker.exitCode !== null || worker.signalCode !== null) return;
+  const exited = new Promise((resolve) => worker.once('exit', resolve));
+  if (worker.connected) worker.disconnect();
+  const timer = setTimeout(() => worker.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
 };
 
 /** The worker process of BENCH_ROLE=api, or nothing for the default single process. */
@@ -188,7 +202,7 @@ const main = async () => {
       return;
     }
     if (message !== 'stop') return;
-    chainWorker?.disconnect();
+    await stopChainWorker(chainWorker);
     await api.close();
     await db.close();
     process.exit(0);

@@ -47,9 +47,11 @@ export const urlsWithUserToken = (urls: string[]): string[] =>
 const whatFramesShow = async (page: Page): Promise<string> => {
   const texts = await Promise.all(
     page.frames().map(async (frame) => {
+      // Bounded: a hung frame must not hold the failure (and its message) until the test's own timeout.
       const text = await frame
+        .locator('body')
         // biome-ignore lint/performance/useDomNodeTextContent: what a person sees, without hidden text, is the point.
-        .evaluate(() => document.body?.innerText ?? '', undefined)
+        .innerText({ timeout: 2000 })
         .catch((error: unknown) => `(unreadable: ${(error as Error).message.split('\n')[0]})`);
       return `  ${frame === page.mainFrame() ? 'page' : `frame ${frame.url()}`}: ${text.replace(/\s+/g, ' ').slice(0, 600)}`;
     }),

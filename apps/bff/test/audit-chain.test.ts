@@ -4,6 +4,7 @@ import type { AppContext } from '../src/context.ts';
 import type { Db } from '../src/db/db.ts';
 import { openPostgres } from '../src/db/postgres.ts';
 import { createLogger } from '../src/logger.ts';
+import { entryHash, GENESIS_HASH } from '../src/modules/audit/chain.ts';
 import { recordAudit } from '../src/modules/audit/record.ts';
 import { verifyChain } from '../src/modules/audit/verify.ts';
 import { createClient } from '../src/modules/clients/service.ts';
@@ -112,5 +113,22 @@ describe.skipIf(!usingPostgres)('audit trail: several processes appending to one
       await other.close();
       await base.close();
     }
+  });
+
+  // Chains written by earlier releases must keep verifying: the bytes hashed for an entry are fixed (a change to them
+  // is a new format version, the array's first element, with verify.ts reading both).
+  it('hashes an entry as every earlier release did', () => {
+    const entry = {
+      id: 'aud_pinned0000000000000',
+      type: 'personal_data.read' as const,
+      clientId: 'cli_sbx_pinned',
+      actorKind: 'client' as const,
+      actorId: 'cli_sbx_pinned',
+      userId: 'usr_pinned',
+      requestId: 'req_pinned',
+      subject: { operationId: 'getUser', alertId: 'alt_1' },
+      occurredAt: new Date('2026-11-26T01:02:03.456Z'),
+    };
+    expect(entryHash(entry, 7, GENESIS_HASH)).toBe('862d9dbad2192ed109a224aaca4cecfb2742a6e0f32a4198d7b0eb56ec2384ba');
   });
 });

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { randomTokens } from './random-tokens.ts';
-
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+import { ALPHABET, randomTokens } from './random-tokens.ts';
 
 /** Base62 random text; 22 characters carry ~131 bits. */
 export const randomToken = (length = 22): string => {

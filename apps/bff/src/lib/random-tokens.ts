@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** The characters of every random token and id: base62. */
+export const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /**
  * `count` base62 tokens of `length` characters from one draw of random bytes, for work that makes many ids at once

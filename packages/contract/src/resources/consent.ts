@@ -55,12 +55,15 @@ export const ZEnrollmentConsent = z
   });
 export type TEnrollmentConsent = z.infer<typeof ZEnrollmentConsent>;
 
-/** POST …/consent: grant or renew. A user token (the widget) records `widget` with the request's IP and user agent. */
+/** POST …/consent: grant or renew. A user token (the widget) records `widget` with the request's time, IP and user agent. */
 export const ZGrantConsentInput = z
   .strictObject({
     termsVersion: ZTermsVersion,
     method: ZSuppliedConsentMethod,
-    acceptedAt: acceptedAt.optional().meta({ description: 'When the consumer accepted; default now.' }),
+    acceptedAt: acceptedAt.optional().meta({
+      description:
+        'When the consumer accepted; default now. Ignored with a user token: the widget’s consent is dated when it arrives.',
+    }),
     ipAddress: ipAddress.optional(),
     userAgent: userAgent.optional(),
   })

@@ -19,6 +19,19 @@ describe('audit trail: the read spool in a split deployment', () => {
       ])
     ).rows.map((r) => r.request_id);
 
+  // First: the next test leaves a worker's chainer running in this process.
+  it('drains the spool from an API process when no worker chains: rows still there at its next look', async () => {
+    const bank = await app.createClient();
+    const client = { id: bank.id } as Extract<Caller['principal'], { kind: 'access' }>['client'];
+    const caller = { clientId: bank.id, principal: { kind: 'access', client, scopes: ['read'] } } as Caller;
+    // Looks every 20 × 10 ms; chains at the second look what the first one saw.
+    const api = operationAudit({ ...app.ctx, config: testConfig({ ROLE: 'api', AUDIT_CHAIN_INTERVAL_MS: '10' }) });
+    await api.recordOperation('getUser', caller, 'req_alone1', { userId: 'usr_spooled0000000002' });
+    await api.recordOperation('getUser', caller, 'req_alone2', { userId: 'usr_spooled0000000002' });
+    await waitFor(async () => expect(await chainedRequestIds(bank.id)).toEqual(['req_alone1', 'req_alone2']), 10_000);
+    expect(await verifyChain(app.db, app.ctx.tokens, bank.id)).toMatchObject({ ok: true, lastSeq: 2 });
+  });
+
   it('answers an API process’s reads once spooled, and the worker chains them without being asked', async () => {
     const bank = await app.createClient();
     const client = { id: bank.id } as Extract<Caller['principal'], { kind: 'access' }>['client'];

@@ -3,7 +3,7 @@ import type { Db } from '../../db/db.ts';
 import { type IdGenerator, manyIds, randomIds } from '../../lib/ids.ts';
 import { appendEntries } from './append-repo.ts';
 import { toPendingEntry } from './spool-entry.ts';
-import { deleteSpoolBatches, oldestSpoolBatches, spoolHasRows } from './spool-repo.ts';
+import { deleteSpoolBatches, oldestSpoolBatches, spoolBounds, spoolHasRows } from './spool-repo.ts';
 
 // Any fixed 64-bit number shared by every instance: one chainer at a time, so spooled batches join the chains in
 // spool order, and a caller that drains (the list, the CLI) waits for a pass in flight instead of skipping its rows.
@@ -42,13 +42,20 @@ export const chainSpooledEntries = async (ctx: { db: Db; ids?: IdGenerator }): P
  * A process's chainer: a pass `intervalMs` after a batch was spooled (one timer at a time, never keeping the process
  * alive), or every `intervalMs` in a worker. What a killed process left is chained on the next start (bootstrap.ts),
  * by the worker's housekeeping, and by whatever lists, verifies or exports the trail.
+ *
+ * `onlyWhenStale` (the API processes of a split deployment): a pass chains only rows it already saw at its previous
+ * look, i.e. rows no worker chained in the meantime, so the API leaves the chaining to a running worker (which chains
+ * every interval) and still drains the spool when there is none. It keeps looking while the spool holds rows.
  */
 export class AuditChainer {
   #timer: NodeJS.Timeout | undefined;
   #running = false;
+  /** The newest spool row at the previous look (`onlyWhenStale`), or undefined after an empty one. */
+  #seenUpTo: bigint | undefined;
   constructor(
     private readonly ctx: { db: Db; ids?: IdGenerator; logger?: Logger },
     private readonly intervalMs: number,
+    private readonly onlyWhenStale = false,
   ) {}
 
   /** The worker of a split deployment: a pass every `intervalMs` (skipped while one runs), as long as it runs. */
@@ -70,12 +77,26 @@ export class AuditChainer {
     if (this.#running) return;
     this.#running = true;
     try {
-      await chainSpooledEntries(this.ctx);
+      if (this.onlyWhenStale) await this.#chainIfStale();
+      else await chainSpooledEntries(this.ctx);
     } catch (error) {
       // The rows stay in the spool: the next pass (or the worker's housekeeping) chains them.
       this.ctx.logger?.warn({ err: error }, 'audit chaining failed; spooled entries kept for the next pass');
+      if (this.onlyWhenStale) this.soon();
     } finally {
       this.#running = false;
     }
+  }
+
+  async #chainIfStale(): Promise<void> {
+    const bounds = await spoolBounds(this.ctx.db);
+    if (!bounds) {
+      this.#seenUpTo = undefined;
+      return;
+    }
+    if (this.#seenUpTo !== undefined && bounds.oldest <= this.#seenUpTo) await chainSpooledEntries(this.ctx);
+    this.#seenUpTo = bounds.newest;
+    // Rows are (or were just) waiting: look again, whether or not more reads arrive.
+    this.soon();
   }
 }

@@ -23,10 +23,11 @@ type OperationAuditContext = Pick<AppContext, 'db' | 'clock' | 'ids'> & Partial<
 export const operationAudit = (ctx: OperationAuditContext): AuditTrail => {
   const interval = ctx.config?.AUDIT_CHAIN_INTERVAL_MS ?? 250;
   const role = ctx.config?.ROLE ?? 'all';
-  // A split deployment chains in the worker (every interval), off the API processes' CPU; an API process chains
-  // itself only API_FALLBACK_FACTOR intervals after a batch, so that without a running worker the spool still drains.
+  // A split deployment chains in the worker (every interval), off the API processes' CPU; an API process looks every
+  // API_FALLBACK_FACTOR intervals while the spool holds rows and chains only rows no worker took since its last look,
+  // so that without a running worker the spool still drains.
   // One process (`all`) chains an interval after a batch.
-  const chainer = new AuditChainer(ctx, role === 'api' ? interval * API_FALLBACK_FACTOR : interval);
+  const chainer = new AuditChainer(ctx, role === 'api' ? interval * API_FALLBACK_FACTOR : interval, role === 'api');
   if (role === 'worker') chainer.everyInterval();
   const spool = new AuditSpool(ctx.db, () => chainer.soon());
   return {

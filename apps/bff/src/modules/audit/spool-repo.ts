@@ -12,6 +12,16 @@ export const spoolHasRows = async (db: Queryable): Promise<boolean> => {
   return rows.length > 0;
 };
 
+/** The ids of the oldest and newest spooled batches, or null when the spool is empty. */
+export const spoolBounds = async (db: Queryable): Promise<{ oldest: bigint; newest: bigint } | null> => {
+  const { rows } = await db.query<{ oldest: string | number | null; newest: string | number | null }>(
+    'select min(id) as oldest, max(id) as newest from audit_spool',
+  );
+  const row = rows[0];
+  if (!row || row.oldest === null || row.newest === null) return null;
+  return { oldest: BigInt(row.oldest), newest: BigInt(row.newest) };
+};
+
 /** The oldest spooled batches, in spool order; the caller deletes them in the transaction that chains them. */
 export const oldestSpoolBatches = async (tx: Queryable, limit: number): Promise<{ ids: string[]; entries: SpooledEntry[] }> => {
   const { rows } = await tx.query<{ id: string | number; entries: string }>(

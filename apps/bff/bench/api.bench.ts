@@ -16,8 +16,11 @@
  * 3. Mixed load: wrk cycling the three read routes, read-only and then with every 20th request a write (5 %:
  *    enrol a new user, mark an alert read), alternated; reads/s of the mix over reads/s read-only.
  * 4. Audit (issue 24): a second API process, the same code without the audit hook (BENCH_AUDIT=0, its own schema),
- *    alternated with the API per route and round: req/s with the hook over req/s without (goal ≥ 0.95: reads move by
- *    at most 5 %) and the CPU µs per request the hook adds. BENCH_ROLE=api (PostgreSQL) runs both as a split
+ *    under load side by side with the API (two wrk at once, half the connections each, both servers sharing CPU 0),
+ *    so a host that slows down for a minute slows both alike; BENCH_AUDIT_MODE=alternated runs them one after the
+ *    other instead. Per round: req/s with the hook over req/s without (goal ≥ 0.95: reads move by at most 5 %) and
+ *    the CPU per request without over with; printed as the median of the rounds' ratios and their range.
+ *    `BENCH_AUDIT=0 BENCH_PHASES=audit pnpm bench:api` is the control: both processes without the hook (an A/A run). BENCH_ROLE=api (PostgreSQL) runs both as a split
  *    deployment's API processes, each with a worker process of its own that chains the spooled entries.
  * The load average (os.loadavg, as `uptime` shows it) is printed at the start and the end: the machine is shared.
  *
@@ -60,6 +63,9 @@ const WRITE_EVERY = 20;
 const HERE = import.meta.dirname;
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'throughput,paced,mixed,audit').split(','));
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+const AUDIT_MODE = process.env.BENCH_AUDIT_MODE ?? 'side-by-side';
+if (AUDIT_MODE !== 'side-by-side' && AUDIT_MODE !== 'alternated')
+  throw new Error(`BENCH_AUDIT_MODE must be side-by-side or alternated, got ${AUDIT_MODE}`);
 
 const ROUTES = [
   { name: 'GET /v1/users/{id}', path: '/v1/users/{userId}' },
@@ -410,35 +416,88 @@ const main = async (): Promise<number> => {
       );
     }
     const audit: Runs = new Map();
+    /** Per route, the audit phase's rounds: with-hook req/s over without, and without's CPU per request over with's. */
+    const auditRatios = new Map<number, { reqs: number[]; cpu: number[] }>();
     if (unaudited) {
-      // 4. Audit: the API with its hook and without, alternated per route and round.
+      // 4. Audit: the API with its hook and without. Side by side (the default with wrk): both under load at once,
+      // sharing CPU 0, so a slower minute of the host (other guests, frequency) slows both alike and each round's
+      // ratio compares the same moment. Alternated (BENCH_AUDIT_MODE=alternated): one after the other, as phase 1.
+      const sideBySide = AUDIT_MODE === 'side-by-side' && generator.name === 'wrk';
+      const load = (server: Server, i: number, duration: number, connections: number) =>
+        (generator as Generator).run({
+          url: `${urls[server]}${pathsOf(server)[i]}`,
+          connections,
+          duration,
+          timeout: TIMEOUT,
+          headers: server === 'unaudited' && unaudited ? { authorization: unaudited.ready.authorization } : headers,
+        });
+      const bothAtOnce = async (i: number, duration: number) => {
+        const servers = ['unaudited', 'api'] as const;
+        const cpuBefore = await Promise.all(servers.map((s) => (childOf[s] ? cpuOf(childOf[s]) : Promise.resolve(0))));
+        const results = await Promise.all(servers.map((s) => load(s, i, duration, Math.max(1, CONNECTIONS >> 1))));
+        const cpuAfter = await Promise.all(servers.map((s) => (childOf[s] ? cpuOf(childOf[s]) : Promise.resolve(0))));
+        const cpuPer = servers.map(
+          (_, k) => ((cpuAfter[k] as number) - (cpuBefore[k] as number)) / ((results[k] as LoadResult).reqPerSec * duration),
+        );
+        return { without: results[0] as LoadResult, withHook: results[1] as LoadResult, cpuPer };
+      };
+      const record = (i: number, without: LoadResult, withHook: LoadResult, cpuWithout: number, cpuWith: number) => {
+        add(audit, `${i}|unaudited`, without);
+        add(audit, `${i}|api`, withHook);
+        const ratios = auditRatios.get(i) ?? { reqs: [], cpu: [] };
+        ratios.reqs.push(withHook.reqPerSec / without.reqPerSec);
+        if (cpuWith > 0) ratios.cpu.push(cpuWithout / cpuWith);
+        auditRatios.set(i, ratios);
+      };
       const pair = (round: number): Server[] => (round % 2 === 0 ? ['unaudited', 'api'] : ['api', 'unaudited']);
-      for (let i = 0; i < ROUTES.length; i++) for (const server of pair(0)) await run(server, i, WARMUP);
+      for (let i = 0; i < ROUTES.length; i++) {
+        if (sideBySide) await bothAtOnce(i, WARMUP);
+        else for (const server of pair(0)) await run(server, i, WARMUP);
+      }
       for (let round = 0; round < ROUNDS; round++) {
         for (let i = 0; i < ROUTES.length; i++) {
-          for (const server of pair(round)) add(audit, `${i}|${server}`, await run(server, i, DURATION, 'audit|'));
+          if (sideBySide) {
+            const r = await bothAtOnce(i, DURATION);
+            record(i, r.without, r.withHook, r.cpuPer[0] as number, r.cpuPer[1] as number);
+            continue;
+          }
+          const results: Partial<Record<Server, LoadResult>> = {};
+          for (const server of pair(round)) results[server] = await run(server, i, DURATION, 'audit|');
+          const cpuList = (server: Server) => cpuPerRequest.get(`audit|${i}|${server}`) ?? [];
+          record(
+            i,
+            results.unaudited as LoadResult,
+            results.api as LoadResult,
+            cpuList('unaudited').at(-1) ?? 0,
+            cpuList('api').at(-1) ?? 0,
+          );
         }
       }
       console.log(
-        `\n4. audit hook (wrk, ${CONNECTIONS} connections; the API with and without it, alternated; role ${api.ready.role})`,
+        sideBySide
+          ? `\n4. audit hook (two wrk at once, ${CONNECTIONS >> 1} connections each: the API with and without it side by side on CPU ${CPU.servers}; role ${api.ready.role})`
+          : `\n4. audit hook (wrk, ${CONNECTIONS} connections; the API with and without it, alternated; role ${api.ready.role})`,
       );
       if (api.ready.role === 'api') {
         console.log("  (CPU µs: the API process's own; its worker chains on the generators' CPU, as on a machine of its own)");
       }
-      const W4 = [20, 14, 14, 9, 22];
-      table(W4, ['route', 'without req/s', 'with req/s', 'with/without', 'CPU µs without / with']);
+      console.log(`  (ratios: the median over ${ROUNDS} rounds of each round's own ratio, with their range)`);
+      if (process.env.BENCH_AUDIT === '0') {
+        console.log(
+          "  CONTROL RUN: BENCH_AUDIT=0 reached both processes, so neither records reads: the ratios show the method's own bias and spread",
+        );
+      }
+      const W4 = [20, 14, 14, 20, 20];
+      table(W4, ['route', 'without req/s', 'with req/s', 'req/s with/without', 'CPU/req without/with']);
+      const span = (values: number[]) => `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
       for (let i = 0; i < ROUTES.length; i++) {
-        const [without, withHook] = [
-          med(audit, `${i}|unaudited`, (r) => r.reqPerSec),
-          med(audit, `${i}|api`, (r) => r.reqPerSec),
-        ];
-        const cpu = (server: Server) => median(cpuPerRequest.get(`audit|${i}|${server}`) ?? []);
+        const ratios = auditRatios.get(i) ?? { reqs: [], cpu: [] };
         table(W4, [
           ROUTES[i]?.name ?? '',
-          `${without.toFixed(0)} (${range(of(audit, `${i}|unaudited`))})`,
-          `${withHook.toFixed(0)} (${range(of(audit, `${i}|api`))})`,
-          `${(withHook / without).toFixed(3)}`,
-          `${cpu('unaudited').toFixed(0)} / ${cpu('api').toFixed(0)}`,
+          `${med(audit, `${i}|unaudited`, (r) => r.reqPerSec).toFixed(0)} (${range(of(audit, `${i}|unaudited`))})`,
+          `${med(audit, `${i}|api`, (r) => r.reqPerSec).toFixed(0)} (${range(of(audit, `${i}|api`))})`,
+          `${median(ratios.reqs).toFixed(3)} (${span(ratios.reqs)})`,
+          ratios.cpu.length ? `${median(ratios.cpu).toFixed(3)} (${span(ratios.cpu)})` : 'n/a',
         ]);
       }
     }
@@ -464,7 +523,7 @@ const main = async (): Promise<number> => {
     }
     if (unaudited) {
       for (let i = 0; i < ROUTES.length; i++) {
-        const kept = med(audit, `${i}|api`, (r) => r.reqPerSec) / med(audit, `${i}|unaudited`, (r) => r.reqPerSec);
+        const kept = median(auditRatios.get(i)?.reqs ?? []);
         console.log(
           `  audit hook, ${(ROUTES[i]?.name ?? '').padEnd(20)} keeps ${(100 * kept).toFixed(1)} % of the req/s without it (≥ ${100 * GOALS.auditKeeps} %: ${verdict(kept, GOALS.auditKeeps, false)})`,
         );

@@ -6,11 +6,13 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { customerClocks } from './customer-clock.ts';
 import { type DemoLocale, type DemoScheme, renderDemoPage, renderErrorPage } from './page.ts';
 import { PartnerApi, PartnerApiError, type PartnerUser } from './partner-api.ts';
 import { demoPersona } from './personas.ts';
 import { createReactPage } from './react-page/route.ts';
+import { DEMO_SOURCE_DIR } from './source-dir.ts';
 
 export interface DemoServerOptions {
   host: string;
@@ -37,7 +39,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   '/demo.js': { file: 'demo.js', type: 'text/javascript; charset=utf-8' },
   '/demo.css': { file: 'demo.css', type: 'text/css; charset=utf-8' },
 };
-const loadAsset = (file: string) => readFileSync(new URL(`./public/${file}`, import.meta.url));
+const loadAsset = (file: string) => readFileSync(join(DEMO_SOURCE_DIR, 'public', file));
 
 /** The bank's record of a customer: names from the id's own sandbox identity (see personas.ts). */
 export const demoUser = (id: string): PartnerUser => {

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { DEMO_SOURCE_DIR } from '../source-dir.ts';
 
-const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'client.tsx');
+const entry = path.join(DEMO_SOURCE_DIR, 'react-page/client.tsx');
 
 /**
  * Bundles the React page's script (React, react-dom and `@credit/react`) in memory, as a partner's build

@@ -2,16 +2,14 @@ import { createReadStream, existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { fileURLToPath } from 'node:url';
 import type { NextFunction, Request, Response } from 'express';
+import { REPO_ROOT } from '../../lib/repo-root.ts';
 import { chooseEncoding, PRECOMPRESSED, type Precompressed } from './accept-encoding.ts';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
-
 /** Where the built widget and loader live; `pnpm build` (run by `pnpm start` and `pnpm test`) writes them. */
-export const WIDGET_DIST_DIR = path.join(repoRoot, 'apps/widget/dist');
+export const WIDGET_DIST_DIR = path.join(REPO_ROOT, 'apps/widget/dist');
 export const WIDGET_ASSETS_DIR = path.join(WIDGET_DIST_DIR, 'assets');
-export const EMBED_SCRIPT_FILE = path.join(repoRoot, 'packages/embed/dist/embed.js');
+export const EMBED_SCRIPT_FILE = path.join(REPO_ROOT, 'packages/embed/dist/embed.js');
 
 export const isBuilt = (file: string) => existsSync(file);
 

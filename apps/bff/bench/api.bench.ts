@@ -103,12 +103,19 @@ const pin: Pin = {
 
 // ---- child processes -----------------------------------------------------------------------------------------------
 
-const start = <T>(file: string, env: Record<string, string>, first?: unknown): Promise<{ child: ChildProcess; ready: T }> => {
+const start = async <T>(
+  file: string,
+  env: Record<string, string>,
+  first?: unknown,
+): Promise<{ child: ChildProcess; ready: T }> => {
   // stdout ignored: the API's access log goes nowhere, as to a fast log shipper; errors still show on stderr.
   const profile = CPU_PROF && file === 'api-server.ts' ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [];
   const flags = file === 'api-server.ts' ? (process.env.BENCH_API_NODE_FLAGS ?? '').split(' ').filter(Boolean) : [];
-  const child = fork(path.join(HERE, 'api', file), {
-    execArgv: [...process.execArgv, ...flags, ...profile],
+  // Built as `pnpm start` runs the API (scripts/build.ts: bundled, no keepNames, plain node), not under tsx.
+  const { bundleBenchServer, withoutTsx } = await import('../scripts/build.ts');
+  const built = await bundleBenchServer(path.join(HERE, 'api', file));
+  const child = fork(built, {
+    execArgv: ['--enable-source-maps', ...withoutTsx(process.execArgv), ...flags, ...profile],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });

@@ -12,6 +12,10 @@
  * (`all`, the default: this process also chains the spooled read entries, as the start command's single process does;
  * `api`, PostgreSQL only: a split deployment, where a worker process of its own, forked here and pinned to
  * BENCH_CHAIN_WORKER_CPU when the coordinator pins, chains them).
+ * Run built, as `pnpm start` runs the API: the coordinator bundles this file with scripts/build.ts
+ * (`bundleBenchServer`, into apps/bff/dist/bench/) and forks the bundle with plain node, so what it measures is the
+ * shipped build's code (no tsx loader, no keepNames `__name` wrappers). The chain worker and API processes forked
+ * from here run the same bundle (import.meta.url, process.argv[1]).
  * IPC out: { url, authorization, userId, alertId, db, processes } once ready. IPC in: 'cpu' (answers { cpuUs }, this
  * process's CPU time so far), 'stop' (drops the schema, closes, exits).
  */

@@ -1,10 +1,11 @@
-import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { AppContext } from './context.ts';
 import { ApiError } from './core/api-error.ts';
 import { accessLog } from './http/access-log.ts';
 import { classifyBodyError } from './http/body-errors.ts';
 import { dispatchOperations } from './http/dispatch.ts';
 import { errorAnswer } from './http/error-response.ts';
+import { frontDoor, type RequestListener } from './http/front-door.ts';
 import { OperationTable } from './http/operation-table.ts';
 import { requestId } from './http/request-id.ts';
 import { contractRoutesOf, send } from './http/route.ts';
@@ -85,11 +86,18 @@ export const moduleRoutes = (ctx: AppContext): Router[] => [
 ];
 
 /** No operation and no page: a 404 (counted like any request, before it got here). */
+const noRoute = (req: Request) =>
+  new ApiError('NOT_FOUND', `No route ${req.method} ${req.path}. See /docs for the API reference.`);
 const unknownRoute: RequestHandler = (req) => {
-  throw new ApiError('NOT_FOUND', `No route ${req.method} ${req.path}. See /docs for the API reference.`);
+  throw noRoute(req);
 };
 
-export const createApp = (ctx: AppContext): Express => {
+/**
+ * The server's request listener (http/front-door.ts): contract operations through the operation table's dispatcher,
+ * everything else through Express. Both run one list of handlers, so an operation passes the same steps in the same
+ * order whichever way it came in.
+ */
+export const createApp = (ctx: AppContext): RequestListener => {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(ctx.config.TRUST_PROXY));
@@ -100,22 +108,41 @@ export const createApp = (ctx: AppContext): Express => {
   const operations = new OperationTable(modules.flatMap(contractRoutesOf));
   const widgetFiles = widgetStaticRoutes();
 
-  app.use(requestId);
-  app.use(accessLog(ctx.logger));
-  app.use(securityHeaders());
-  // Static files need neither a principal nor a database: served before both, and not counted.
-  app.use((req, res, next) => (isWidgetFile(req.path) ? widgetFiles(req, res, next) : next()));
-  app.use(noStore);
-  app.use(deferBodyErrors(express.json({ limit: BODY_LIMIT, strict: true })));
-  app.use(deferBodyErrors(express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 50 })));
-  app.use(clockScopePerRequest);
-  app.use(dispatchOperations(ctx, operations));
-  for (const pages of modules) app.use(pages);
-  app.use(unknownRoute);
-  const handleError: ErrorRequestHandler = (error, req, res, next) => {
-    if (res.headersSent) return next(error);
+  // What every response gets, static files included.
+  const frame: RequestHandler[] = [requestId, accessLog(ctx.logger), securityHeaders()];
+  // What every API request passes before the dispatcher.
+  const beforeDispatch: RequestHandler[] = [
+    noStore,
+    deferBodyErrors(express.json({ limit: BODY_LIMIT, strict: true })),
+    deferBodyErrors(express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 50 })),
+    clockScopePerRequest,
+  ];
+  const dispatch = dispatchOperations(ctx, operations);
+  const onError = (error: unknown, req: Request, res: Response) => {
+    if (res.headersSent) {
+      // Half an answer cannot be finished or replaced: the connection is cut, as Express's final handler does.
+      ctx.logger.error({ err: error, requestId: req.requestId }, 'error after the answer started');
+      req.socket.destroy();
+      return;
+    }
     send(res, errorAnswer(ctx, req, error));
   };
+
+  for (const handler of frame) app.use(handler);
+  // Static files need neither a principal nor a database: served before both, and not counted.
+  app.use((req, res, next) => (isWidgetFile(req.path) ? widgetFiles(req, res, next) : next()));
+  for (const handler of beforeDispatch) app.use(handler);
+  app.use(dispatch);
+  for (const pages of modules) app.use(pages);
+  app.use(unknownRoute);
+  const handleError: ErrorRequestHandler = (error, req, res, _next) => onError(error, req, res);
   app.use(handleError);
-  return app;
+
+  return frontDoor({
+    app,
+    operations,
+    chain: [...frame, ...beforeDispatch, dispatch],
+    onError,
+    onUnanswered: (req, res) => onError(noRoute(req), req, res),
+  });
 };

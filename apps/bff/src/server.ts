@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 import type { Config } from './config.ts';
+import type { RequestListener } from './http/front-door.ts';
 
 export interface RunningServer {
   url: string;
@@ -11,7 +11,7 @@ export interface RunningServer {
 }
 
 /** Plain HTTP by default (a proxy terminates TLS); HTTPS directly when TLS_CERT_FILE/TLS_KEY_FILE are set. */
-export const listen = (app: Express, config: Config): Promise<RunningServer> =>
+export const listen = (app: RequestListener, config: Config): Promise<RunningServer> =>
   new Promise((resolve, reject) => {
     const tls = config.TLS_CERT_FILE && config.TLS_KEY_FILE;
     const server = tls

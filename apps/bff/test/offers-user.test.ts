@@ -130,6 +130,28 @@ describe('GET /v1/users/{userId}/offers', () => {
     expect(mortgages.body.data.every((o: OfferBody) => o.type === 'mortgage')).toBe(true);
   });
 
+  it('dates the offers by the month: the same user and score, asked again after the month turns, get new dates', async () => {
+    const userId = await enrolActiveUser(app, admin);
+    await setScore(userId, 700);
+    const before = await offersOf(userId, '?status=all&limit=100');
+    expect(before.status).toBe(200);
+    const started = app.clock.now();
+    try {
+      app.clock.advance(40 * 24 * 3600 * 1000);
+      const token = await app.token(client);
+      await app.request('POST', `/v1/sandbox/users/${userId}/score-refresh`, { token, body: { score: 700 } });
+      const after = await offersOf(userId, '?status=all&limit=100', token);
+      expect(after.status).toBe(200);
+      const dates = (res: typeof before) =>
+        new Map((res.body.data as OfferBody[]).map((offer) => [offer.offerId, Date.parse(offer.expiresAt)]));
+      const [was, now] = [dates(before), dates(after)];
+      expect([...now.keys()].sort()).toEqual([...was.keys()].sort());
+      for (const [offerId, at] of now) expect(at, offerId).toBeGreaterThan(was.get(offerId) as number);
+    } finally {
+      app.clock.set(started);
+    }
+  });
+
   it('pages through the ranked list; a cursor only works for its user and filters', async () => {
     const userId = await enrolActiveUser(app, admin);
     const other = await enrolActiveUser(app, admin);

@@ -1,9 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { TokenHasher } from '../security/token-hasher.ts';
 import { validationError } from './api-error.ts';
 
 const SIGNATURE_CHARS = 32;
 const MAX_PAYLOAD_CHARS = 4096;
+const ISSUED_MEMO_SIZE = 10_000;
 
 /** The 400 every list answers for a cursor it did not issue, or issued for other filters. */
 export const invalidCursor = () =>
@@ -19,13 +21,25 @@ export const invalidCursor = () =>
  */
 export class CursorCodec {
   readonly #tokens: TokenHasher;
+  /**
+   * Cursors issued lately, by what they sign: a cursor is a pure function of its list, its payload and the keys,
+   * and a first page asked again (a dashboard's refresh) issues the same next-page cursor, an HMAC each time.
+   * Nothing secret is kept: these cursors went out in answers.
+   */
+  readonly #issued = new LRUCache<string, string>({ max: ISSUED_MEMO_SIZE });
   constructor(tokens: TokenHasher) {
     this.#tokens = tokens;
   }
 
   encode(list: string, payload: unknown): string {
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-    return `${body}.${this.#tokens.hash(this.#signed(list, body)).slice(0, SIGNATURE_CHARS)}`;
+    const signed = this.#signed(list, body);
+    let cursor = this.#issued.get(signed);
+    if (cursor === undefined) {
+      cursor = `${body}.${this.#tokens.hash(signed).slice(0, SIGNATURE_CHARS)}`;
+      this.#issued.set(signed, cursor);
+    }
+    return cursor;
   }
 
   /** The payload of a cursor this codec issued for `list`; a 400 on `cursor` otherwise. */

@@ -7,6 +7,7 @@ import type {
   TPagination,
   TSandboxConversion,
 } from '@credit/contract';
+import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../context.ts';
 import { notFound, validationError } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
@@ -32,6 +33,23 @@ const matchingOffers = (now: Date, filters: OfferFilters): DatedOffer[] =>
       (filters.status === 'all' || isActive(offer, now) === (filters.status === 'active')),
   );
 
+/** Where a page of `count` items from `offset` leaves a list of `total`: a signed cursor bound to the list and its filters. */
+const paginationOf = (ctx: AppContext, key: OfferListKey, offset: number, count: number, total: number): TPagination => {
+  const next = offset + count;
+  const hasMore = next < total;
+  return { hasMore, nextCursor: hasMore ? encodeOfferCursor(cursorsOf(ctx), key, next) : null, total };
+};
+
+const listKeyOf = (list: string, query: TListOffersCatalogQuery): OfferListKey => ({
+  list,
+  type: query.type ?? null,
+  status: query.status,
+});
+
+/** The offset a page request starts at: 0, or where its cursor (issued for this list and these filters) points. */
+const offsetOf = (ctx: AppContext, key: OfferListKey, query: TListOffersCatalogQuery) =>
+  query.cursor ? decodeOfferCursor(cursorsOf(ctx), query.cursor, key) : 0;
+
 /** One page of an already ordered list, with a signed offset cursor bound to the list and its filters. */
 const pageOfOffers = <T>(
   ctx: AppContext,
@@ -40,16 +58,11 @@ const pageOfOffers = <T>(
   offers: readonly T[],
   toItem: (offer: T) => TOffer,
 ): { items: TOffer[]; pagination: TPagination } => {
-  const key: OfferListKey = { list, type: query.type ?? null, status: query.status };
-  const offset = query.cursor ? decodeOfferCursor(cursorsOf(ctx), query.cursor, key) : 0;
+  const key = listKeyOf(list, query);
+  const offset = offsetOf(ctx, key, query);
   // Only the page is shaped for the answer.
   const items = offers.slice(offset, offset + query.limit).map(toItem);
-  const next = offset + items.length;
-  const hasMore = next < offers.length;
-  return {
-    items,
-    pagination: { hasMore, nextCursor: hasMore ? encodeOfferCursor(cursorsOf(ctx), key, next) : null, total: offers.length },
-  };
+  return { items, pagination: paginationOf(ctx, key, offset, items.length, offers.length) };
 };
 
 /** The catalogue, not tied to a user: nobody is pre-qualified, display order. */
@@ -60,13 +73,43 @@ export const listCatalogue = async (ctx: AppContext, query: TListOffersCatalogQu
   return pageOfOffers(ctx, 'catalogue', query, offers, (offer) => toOffer(offer, false, ctx.config));
 };
 
+/**
+ * One user's page depends only on the month (the catalogue's dates and which offers are active change at a month's
+ * turn, catalogue.ts), the score, the filters, the offset and the size: pages made lately are kept, so a user's
+ * offers asked again cost no filtering, ranking or shaping (~70 µs). Kept per config (the application URLs), frozen
+ * because every answer that hits shares them.
+ */
+const rankedPages = new WeakMap<AppContext['config'], LRUCache<string, { items: readonly TOffer[]; total: number }>>();
+const RANKED_PAGES_KEPT = 2_000;
+
+const rankedPage = (ctx: AppContext, now: Date, score: number, query: TListUserOffersQuery, offset: number) => {
+  let pages = rankedPages.get(ctx.config);
+  if (!pages) {
+    pages = new LRUCache({ max: RANKED_PAGES_KEPT });
+    rankedPages.set(ctx.config, pages);
+  }
+  const key = `${now.getUTCFullYear() * 12 + now.getUTCMonth()}|${score}|${query.type ?? ''}|${query.status}|${offset}|${query.limit}`;
+  let page = pages.get(key);
+  if (!page) {
+    const ranked = rankForScore(matchingOffers(now, query), score);
+    const items = ranked
+      .slice(offset, offset + query.limit)
+      .map((r) => Object.freeze(toOffer(r.offer, r.preQualified, ctx.config)));
+    page = Object.freeze({ items: Object.freeze(items), total: ranked.length });
+    pages.set(key, page);
+  }
+  return page;
+};
+
 /** The catalogue for one user: `preQualified` and the order follow the user's current score. */
 export const listUserOffers = async (ctx: AppContext, caller: Caller, userId: string, query: TListUserOffersQuery) => {
   const user = await requireActiveUser(ctx, caller, userId);
   const file = await pullCreditFile(ctx, user);
   const { score } = await getCurrentScore(ctx, user, file);
-  const ranked = rankForScore(matchingOffers(ctx.clock.now(), query), score);
-  return pageOfOffers(ctx, user.id, query, ranked, (r) => toOffer(r.offer, r.preQualified, ctx.config));
+  const key = listKeyOf(user.id, query);
+  const offset = offsetOf(ctx, key, query);
+  const { items, total } = rankedPage(ctx, ctx.clock.now(), score, query, offset);
+  return { items: items as TOffer[], pagination: paginationOf(ctx, key, offset, items.length, total) };
 };
 
 /** When the user clicked: the client's timestamp if plausible, else now. */

@@ -1,0 +1,99 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Express, Request, RequestHandler, Response } from 'express';
+import type { OperationMatch, OperationTable } from './operation-table.ts';
+
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** What the front door found, handed to the dispatcher so it does not match the path a second time. */
+export const FRONT_DOOR_MATCH = Symbol('operation matched at the front door');
+type Matched = Request & { [FRONT_DOOR_MATCH]?: OperationMatch };
+
+export const frontDoorMatch = (req: Request): OperationMatch | undefined => (req as Matched)[FRONT_DOOR_MATCH];
+
+/**
+ * The characters for which Express (parseurl) takes the slow `url.parse` path, which may read the path differently
+ * than a plain split at `?` (a `#`, whitespace): such a request goes through Express, which decides as it always did.
+ */
+const UNUSUAL_PATH = /[\t\n\f\r #\u00a0\ufeff]/;
+
+/** The path part of a request target as Express reads it, or undefined when only Express should read it. */
+const plainPath = (url: string): string | undefined => {
+  if (url.charCodeAt(0) !== 47) return undefined; // absolute-form or `*`: Express's business
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  return UNUSUAL_PATH.test(path) ? undefined : path;
+};
+
+/**
+ * Runs connect-style handlers in order, as Express's router would for a path every one of them accepts: a handler's
+ * thrown error or rejected promise, or `next(error)`, ends the chain in `done(error)`; the last `next()` calls
+ * `done()`.
+ */
+const runChain = (chain: readonly RequestHandler[], req: Request, res: Response, done: (error?: unknown) => void) => {
+  let index = 0;
+  const next = (error?: unknown): void => {
+    if (error !== undefined && error !== null) {
+      done(error);
+      return;
+    }
+    const handler = chain[index++];
+    if (!handler) {
+      done();
+      return;
+    }
+    try {
+      const result: unknown = handler(req, res, next);
+      if (result instanceof Promise) result.catch(done);
+    } catch (thrown) {
+      done(thrown);
+    }
+  };
+  next();
+};
+
+export interface FrontDoorParts {
+  /** Express: static files, docs, the widget frame, health, OPTIONS, unknown routes: whatever is not an operation. */
+  app: Express;
+  operations: OperationTable;
+  /** The handlers a contract operation passes through, the dispatcher last: the same functions, in the same order, as
+   * the Express app runs for it (`createApp` builds both from one list). */
+  chain: readonly RequestHandler[];
+  /** The Express app's error handler, for what the chain throws. */
+  onError: (error: unknown, req: Request, res: Response) => void;
+  /** What the chain ends in when nothing answered (the dispatcher always answers a matched operation). */
+  onUnanswered: (req: Request, res: Response) => void;
+}
+
+/**
+ * The server's request listener. A request that names a contract operation goes to the operation table's dispatcher
+ * directly, through the handlers every API request passes (request id, access log, security headers, no-store,
+ * bodies, clock scope); everything else goes to Express. Express's router walked ~10 layers and built a final
+ * handler per request (~7 % of a read's CPU); here an operation costs one table lookup. The request and response
+ * get what Express gives every request first (its prototypes, so `req.ip`, `req.get`, `req.query` read the app's
+ * settings; `req.originalUrl`, `req.baseUrl`), so handlers cannot tell which door a request came through.
+ */
+export const frontDoor = ({ app, operations, chain, onError, onUnanswered }: FrontDoorParts): RequestListener => {
+  const done = (req: Request, res: Response) => (error?: unknown) =>
+    error === undefined ? onUnanswered(req, res) : onError(error, req, res);
+  return (incoming, outgoing) => {
+    const url = incoming.url ?? '';
+    const path = incoming.method === 'OPTIONS' ? undefined : plainPath(url);
+    const match = path === undefined ? undefined : operations.match(incoming.method ?? '', path);
+    if (!match) {
+      app(incoming, outgoing);
+      return;
+    }
+    const req = incoming as Request;
+    const res = outgoing as Response;
+    // What Express's app.handle and router set on every request before the first handler.
+    req.res = res;
+    res.req = req;
+    Object.setPrototypeOf(req, app.request);
+    Object.setPrototypeOf(res, app.response);
+    res.locals = Object.create(null);
+    req.originalUrl = url;
+    req.baseUrl = '';
+    (req as Matched)[FRONT_DOOR_MATCH] = match;
+    runChain(chain, req, res, done(req, res));
+  };
+};

@@ -39,22 +39,32 @@ interface Started {
   stop(): Promise<number | null>;
 }
 
-/** `node --enable-source-maps <build>/main.js` until its banner is out. */
+/** Every server this file started: whatever happens to a test, none outlives the file. */
+const children = new Set<ChildProcess>();
+const isRunning = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+
+/** `node --enable-source-maps <build>/main.js` until its banner is out (killed, and the promise rejected, after 90 s). */
 const startBuilt = (env: Record<string, string>): Promise<Started> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--enable-source-maps', path.join(OUT_DIR, 'main.js')], { env: builtEnv(env) });
+    children.add(child);
     let output = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the built server printed no banner in 90 s:\n${output}`));
+    }, 90_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       // The banner is one write (the demo bank's line included); its `Client secret:` line is in it at every start.
       if (!/Client secret:.*\n/.test(output)) return;
+      clearTimeout(timer);
       child.removeAllListeners('exit');
       resolve({
         child,
         banner: output,
         stop: () =>
           new Promise((done) => {
-            if (child.exitCode !== null || child.signalCode !== null) return done(child.exitCode);
+            if (!isRunning(child)) return done(child.exitCode);
             child.once('exit', (code) => done(code));
             child.kill('SIGTERM');
           }),
@@ -62,7 +72,10 @@ const startBuilt = (env: Record<string, string>): Promise<Started> =>
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the built server exited with ${code} before its banner:\n${output}`)));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the built server exited with ${code} before its banner:\n${output}`));
+    });
   });
 
 const get = async (url: string) => {
@@ -76,7 +89,18 @@ beforeAll(async () => {
   if (missing.length) throw new Error(`Missing ${missing.join(' and ')}: run \`pnpm build\` first.`);
   await buildServer(OUT_DIR);
 });
-afterAll(() => rmSync(OUT_DIR, { recursive: true, force: true }));
+afterAll(async () => {
+  // A server a failed test left running (its API processes stop by themselves once their primary is gone).
+  const stopping = [...children].filter(isRunning).map(
+    (child) =>
+      new Promise<void>((done) => {
+        child.once('exit', () => done());
+        child.kill('SIGKILL');
+      }),
+  );
+  await Promise.all(stopping);
+  rmSync(OUT_DIR, { recursive: true, force: true });
+});
 
 describe('the build', () => {
   it('bundles the start command and the CLIs without tsx’s __name wrappers, with source maps onto src/', () => {

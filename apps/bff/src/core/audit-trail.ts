@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { currentWorkScope, runWithScopePart } from '../lib/work-scope.ts';
 import type { Caller } from './principal.ts';
 
 /**
@@ -16,10 +16,9 @@ export interface AuditScope {
   requestId: string;
 }
 
-const scopes = new AsyncLocalStorage<AuditScope>();
-
 /** Runs a request's handler in its audit scope. */
-export const runInAuditScope = <T>(scope: AuditScope, work: () => Promise<T>): Promise<T> => scopes.run(scope, work);
+export const runInAuditScope = <T>(scope: AuditScope, work: () => Promise<T>): Promise<T> =>
+  runWithScopePart('audit', scope, work);
 
 /** The request the current work serves, if any (none: a job). */
-export const currentAuditScope = (): AuditScope | undefined => scopes.getStore();
+export const currentAuditScope = (): AuditScope | undefined => currentWorkScope()?.audit as AuditScope | undefined;

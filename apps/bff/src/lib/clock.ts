@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { currentWorkScope, runWithScopePart } from './work-scope.ts';
 
 /** The source of "now" for every rule that depends on time, so tests can move it. */
 export interface Clock {
@@ -36,21 +36,21 @@ export interface ClockScope {
   writes: boolean;
 }
 
-const scopes = new AsyncLocalStorage<ClockScope>();
+const currentScope = (): ClockScope | undefined => currentWorkScope()?.clock as ClockScope | undefined;
 
 /**
  * Runs `work` in `scope` and ends the scope when it settles: a pooled socket or timer created inside may outlive it
  * and carry it into unrelated work, which must see real time again.
  */
 export const runInClockScope = <T>(scope: ClockScope, work: () => Promise<T>): Promise<T> =>
-  scopes.run(scope, () =>
+  runWithScopePart('clock', scope, () =>
     work().finally(() => {
       endClockScope(scope);
     }),
   );
 
 /** Enters `scope` for `start` and all it sets off (a request's middleware chain); end it with endClockScope. */
-export const enterClockScope = (scope: ClockScope, start: () => void): void => scopes.run(scope, start);
+export const enterClockScope = (scope: ClockScope, start: () => void): void => runWithScopePart('clock', scope, start);
 
 export const endClockScope = (scope: ClockScope): void => {
   scope.at = null;
@@ -58,7 +58,7 @@ export const endClockScope = (scope: ClockScope): void => {
 };
 
 /** The scope of the current request or job, if one was opened. */
-export const currentClockScope = (): ClockScope | undefined => scopes.getStore();
+export const currentClockScope = (): ClockScope | undefined => currentScope();
 
 /**
  * `ctx.clock`: the scope's test-clock time when set, else the base clock. Tokens, leases and rate limits read the
@@ -67,7 +67,7 @@ export const currentClockScope = (): ClockScope | undefined => scopes.getStore()
 export class ScopedClock implements Clock {
   constructor(readonly base: Clock) {}
   now(): Date {
-    const at = scopes.getStore()?.at;
+    const at = currentScope()?.at;
     return at ? new Date(at.getTime()) : this.base.now();
   }
   /** Real time, whatever the scope: for leases and other facts about machines rather than users. */

@@ -94,6 +94,27 @@ const prepareSuccess = (op: Operation, result: AnyHandlerResult, req: Request, c
   };
 };
 
+/** The JSON of frozen answer data, by identity: data a service shares between answers (a page of offers). */
+const frozenDataJson = new WeakMap<object, string>();
+
+/**
+ * The answer's JSON. An envelope whose `data` is frozen (shared, so it cannot have changed since it was first
+ * serialised) reuses that data's JSON; the rest of the envelope (pagination, meta) is serialised per answer, in the
+ * same key order JSON.stringify would write.
+ */
+export const answerJson = (body: unknown): string => {
+  const data = (body as { data?: unknown }).data;
+  if (typeof data !== 'object' || data === null || !Object.isFrozen(data)) return JSON.stringify(body);
+  let json = frozenDataJson.get(data);
+  if (json === undefined) {
+    json = JSON.stringify(data);
+    frozenDataJson.set(data, json);
+  }
+  const { data: _shared, ...rest } = body as Record<string, unknown>;
+  const restJson = JSON.stringify(rest);
+  return restJson === '{}' ? `{"data":${json}}` : `{"data":${json},${restJson.slice(1)}`;
+};
+
 /**
  * Writes a prepared answer. JSON is serialised and sent directly rather than through `res.json`: API answers never
  * carry an ETag and are never fresh, so Express's send path (ETag, freshness, charset handling) has nothing to do.
@@ -105,7 +126,7 @@ export const send = (res: Response, response: PreparedResponse) => {
     res.end();
     return;
   }
-  const json = JSON.stringify(response.body);
+  const json = answerJson(response.body);
   if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(json));
   if (res.req.method === 'HEAD') res.end();

@@ -77,7 +77,8 @@ export const listCatalogue = async (ctx: AppContext, query: TListOffersCatalogQu
  * One user's page depends only on the month (the catalogue's dates and which offers are active change at a month's
  * turn, catalogue.ts), the score, the filters, the offset and the size: pages made lately are kept, so a user's
  * offers asked again cost no filtering, ranking or shaping (~70 µs). Kept per config (the application URLs), frozen
- * because every answer that hits shares them.
+ * because every answer that hits shares them; the answer writer reuses a frozen page's JSON (http/route.ts), which
+ * is right because what the items hold besides their own fields is the catalogue's constant data.
  */
 const rankedPages = new WeakMap<AppContext['config'], LRUCache<string, { items: readonly TOffer[]; total: number }>>();
 const RANKED_PAGES_KEPT = 2_000;

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { answerJson } from '../src/http/route.ts';
+
+/** An answer whose data is shared between requests (frozen) reuses its JSON; the bytes stay JSON.stringify's. */
+describe('answerJson', () => {
+  const items = Object.freeze([
+    Object.freeze({ offerId: 'off_1', apr: { min: 1.5, max: 2 } }),
+    Object.freeze({ offerId: 'off_2' }),
+  ]);
+
+  it('writes what JSON.stringify writes, for shared and unshared data, lists and single resources', () => {
+    const bodies = [
+      { data: items, pagination: { hasMore: true, nextCursor: 'abc', total: 9 }, meta: { requestId: 'req_1' } },
+      { data: items, meta: { requestId: 'req_2', timestamp: '2026-11-26T00:00:00.000Z' } },
+      { data: items },
+      { data: { userId: 'usr_1', name: 'Ann "Q"' }, meta: { requestId: 'req_3' } },
+      { error: { code: 'NOT_FOUND', message: 'No such user.' } },
+    ];
+    for (const body of bodies) expect(answerJson(body)).toBe(JSON.stringify(body));
+  });
+
+  it('serialises the rest of the envelope per answer: two requests, one data, two request ids', () => {
+    const first = JSON.parse(answerJson({ data: items, meta: { requestId: 'req_a' } }));
+    const second = JSON.parse(answerJson({ data: items, meta: { requestId: 'req_b' } }));
+    expect([first.meta.requestId, second.meta.requestId]).toEqual(['req_a', 'req_b']);
+    expect(second.data).toEqual(first.data);
+  });
+});

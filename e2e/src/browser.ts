@@ -25,6 +25,40 @@ export const launchBrowser = async (): Promise<Browser> => {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 };
 
+let shared: Promise<Browser> | undefined;
+
+/**
+ * For tests: one Chromium per process (a Vitest worker runs file after file), started on first use, instead of a
+ * launch and a shutdown per file. Each call answers a handle on it whose `newContext` contexts are its own and whose
+ * `close()` closes those contexts (their pages, cookies and storage) and leaves the browser to the next file; nothing a
+ * page keeps lives outside its context. Playwright ends the browser when the process ends. Scripts that must exit
+ * on their own (the bench) use `launchBrowser`.
+ */
+export const sharedBrowser = async (): Promise<Browser> => {
+  if (!shared || !(await shared.catch(() => undefined))?.isConnected()) shared = launchBrowser();
+  const browser = await shared;
+  const contexts = new Set<BrowserContext>();
+  const handle = {
+    newContext: async (options?: BrowserContextOptions) => {
+      const context = await browser.newContext(options);
+      contexts.add(context);
+      context.once('close', () => contexts.delete(context));
+      return context;
+    },
+    contexts: () => [...contexts],
+    close: async () => {
+      await Promise.all([...contexts].map((context) => context.close()));
+    },
+  };
+  return new Proxy(browser, {
+    get(target, property) {
+      if (Object.hasOwn(handle, property)) return handle[property as keyof typeof handle];
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+};
+
 export type Device = 'desktop' | 'mobile';
 
 export const DEVICES: Record<Device, BrowserContextOptions> = {

@@ -1,7 +1,7 @@
 import type { CreditClient } from '@credit/sdk';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import { sharedBrowser } from './browser.ts';
 import { assertBuilt } from './built-files.ts';
 import { partnerPageHtml } from './pages.ts';
 import { createPartner, type Partner, type RunningServer, servePage, startApi, startDemo, type TestApp } from './servers.ts';
@@ -45,7 +45,7 @@ export const useDemoBank = (options: DemoBankOptions = {}): DemoBank => {
 
   beforeAll(async () => {
     assertBuilt();
-    [started.browser, started.app] = await Promise.all([launchBrowser(), startApi()]);
+    [started.browser, started.app] = await Promise.all([sharedBrowser(), startApi()]);
     const app = started.app;
     started.partner = await createPartner(app, embedOrigins);
     const partner = started.partner;

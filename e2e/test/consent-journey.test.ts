@@ -6,7 +6,7 @@ import { applyTermsVersion } from '../../apps/bff/src/modules/users/consent.ts';
 import { startDispatcher } from '../../apps/bff/src/modules/webhooks/dispatcher.ts';
 import { startTestApp } from '../../apps/bff/test/helpers/harness.ts';
 import { type Receiver, startReceiver } from '../../apps/bff/test/helpers/webhook-receiver.ts';
-import { launchBrowser } from '../src/browser.ts';
+import { sharedBrowser } from '../src/browser.ts';
 import { assertBuilt } from '../src/built-files.ts';
 import {
   agreeToConsent,
@@ -43,7 +43,7 @@ describe('consent and disclosure in the widget', () => {
   beforeAll(async () => {
     assertBuilt();
     receiver = await startReceiver();
-    [browser, app] = await Promise.all([launchBrowser(), startTestApp({ config: { WEBHOOK_CA_FILE: receiver.caFile } })]);
+    [browser, app] = await Promise.all([sharedBrowser(), startTestApp({ config: { WEBHOOK_CA_FILE: receiver.caFile } })]);
     partner = await createPartner(app, ['http://localhost:*']);
     partnerPage = await servePage('localhost', () => partnerPageHtml(app.url));
     dispatcher = startDispatcher(app.ctx, { poll: false });
@@ -300,7 +300,7 @@ describe('new consent terms in the widget', () => {
 
   it('asks the customer to agree to the new version before showing the score', { timeout: 90_000 }, async () => {
     assertBuilt();
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
     // Yesterday's instance: the customer enrolled (and consented) under the old terms.
     before = await startTestApp({ keepDb: true });
     const { db } = before;

@@ -393,7 +393,7 @@ describe('invalidation', () => {
       // Cut the LISTEN session, as a network blip or a database failover would.
       await app.db.query(
         `select pg_terminate_backend(pid) from pg_stat_activity
-       where pid <> pg_backend_pid() and query ilike 'listen "read_cache_invalidation"%'`,
+       where pid <> pg_backend_pid() and datname = current_database() and query ilike 'listen "read_cache_invalidation"%'`,
       );
       // While it reconnects, a write nobody announces (the kind of write a lost notification would hide) is seen.
       await within(OTHER_INSTANCE_BOUND_MS, async () => {

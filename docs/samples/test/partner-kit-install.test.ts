@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dispatcher, startDispatcher } from '../../../apps/bff/src/modules/webhooks/dispatcher.ts';
 import { startTestApp, type TestApp, type TestClient } from '../../../apps/bff/test/helpers/harness.ts';
 import { type Receiver, startReceiver } from '../../../apps/bff/test/helpers/webhook-receiver.ts';
-import { launchBrowser, openPage } from '../../../e2e/src/browser.ts';
+import { openPage, sharedBrowser } from '../../../e2e/src/browser.ts';
 import { assertBuilt } from '../../../e2e/src/built-files.ts';
 import { type Customer, enrolCustomer } from '../src/enrol-customer.ts';
 import { verifyInSandbox } from '../src/verify-in-sandbox.ts';
@@ -94,7 +94,7 @@ const startServers = async () => {
   app = await startTestApp({ config: { WEBHOOK_CA_FILE: receiver.caFile } });
   dispatcher = startDispatcher(app.ctx, { poll: false });
   client = await app.createClient({ embedOrigins: ['http://localhost:*'] });
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
 };
 
 beforeAll(async () => {

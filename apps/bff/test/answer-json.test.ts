@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { answerJson } from '../src/http/route.ts';
+import { answerJson, sharedAnswerData } from '../src/http/route.ts';
 
-/** An answer whose data is shared between requests (frozen) reuses its JSON; the bytes stay JSON.stringify's. */
+/** An answer whose data is shared between requests (marked) reuses its JSON; the bytes stay JSON.stringify's. */
 describe('answerJson', () => {
-  const items = Object.freeze([
-    Object.freeze({ offerId: 'off_1', apr: { min: 1.5, max: 2 } }),
-    Object.freeze({ offerId: 'off_2' }),
-  ]);
+  const items = sharedAnswerData([{ offerId: 'off_1', apr: { min: 1.5, max: 2 } }, { offerId: 'off_2' }]);
 
   it('writes what JSON.stringify writes, for shared and unshared data, lists and single resources', () => {
     const bodies = [
@@ -17,6 +14,14 @@ describe('answerJson', () => {
       { error: { code: 'NOT_FOUND', message: 'No such user.' } },
     ];
     for (const body of bodies) expect(answerJson(body)).toBe(JSON.stringify(body));
+  });
+
+  it('serialises unmarked data every time, frozen or not: a change deep inside shows in the next answer', () => {
+    const nested = { apr: { min: 1 } };
+    const frozen = Object.freeze([Object.freeze(nested)]);
+    expect(answerJson({ data: frozen })).toBe('{"data":[{"apr":{"min":1}}]}');
+    nested.apr.min = 2;
+    expect(answerJson({ data: frozen })).toBe('{"data":[{"apr":{"min":2}}]}');
   });
 
   it('serialises the rest of the envelope per answer: two requests, one data, two request ids', () => {

@@ -28,6 +28,7 @@ beforeAll(async () => {
   });
   const answer: RequestHandler = async (req, res) => {
     if (req.params.thingId === 'throws') throw new Error('sync-looking throw in an async handler');
+    if (req.params.thingId === 'unanswerable') throw new Error('the error answer fails too');
     if (req.params.thingId === 'half') {
       res.write('{"partial":');
       throw new Error('after the answer started');
@@ -54,6 +55,7 @@ beforeAll(async () => {
     chain: [params, answer],
     onError: (error: unknown, _req: Request, res: Response) => {
       errors.push(error);
+      if ((error as Error).message === 'the error answer fails too') throw new Error('error handler failed');
       if (res.headersSent) res.socket?.destroy();
       else res.status(500).json({ door: 'error' });
     },
@@ -109,6 +111,12 @@ describe('the front door', () => {
   it('leaves a target Express reads with url.parse (a #) to Express, which reads it as it always did', async () => {
     const answer = await rawGet('/v1/things/x#fragment');
     expect(answer).toContain('"door":"express"');
+  });
+
+  it('answers a bare 500 when the error handler itself throws, and the process goes on serving', async () => {
+    const res = await fetch(`${url}/v1/things/unanswerable`);
+    expect(res.status).toBe(500);
+    expect((await get('/v1/things/still-here')).body.door).toBe('operation');
   });
 
   it("hands a handler's rejection to the error handler, and cuts a connection whose answer had started", async () => {

@@ -31,8 +31,11 @@ const plainPath = (url: string): string | undefined => {
  */
 const runChain = (chain: readonly RequestHandler[], req: Request, res: Response, done: (error?: unknown) => void) => {
   let index = 0;
+  // As Express's router: a promise rejected with nothing is still an error.
+  const rejected = (error: unknown) => done(error ?? new Error('Rejected promise'));
   const next = (error?: unknown): void => {
-    if (error !== undefined && error !== null) {
+    // As Express's router: only a truthy value passed to next() is an error.
+    if (error) {
       done(error);
       return;
     }
@@ -43,7 +46,7 @@ const runChain = (chain: readonly RequestHandler[], req: Request, res: Response,
     }
     try {
       const result: unknown = handler(req, res, next);
-      if (result instanceof Promise) result.catch(done);
+      if (result instanceof Promise) result.catch(rejected);
     } catch (thrown) {
       done(thrown);
     }
@@ -73,8 +76,19 @@ export interface FrontDoorParts {
  * settings; `req.originalUrl`, `req.baseUrl`), so handlers cannot tell which door a request came through.
  */
 export const frontDoor = ({ app, operations, chain, onError, onUnanswered }: FrontDoorParts): RequestListener => {
-  const done = (req: Request, res: Response) => (error?: unknown) =>
-    error === undefined ? onUnanswered(req, res) : onError(error, req, res);
+  const done = (req: Request, res: Response) => (error?: unknown) => {
+    try {
+      if (error === undefined) onUnanswered(req, res);
+      else onError(error, req, res);
+    } catch {
+      // The error answer itself failed: what Express's final handler does, with nothing more to go wrong.
+      if (res.headersSent) req.socket.destroy();
+      else {
+        res.statusCode = 500;
+        res.end();
+      }
+    }
+  };
   return (incoming, outgoing) => {
     const url = incoming.url ?? '';
     const path = incoming.method === 'OPTIONS' ? undefined : plainPath(url);

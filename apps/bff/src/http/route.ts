@@ -94,21 +94,31 @@ const prepareSuccess = (op: Operation, result: AnyHandlerResult, req: Request, c
   };
 };
 
-/** The JSON of frozen answer data, by identity: data a service shares between answers (a page of offers). */
-const frozenDataJson = new WeakMap<object, string>();
+/** The JSON of answer data a service shares between answers (`sharedAnswerData`), by identity. */
+const sharedDataJson = new WeakMap<object, string | null>();
 
 /**
- * The answer's JSON. An envelope whose `data` is frozen (shared, so it cannot have changed since it was first
- * serialised) reuses that data's JSON; the rest of the envelope (pagination, meta) is serialised per answer, in the
- * same key order JSON.stringify would write.
+ * Marks `data` as shared between answers and never changed again, nested values included (a page of offers): its
+ * JSON is written once and reused. Explicit, not `Object.isFrozen`, which says nothing about nested values.
+ */
+export const sharedAnswerData = <T extends object>(data: T): T => {
+  sharedDataJson.set(data, null);
+  return data;
+};
+
+/**
+ * The answer's JSON. An envelope whose `data` was marked shared reuses that data's JSON; the rest of the envelope
+ * (pagination, meta) is serialised per answer. Envelopes put `data` first (prepareSuccess), so the bytes are
+ * JSON.stringify's.
  */
 export const answerJson = (body: unknown): string => {
   const data = (body as { data?: unknown }).data;
-  if (typeof data !== 'object' || data === null || !Object.isFrozen(data)) return JSON.stringify(body);
-  let json = frozenDataJson.get(data);
-  if (json === undefined) {
+  if (typeof data !== 'object' || data === null) return JSON.stringify(body);
+  let json = sharedDataJson.get(data);
+  if (json === undefined) return JSON.stringify(body);
+  if (json === null) {
     json = JSON.stringify(data);
-    frozenDataJson.set(data, json);
+    sharedDataJson.set(data, json);
   }
   const { data: _shared, ...rest } = body as Record<string, unknown>;
   const restJson = JSON.stringify(rest);

@@ -12,6 +12,7 @@ import type { AppContext } from '../../context.ts';
 import { notFound, validationError } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
 import { cursorsOf } from '../../http/cursor.ts';
+import { sharedAnswerData } from '../../http/route.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { getCurrentScore, pullCreditFile, requireActiveUser } from '../credit/service.ts';
 import { type DatedOffer, datedCatalogue, findOffer, isActive, toOffer } from './catalogue.ts';
@@ -77,8 +78,8 @@ export const listCatalogue = async (ctx: AppContext, query: TListOffersCatalogQu
  * One user's page depends only on the month (the catalogue's dates and which offers are active change at a month's
  * turn, catalogue.ts), the score, the filters, the offset and the size: pages made lately are kept, so a user's
  * offers asked again cost no filtering, ranking or shaping (~70 µs). Kept per config (the application URLs), frozen
- * because every answer that hits shares them; the answer writer reuses a frozen page's JSON (http/route.ts), which
- * is right because what the items hold besides their own fields is the catalogue's constant data.
+ * because every answer that hits shares them; marked shared, so the answer writer reuses the page's JSON
+ * (http/route.ts), which is right because what the items hold besides their own fields is the catalogue's constant data.
  */
 const rankedPages = new WeakMap<AppContext['config'], LRUCache<string, { items: readonly TOffer[]; total: number }>>();
 const RANKED_PAGES_KEPT = 2_000;
@@ -96,7 +97,7 @@ const rankedPage = (ctx: AppContext, now: Date, score: number, query: TListUserO
     const items = ranked
       .slice(offset, offset + query.limit)
       .map((r) => Object.freeze(toOffer(r.offer, r.preQualified, ctx.config)));
-    page = Object.freeze({ items: Object.freeze(items), total: ranked.length });
+    page = Object.freeze({ items: sharedAnswerData(Object.freeze(items)), total: ranked.length });
     pages.set(key, page);
   }
   return page;

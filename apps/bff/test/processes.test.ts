@@ -18,10 +18,14 @@ const tokenFrom = async (url: string, id: string, secret: string) => {
   return { status: res.status, token: ((await res.json()) as { access_token?: string }).access_token };
 };
 
+// Each step spawns `node --import tsx` over the whole app (seconds of transform per spawn) while Vitest runs another
+// file beside this one on a 2-core machine: a bound for a hang, not a speed claim.
+const PROCESS_TEST_TIMEOUT_MS = 240_000;
+
 // The start command's tests and the CLI's spawn processes on data folders (or schemas) of their own, so the two
 // chains run side by side: while one waits for a spawned process to start (tsx, PGlite), the other's process takes
 // the machine's other core. Within each chain the tests run one after another, so at most two chains compete.
-describe('the start command', { timeout: 120_000, concurrent: true }, () => {
+describe('the start command', { timeout: PROCESS_TEST_TIMEOUT_MS, concurrent: true }, () => {
   describe.sequential('one process start after another', () => {
     it('starts on PGlite, prints URL and credentials once, keeps data across restarts, and refuses a second process', async () => {
       const DATA_DIR = freshDir();
@@ -102,7 +106,7 @@ describe('the start command', { timeout: 120_000, concurrent: true }, () => {
   });
 });
 
-describe('pnpm clients (CLI)', { timeout: 120_000, concurrent: true }, () => {
+describe('pnpm clients (CLI)', { timeout: PROCESS_TEST_TIMEOUT_MS, concurrent: true }, () => {
   it('creates, lists, updates and rotates clients, printing secrets only when made', async () => {
     const env = { DATA_DIR: freshDir() };
     const created = await runCli(

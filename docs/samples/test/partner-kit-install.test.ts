@@ -150,7 +150,10 @@ describe('the partner kit, installed with npm outside the workspace', () => {
     expect(result.userToken).toMatch(/^ut_sbx_/);
     expect(result.webhookId).toMatch(/^wh_/);
 
-    // The API sends a signed score.changed; the webhook sample, under plain node, verifies and reads it.
+    // The API sends a signed score.changed; the webhook sample, under plain node, verifies and reads it against the
+    // real clock. The app's test clock stood still while the kit was packed and installed (minutes on a busy
+    // machine, past the 300 s signature tolerance): it is set to real time first, as a live API's would be.
+    app.clock.set(new Date());
     const sdk = app.sdk(client);
     const current = await sdk.call('getCreditScore', { params: { userId: result.userId } });
     await sdk.call('sandboxRefreshScore', {

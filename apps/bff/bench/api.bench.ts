@@ -396,8 +396,15 @@ const main = async (): Promise<number> => {
     if (PHASES.has('mixed')) {
       // 3. Mixed load: the read routes in turn, without and with 5 % writes, alternated.
       const alertPath = `/v1/users/${api.ready.userId}/alerts/${api.ready.alertId}`;
-      const mixRun = (writes: boolean) =>
-        (generator as Generator).run({
+      // The API process's CPU over each run: whether the reads lost to writes are the API's own work (its share of
+      // the wall clock stays ~100 % and CPU per request rises) or time it did not get (PostgreSQL's commits on its
+      // core, connections waiting on writes: its share falls).
+      const mixCpu = new Map<string, { perRequest: number; share: number }[]>();
+      const mixRun = async (writes: boolean, measured = true) => {
+        const child = childOf.api;
+        const cpuBefore = child ? await cpuOf(child) : undefined;
+        const started = performance.now();
+        const result = await (generator as Generator).run({
           url: `${urls.api}${paths[0]}`,
           connections: CONNECTIONS,
           duration: DURATION,
@@ -405,7 +412,18 @@ const main = async (): Promise<number> => {
           headers,
           luaRequest: mixScript({ paths, authorization: api.ready.authorization, alertPath, writes }),
         });
-      await mixRun(true); // warm-up: the write paths' statements prepared, their code compiled
+        if (child && cpuBefore !== undefined && measured) {
+          const used = (await cpuOf(child)) - cpuBefore;
+          const key = writes ? 'mixed' : 'reads';
+          const sample = {
+            perRequest: used / (result.reqPerSec * DURATION),
+            share: used / ((performance.now() - started) * 1000),
+          };
+          mixCpu.set(key, [...(mixCpu.get(key) ?? []), sample]);
+        }
+        return result;
+      };
+      await mixRun(true, false); // warm-up: the write paths' statements prepared, their code compiled
       for (let round = 0; round < ROUNDS; round++) {
         for (const writes of round % 2 === 0 ? [false, true] : [true, false]) {
           add(mix, writes ? 'mixed' : 'reads', await mixRun(writes));
@@ -421,6 +439,16 @@ const main = async (): Promise<number> => {
       console.log(
         `  with 5 % writes     ${mixedReads.toFixed(0)} reads/s of ${med(mix, 'mixed', (r) => r.reqPerSec).toFixed(0)} req/s (range ${range(of(mix, 'mixed'))}), p99 ${ms(med(mix, 'mixed', (r) => r.p99))} ms, non-2xx ${of(mix, 'mixed').reduce((n, r) => n + r.non2xx, 0)}`,
       );
+      const cpuMedian = (key: string, pick: (c: { perRequest: number; share: number }) => number) =>
+        median((mixCpu.get(key) ?? []).map(pick));
+      if (mixCpu.size === 2) {
+        const [readCpu, mixedCpu] = [cpuMedian('reads', (c) => c.perRequest), cpuMedian('mixed', (c) => c.perRequest)];
+        // Per request of the mix = 95 % reads at the read-only cost + 5 % writes: what one write costs the API.
+        const writeCpu = (mixedCpu - (1 - 1 / WRITE_EVERY) * readCpu) * WRITE_EVERY;
+        console.log(
+          `  API CPU             read-only ${readCpu.toFixed(0)} µs/request, ${(100 * cpuMedian('reads', (c) => c.share)).toFixed(0)} % of a core; with writes ${mixedCpu.toFixed(0)} µs/request, ${(100 * cpuMedian('mixed', (c) => c.share)).toFixed(0)} % of a core (a write ≈ ${writeCpu.toFixed(0)} µs, ${(writeCpu / readCpu).toFixed(1)} reads)`,
+        );
+      }
     }
     const audit: Runs = new Map();
     /** Per route, the audit phase's rounds: with-hook req/s over without, and without's CPU per request over with's. */

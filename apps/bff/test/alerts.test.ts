@@ -150,9 +150,13 @@ describe('marking an alert read', () => {
     expect(ids(await list(userId, 'status=unread'))).not.toContain(alert.alertId);
 
     app.clock.advance(60_000);
+    // A repeat writes nothing: the row keeps its version (xmin, the transaction that last wrote it).
+    const version = () => app.db.query<{ v: string }>('select xmin::text as v from alerts where id = $1', [alert.alertId]);
+    const before = (await version()).rows[0]?.v;
     const again = await markRead(userId, alert.alertId);
     expect(again.status).toBe(200);
     expect(again.body.data).toEqual(res.body.data);
+    expect((await version()).rows[0]?.v).toBe(before);
     // The first read time is kept.
     const stored = await app.db.query<{ read_at: Date }>('select read_at from alerts where id = $1', [alert.alertId]);
     expect(new Date(stored.rows[0]?.read_at as Date).getTime()).toBe(app.clock.now().getTime() - 60_000);

@@ -5,6 +5,7 @@ import type { Db } from '../src/db/db.ts';
 import { openPostgres } from '../src/db/postgres.ts';
 import { createLogger } from '../src/logger.ts';
 import { entryHash, GENESIS_HASH } from '../src/modules/audit/chain.ts';
+import { chainSpooledEntries } from '../src/modules/audit/chainer.ts';
 import { recordAudit } from '../src/modules/audit/record.ts';
 import { verifyChain } from '../src/modules/audit/verify.ts';
 import { createClient } from '../src/modules/clients/service.ts';
@@ -34,6 +35,8 @@ describe('audit trail: the hash chain', () => {
   const verify = (clientId: string) => verifyChain(app.db, app.ctx.tokens, clientId);
 
   it('chains concurrent appends of two clients, in group commits and in transactions, without gaps', async () => {
+    // A write's own entries are spooled in its transaction (no chain lock held by the write) and chained afterwards,
+    // as whatever lists, verifies or exports the trail does first.
     await Promise.all([
       ...Array.from({ length: 60 }, (_, i) => record(i % 2 ? bank.id : other.id, i)),
       ...Array.from({ length: 5 }, () =>
@@ -42,6 +45,7 @@ describe('audit trail: the hash chain', () => {
         ),
       ),
     ]);
+    expect(await chainSpooledEntries(app.ctx)).toBeGreaterThanOrEqual(5);
     expect(await verify(bank.id)).toMatchObject({ ok: true, checked: 35, lastSeq: 35 });
     expect(await verify(other.id)).toMatchObject({ ok: true, checked: 30, lastSeq: 30 });
     const { rows } = await app.db.query<{ seq: string }>('select seq from audit_events where client_id = $1 order by seq', [
@@ -87,6 +91,41 @@ describe('audit trail: the hash chain', () => {
     await app.db.query('delete from audit_events where client_id = $1 and seq >= 4', [cut.id]);
     expect(await verify(cut.id)).toMatchObject({ ok: false, firstBroken: { reason: 'missing_entry', seq: 4, found: null } });
   });
+});
+
+describe.skipIf(!usingPostgres)('audit trail: a write and its entry', () => {
+  let app: TestApp;
+  let bank: TestClient;
+  beforeAll(async () => {
+    app = await startTestApp();
+    bank = await app.createClient();
+  });
+  afterAll(() => app.close());
+
+  it("holds no lock on the client's chain while the write's transaction is open", async () => {
+    // Appending to the chain inside the transaction locked the client's chain head until the commit: a second entry
+    // of the same client, from outside, waited for it (here: forever, since the transaction waits for the second).
+    await app.db.transaction(async (tx) => {
+      await recordAudit(app.ctx, { type: 'token.minted', clientId: bank.id, actor: { kind: 'client', id: bank.id } }, tx);
+      await recordAudit(app.ctx, {
+        type: 'credit_data.read',
+        clientId: bank.id,
+        actor: { kind: 'client', id: bank.id },
+        subject: { operationId: 'getCreditScore' },
+      });
+    });
+    await chainSpooledEntries(app.ctx);
+    const { rows } = await app.db.query<{ type: string; subject: Record<string, string> }>(
+      'select type, subject from audit_events where client_id = $1 order by seq',
+      [bank.id],
+    );
+    // The read was chained at once (group commit); the write's entry after its commit, by the chainer.
+    expect(rows).toEqual([
+      { type: 'credit_data.read', subject: { operationId: 'getCreditScore' } },
+      { type: 'token.minted', subject: {} },
+    ]);
+    expect(await verifyChain(app.db, app.ctx.tokens, bank.id)).toMatchObject({ ok: true, checked: 2 });
+  }, 15_000);
 });
 
 describe.skipIf(!usingPostgres)('audit trail: several processes appending to one client', () => {

@@ -8,6 +8,8 @@ import type { Caller } from './principal.ts';
 export interface AuditTrail {
   /** Resolves at once for an operation that reads nothing to audit; else once the entry is committed. */
   recordOperation(operationId: string, caller: Caller, requestId: string, params: unknown): Promise<void>;
+  /** A write spooled its own entry in its transaction (recordAudit): chain it within the chaining interval. */
+  spooledByWrite(): void;
 }
 
 /** The API request on whose behalf work runs (its caller and id): what a bureau pull deep inside it is recorded with. */

@@ -54,6 +54,9 @@ export const insertAlert = async (tx: Queryable, a: NewAlert): Promise<AlertRow>
 /**
  * Marks one of the user's alerts read; the first read time is kept when it is read again.
  * Scoped by client and user, so another user's alert is indistinguishable from a missing one.
+ * An alert already read is not written again (a widget marks what it shows, often more than once): no new row
+ * version, no WAL, no commit to wait for, and no row lock for concurrent marks of one alert to queue on. It is read
+ * by a second statement, after the update found nothing to change, so it sees a concurrent mark that committed.
  */
 export const markAlertRead = async (
   db: Queryable,
@@ -64,10 +67,15 @@ export const markAlertRead = async (
 ): Promise<AlertRow | undefined> => {
   const { rows } = await db.query<AlertRow>(
     `update alerts set status = 'read', read_at = coalesce(read_at, $4)
-     where id = $1 and client_id = $2 and user_id = $3 returning ${COLUMNS}`,
+     where id = $1 and client_id = $2 and user_id = $3 and status <> 'read' returning ${COLUMNS}`,
     [alertId, clientId, userId, at],
   );
-  return rows[0];
+  if (rows[0]) return rows[0];
+  const { rows: unchanged } = await db.query<AlertRow>(
+    `select ${COLUMNS} from alerts where id = $1 and client_id = $2 and user_id = $3`,
+    [alertId, clientId, userId],
+  );
+  return unchanged[0];
 };
 
 const SORT_COLUMNS = { createdAt: { column: 'created_at', type: 'timestamp' as const } };

@@ -31,6 +31,7 @@ export const operationAudit = (ctx: OperationAuditContext): AuditTrail => {
   if (role === 'worker') chainer.everyInterval();
   const spool = new AuditSpool(ctx.db, () => chainer.soon());
   return {
+    spooledByWrite: () => chainer.soon(),
     async recordOperation(operationId, caller, requestId, params) {
       const type = AUDITED_OPERATIONS[operationId];
       if (!type) return;

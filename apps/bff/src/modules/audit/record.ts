@@ -2,26 +2,29 @@ import type { AppContext } from '../../context.ts';
 import { currentAuditScope } from '../../core/audit-trail.ts';
 import type { Queryable } from '../../db/db.ts';
 import { realNow } from '../../lib/clock.ts';
-import { appendEntries } from './append-repo.ts';
 import type { AuditActor, AuditEventInput, PendingEntry } from './entry.ts';
 import { groupCommitOf } from './group-commit.ts';
+import { toSpooledEntry } from './spool-entry.ts';
+import { insertSpoolBatch } from './spool-repo.ts';
 
 export type { AuditActor, AuditEventInput } from './entry.ts';
 
-type AuditContext = Pick<AppContext, 'db' | 'clock' | 'ids'>;
+type AuditContext = Pick<AppContext, 'db' | 'clock' | 'ids'> & Partial<Pick<AppContext, 'audit'>>;
 
 /**
  * Records one audit entry and resolves once it is durable.
- * - With `tx`: written in that transaction (it commits or rolls back with the change it records). Call it last in
- *   the transaction: it holds the client's chain head until the commit.
+ * - With `tx`: spooled in that transaction (it commits or rolls back with the change it records), one insert and no
+ *   lock; the chainer links it into the client's hash chain within AUDIT_CHAIN_INTERVAL_MS, as it does reads, and
+ *   whatever lists, verifies or exports the trail drains the spool first. (Appending to the chain here held the
+ *   client's chain head locked until the commit: every write of one client waited for the one before, and it cost
+ *   three round trips.)
  * - Without: joins the next group commit; await it before answering, so an answered request's entry survives a crash.
  *   Never call it without `tx` from inside a transaction (on PGlite that waits for the transaction forever).
  */
 export const recordAudit = async (ctx: AuditContext, event: AuditEventInput, tx?: Queryable): Promise<void> => {
   const scope = currentAuditScope();
   const actor = event.actor ?? (scope ? actorOf(scope.caller.principal) : { kind: 'job', id: 'worker' });
-  const entry: PendingEntry = {
-    id: ctx.ids.id('aud'),
+  const entry: Omit<PendingEntry, 'id'> = {
     type: event.type,
     clientId: event.clientId,
     actorKind: actor.kind,
@@ -33,8 +36,10 @@ export const recordAudit = async (ctx: AuditContext, event: AuditEventInput, tx?
     // Real time even inside a sandbox test clock's scope: the trail is about what happened on our machines.
     occurredAt: realNow(ctx.clock),
   };
-  if (tx) await appendEntries(tx, [entry]);
-  else await groupCommitOf(ctx.db).append(entry);
+  if (tx) {
+    await insertSpoolBatch(tx, JSON.stringify([toSpooledEntry(entry)]));
+    ctx.audit?.spooledByWrite();
+  } else await groupCommitOf(ctx.db).append({ ...entry, id: ctx.ids.id('aud') });
 };
 
 /** The actor of an API caller: the client's access token, a user token, or the widget session carrying one. */

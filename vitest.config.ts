@@ -102,8 +102,9 @@ export default defineConfig({
           // One worker process runs file after file and keeps its module cache: each file no longer imports and
           // compiles the workspace (and PGlite's WebAssembly) again. Every file closes what it opens (afterAll).
           isolate: false,
-          // Once per run: the migrated PGlite that every harness app copies instead of running initdb (test/helpers).
-          globalSetup: ['apps/bff/test/helpers/global-setup.ts'],
+          // Once per run: the migrated PGlite that every harness app copies instead of running initdb (test/helpers),
+          // and apps/bff/dist, which the tests spawning the server or a CLI run, built if missing or out of date.
+          globalSetup: ['apps/bff/test/helpers/global-setup.ts', 'apps/bff/test/helpers/server-build.ts'],
         },
       },
       { extends: true, test: { name: 'isolated', include: isolated, isolate: true } },

@@ -43,7 +43,7 @@ const isAlive = (pid: number) => {
   }
 };
 
-describe('API_PROCESSES on the embedded database', { timeout: 60_000 }, () => {
+describe('API_PROCESSES on the embedded database', () => {
   it('refuses to start: PGlite is one process’s database', async () => {
     const result = await runMain({ API_PROCESSES: '2', DATA_DIR: '/nonexistent-api-processes' });
     expect(result.code).toBe(1);
@@ -51,7 +51,7 @@ describe('API_PROCESSES on the embedded database', { timeout: 60_000 }, () => {
   });
 });
 
-describe.skipIf(!usingPostgres)('API_PROCESSES', { timeout: 120_000 }, () => {
+describe.skipIf(!usingPostgres)('API_PROCESSES', () => {
   it('answers from two processes on one port and stops them all on SIGTERM', async () => {
     const url = new URL(process.env.DATABASE_URL as string);
     url.searchParams.set('options', `-c search_path=${schema}`);

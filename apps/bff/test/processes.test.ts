@@ -18,12 +18,14 @@ const tokenFrom = async (url: string, id: string, secret: string) => {
   return { status: res.status, token: ((await res.json()) as { access_token?: string }).access_token };
 };
 
-// Each step spawns `node --import tsx` over the whole app (seconds of transform per spawn) while Vitest runs another
-// file beside this one on a 2-core machine: a bound for a hang, not a speed claim.
-const PROCESS_TEST_TIMEOUT_MS = 240_000;
+// Each step spawns the built server or CLI (apps/bff/dist, plain node) while Vitest runs another file beside this one
+// on a 2-core machine: a bound for a hang, not a speed claim. Each test took 4-27 s (most of it each process opening
+// its PGlite) at load 2-9, beside another file or not; under `node --import tsx` they took 5-40 s there, and up to
+// 92 s at load 7-9, so the bound was 240 s.
+const PROCESS_TEST_TIMEOUT_MS = 90_000;
 
 // The start command's tests and the CLI's spawn processes on data folders (or schemas) of their own, so the two
-// chains run side by side: while one waits for a spawned process to start (tsx, PGlite), the other's process takes
+// chains run side by side: while one waits for a spawned process to start (PGlite), the other's process takes
 // the machine's other core. Within each chain the tests run one after another, so at most two chains compete.
 describe('the start command', { timeout: PROCESS_TEST_TIMEOUT_MS, concurrent: true }, () => {
   describe.sequential('one process start after another', () => {

@@ -71,7 +71,8 @@ describe('the consent facts the widget shows before enrolment', () => {
   });
 });
 
-describe('pnpm clients --widget-disclosure', { timeout: 120_000 }, () => {
+// Five runs of the built CLI: 7-14 s at load 2-9.
+describe('pnpm clients --widget-disclosure', { timeout: 60_000 }, () => {
   it('creates with none by default, sets band or exact, shows it, and refuses anything else', async () => {
     const env = { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'credit-data-')) };
     const created = await runCli(['create', '--name', 'First Bank', '--email', 'ops@firstbank.test'], env);

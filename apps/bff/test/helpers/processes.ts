@@ -1,13 +1,28 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { builtEntry } from './server-build.ts';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../../../..');
-const MAIN = path.join(REPO_ROOT, 'apps/bff/src/main.ts');
-const CLI = path.join(REPO_ROOT, 'apps/bff/src/cli/clients.ts');
+const MAIN = builtEntry('main');
+const CLI = builtEntry('cli/clients');
 
 const baseEnv = (env: Record<string, string>) => {
   const { DATABASE_URL: _db, REDIS_URL: _redis, ...inherited } = process.env;
   return { ...inherited, LOG_LEVEL: 'warn', PORT: '0', ...env };
+};
+
+/**
+ * `node --enable-source-maps <file> …args`, as `pnpm start` and the CLIs' scripts run apps/bff/dist: the build that
+ * `pnpm build` makes, or that server-build.ts (Vitest's globalSetup) makes when it is missing or out of date.
+ */
+export const spawnBuilt = (file: string, args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams => {
+  if (!existsSync(file)) {
+    throw new Error(
+      `${path.relative(REPO_ROOT, file)} is missing: run \`pnpm build\` (or Vitest with vitest.config.ts, which builds it)`,
+    );
+  }
+  return spawn(process.execPath, ['--enable-source-maps', file, ...args], { cwd: REPO_ROOT, env: baseEnv(env) });
 };
 
 export interface StartedServer {
@@ -20,10 +35,10 @@ export interface StartedServer {
   stop(): Promise<number | null>;
 }
 
-/** Runs the start command (`src/main.ts`) in its own process and waits for its banner. */
+/** Runs the start command (`dist/main.js`) in its own process and waits for its banner. */
 export const startServerProcess = (env: Record<string, string>): Promise<StartedServer> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { cwd: REPO_ROOT, env: baseEnv(env) });
+    const child = spawnBuilt(MAIN, [], env);
     let output = '';
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -49,13 +64,14 @@ export const startServerProcess = (env: Record<string, string>): Promise<Started
     child.once('exit', (code) => reject(new Error(`server exited with ${code} before starting:\n${output}`)));
   });
 
-/** Runs a command to completion and answers its exit code and output. */
+/** Runs a built entry point (`builtEntry(…)`) with `args` to completion and answers its exit code and output. */
 export const runProcess = (
+  file: string,
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: REPO_ROOT, env: baseEnv(env) });
+    const child = spawnBuilt(file, args, env);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => {
@@ -67,8 +83,8 @@ export const runProcess = (
     child.once('exit', (code) => resolve({ code, stdout, stderr }));
   });
 
-export const runCli = (args: string[], env: Record<string, string>) => runProcess([CLI, ...args], env);
-export const runMain = (env: Record<string, string>) => runProcess([MAIN], env);
+export const runCli = (args: string[], env: Record<string, string>) => runProcess(CLI, args, env);
+export const runMain = (env: Record<string, string>) => runProcess(MAIN, [], env);
 
 export interface StartedProcess {
   child: ChildProcess;
@@ -78,9 +94,9 @@ export interface StartedProcess {
   kill(signal: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Runs `src/main.ts` (any ROLE) in its own process without waiting for anything: a worker prints no URL. */
+/** Runs `dist/main.js` (any ROLE) in its own process without waiting for anything: a worker prints no URL. */
 export const spawnMain = (env: Record<string, string>): StartedProcess => {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { cwd: REPO_ROOT, env: baseEnv(env) });
+  const child = spawnBuilt(MAIN, [], env);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString();

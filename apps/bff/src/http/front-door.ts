@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, Request, RequestHandler, Response } from 'express';
+import { STARTED } from './access-log.ts';
 import type { OperationMatch, OperationTable } from './operation-table.ts';
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -54,6 +55,45 @@ const runChain = (chain: readonly RequestHandler[], req: Request, res: Response,
   next();
 };
 
+/**
+ * Every field the API sets on an operation's request and response, created here, before their prototypes change:
+ * what Express's app.handle and router set (`res`, `req`, `locals`, `originalUrl`, `baseUrl`), and what the API's
+ * handlers set later (request id, principal, body, params, the access log's start…), undefined until they do.
+ *
+ * Why: V8 gives an object whose prototype was changed (`Object.setPrototypeOf`) a map (hidden class) of its own for
+ * every property added to it afterwards. Added later, each of these fields made every request's `req` and `res` a
+ * shape never seen before, so every property access on them, ours and Express's, missed its inline cache and went
+ * to the runtime (`--log-ic` showed the stores to `requestId`, `principal`, `statusCode`… megamorphic and missing on
+ * every request). Created before the prototype changes, they are stores to existing fields of one shared shape.
+ * A field added later by new code only costs speed, never correctness: add it here.
+ */
+const declareRequestFields = (req: Request, res: Response, url: string, match: OperationMatch): void => {
+  req.res = res;
+  res.req = req;
+  res.locals = Object.create(null);
+  // Node keeps these on the prototypes until first set: `statusCode` by every answer, `statusMessage` by writeHead,
+  // `_eventsCount` by the first listener added to the request (EventEmitter), `_parsedUrl` by Express's `req.query`.
+  res.statusCode = 200;
+  res.statusMessage = undefined as unknown as string;
+  const events = req as unknown as { _eventsCount: number; _parsedUrl: unknown };
+  // An own copy of the value the prototype holds (what the first listener would have made).
+  const listenerCount = events._eventsCount;
+  events._eventsCount = listenerCount;
+  events._parsedUrl = undefined;
+  (res as Response & { [STARTED]?: number })[STARTED] = 0;
+  req.originalUrl = url;
+  req.baseUrl = '';
+  (req as Matched)[FRONT_DOOR_MATCH] = match;
+  req.requestId = '';
+  req.principal = undefined;
+  req.authFailure = undefined;
+  req.presentedToken = undefined;
+  req.bodyError = undefined;
+  // body-parser sets `body` itself only when the request has none; `params` is the dispatcher's.
+  req.body = undefined;
+  req.params = {};
+};
+
 export interface FrontDoorParts {
   /** Express: static files, docs, the widget frame, health, OPTIONS, unknown routes: whatever is not an operation. */
   app: Express;
@@ -99,15 +139,10 @@ export const frontDoor = ({ app, operations, chain, onError, onUnanswered }: Fro
     }
     const req = incoming as Request;
     const res = outgoing as Response;
-    // What Express's app.handle and router set on every request before the first handler.
-    req.res = res;
-    res.req = req;
+    declareRequestFields(req, res, url, match);
+    // Last, after every field exists (see declareRequestFields): what Express's app.handle does to every request.
     Object.setPrototypeOf(req, app.request);
     Object.setPrototypeOf(res, app.response);
-    res.locals = Object.create(null);
-    req.originalUrl = url;
-    req.baseUrl = '';
-    (req as Matched)[FRONT_DOOR_MATCH] = match;
     runChain(chain, req, res, done(req, res));
   };
 };

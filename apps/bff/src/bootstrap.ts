@@ -61,7 +61,7 @@ export const buildContext = async ({ config, db, logger, clock, ids, redis, bure
   };
   // The audit trail: reads recorded by the dispatcher, every bureau pull by the provider itself (modules/audit).
   ctx.audit = operationAudit(ctx);
-  // Read entries a killed process left in the audit spool join their chains before this one serves (modules/audit).
+  // Entries a killed process left in the audit spool join their chains before this one serves (modules/audit).
   await chainSpooledEntries(ctx);
   if (ctx.bureau) ctx.bureau = auditedBureau(ctx, ctx.bureau);
   // Terms published requiring re-consent: consents under older versions stop counting (modules/users/consent.ts).

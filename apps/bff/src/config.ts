@@ -143,7 +143,7 @@ export const ZConfig = z.object({
   ALERT_RETENTION_MONTHS: positiveInt(24),
   /** Audit trail entries (docs/operator/audit.md): pruned past this many years, replaced by a signed checkpoint. */
   AUDIT_RETENTION_YEARS: positiveInt(7),
-  /** How often an API process chains its spooled read entries into the hash chains (docs/operator/audit.md). */
+  /** How soon spooled audit entries are chained into the hash chains (docs/operator/audit.md). */
   AUDIT_CHAIN_INTERVAL_MS: z.coerce.number().int().min(10).max(3_600_000).default(250),
   /** Consent (docs/partner/consent.md): the terms version a new consent is given under (its disclosure text's id). */
   CONSENT_TERMS_VERSION: z.string().trim().min(1).max(64).default('2026-11-25'),

@@ -4,8 +4,10 @@ import { createApp } from './app.ts';
 import { startBanner } from './banner.ts';
 import { buildContext, connectRedis } from './bootstrap.ts';
 import { type Config, loadConfig } from './config.ts';
+import type { AppContext } from './context.ts';
 import { openDatabase } from './db/open.ts';
 import { createLogger, openLogDestination } from './logger.ts';
+import { chainSpooledEntries } from './modules/audit/service.ts';
 import { ensureBootstrapClient } from './modules/clients/service.ts';
 import { listen } from './server.ts';
 import { startDemo } from './start-demo.ts';
@@ -35,6 +37,7 @@ const runApiProcess = async (config: Config) => {
   reportListening(server.url);
   const stop = async () => {
     await server.close();
+    await chainSpoolAtShutdown(ctx);
     await ctx.bureau?.close?.();
     redis?.disconnect();
     await db.close();
@@ -44,6 +47,18 @@ const runApiProcess = async (config: Config) => {
   onShutdownSignal(stop);
   // The primary is gone (killed without passing on a signal): nothing hands this process connections any more.
   process.once('disconnect', () => void stop());
+};
+
+/**
+ * What this process spooled for the audit trail and no pass chained yet joins its chain before the database closes,
+ * so a stopped instance leaves an empty spool; if that fails, the next start (or the worker) chains it.
+ */
+const chainSpoolAtShutdown = async (ctx: AppContext) => {
+  try {
+    await chainSpooledEntries(ctx);
+  } catch (error) {
+    ctx.logger.warn({ err: error }, 'audit chaining at shutdown failed; the next start chains the spool');
+  }
 };
 
 const main = async () => {
@@ -83,6 +98,7 @@ const main = async () => {
     await demo?.close();
     await worker?.stop();
     await server?.close();
+    await chainSpoolAtShutdown(ctx);
     // After the server and the worker, so no request or pull is still using the bureau's connections.
     await ctx.bureau?.close?.();
     redis?.disconnect();

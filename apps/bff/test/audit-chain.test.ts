@@ -31,12 +31,14 @@ describe('audit trail: the hash chain', () => {
       userId: `usr_test${n}`,
       requestId: `req_test${n}`,
       subject: { operationId: 'getCreditScore' },
-    });
-  const verify = (clientId: string) => verifyChain(app.db, app.ctx.tokens, clientId);
+    }).then(() => chainSpooledEntries(app.ctx));
+  const verify = (clientId: string) =>
+    // Entries wait in the spool until chained; verify (as the CLI does) after draining it.
+    chainSpooledEntries(app.ctx).then(() => verifyChain(app.db, app.ctx.tokens, clientId));
 
   it('chains concurrent appends of two clients, in group commits and in transactions, without gaps', async () => {
-    // A write's own entries are spooled in its transaction (no chain lock held by the write) and chained afterwards,
-    // as whatever lists, verifies or exports the trail does first.
+    // Every entry is spooled (a write's in its transaction, with no chain lock held) and chained afterwards, as
+    // whatever lists, verifies or exports the trail does first.
     await Promise.all([
       ...Array.from({ length: 60 }, (_, i) => record(i % 2 ? bank.id : other.id, i)),
       ...Array.from({ length: 5 }, () =>
@@ -45,7 +47,8 @@ describe('audit trail: the hash chain', () => {
         ),
       ),
     ]);
-    expect(await chainSpooledEntries(app.ctx)).toBeGreaterThanOrEqual(5);
+    await chainSpooledEntries(app.ctx);
+    expect((await app.db.query('select 1 from audit_spool')).rows).toEqual([]);
     expect(await verify(bank.id)).toMatchObject({ ok: true, checked: 35, lastSeq: 35 });
     expect(await verify(other.id)).toMatchObject({ ok: true, checked: 30, lastSeq: 30 });
     const { rows } = await app.db.query<{ seq: string }>('select seq from audit_events where client_id = $1 order by seq', [
@@ -102,6 +105,37 @@ describe.skipIf(!usingPostgres)('audit trail: a write and its entry', () => {
   });
   afterAll(() => app.close());
 
+  it('chains entries in the order they were committed: a pull after a consent never comes first', async () => {
+    const other = await app.createClient();
+    const actor = { kind: 'client' as const, id: other.id };
+    await app.db.transaction((tx) => recordAudit(app.ctx, { type: 'consent.given', clientId: other.id, actor }, tx));
+    // Outside a transaction, as a bureau pull is recorded: it used to join its chain at once, ahead of the consent.
+    await recordAudit(app.ctx, { type: 'bureau.pull', clientId: other.id, actor });
+    await chainSpooledEntries(app.ctx);
+    const { rows } = await app.db.query<{ type: string }>('select type from audit_events where client_id = $1 order by seq', [
+      other.id,
+    ]);
+    expect(rows.map((r) => r.type)).toEqual(['consent.given', 'bureau.pull']);
+  });
+
+  it("chains a write's entry once its transaction committed, without another request to prompt it", async () => {
+    const quiet = await startTestApp({ config: { AUDIT_CHAIN_INTERVAL_MS: '20' } });
+    try {
+      const client = await quiet.createClient();
+      const actor = { kind: 'client' as const, id: client.id };
+      await quiet.db.transaction(async (tx) => {
+        await recordAudit(quiet.ctx, { type: 'consent.given', clientId: client.id, actor }, tx);
+        // Longer than the chaining interval: a pass prompted before the commit would find nothing and not come back.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      });
+      const chained = async () =>
+        (await quiet.db.query('select 1 from audit_events where client_id = $1', [client.id])).rows.length;
+      await expect.poll(chained, { timeout: 5_000 }).toBe(1);
+    } finally {
+      await quiet.close();
+    }
+  });
+
   it("holds no lock on the client's chain while the write's transaction is open", async () => {
     // Appending to the chain inside the transaction locked the client's chain head until the commit: a second entry
     // of the same client, from outside, waited for it (here: forever, since the transaction waits for the second).
@@ -119,10 +153,10 @@ describe.skipIf(!usingPostgres)('audit trail: a write and its entry', () => {
       'select type, subject from audit_events where client_id = $1 order by seq',
       [bank.id],
     );
-    // The read was chained at once (group commit); the write's entry after its commit, by the chainer.
+    // Both in spool order: the write's row was inserted first (its transaction committed later), the read's second.
     expect(rows).toEqual([
-      { type: 'credit_data.read', subject: { operationId: 'getCreditScore' } },
       { type: 'token.minted', subject: {} },
+      { type: 'credit_data.read', subject: { operationId: 'getCreditScore' } },
     ]);
     expect(await verifyChain(app.db, app.ctx.tokens, bank.id)).toMatchObject({ ok: true, checked: 2 });
   }, 15_000);
@@ -145,6 +179,8 @@ describe.skipIf(!usingPostgres)('audit trail: several processes appending to one
           requestId: `req_${n}`,
         });
       await Promise.all(Array.from({ length: 400 }, (_, n) => read(n % 2 ? first : second, n)));
+      // Both instances chain at once, each through its own connection pool, contending for the chainer's lock.
+      await Promise.all([chainSpooledEntries(first), chainSpooledEntries(second)]);
       expect(await verifyChain(base, first.tokens, client.id)).toMatchObject({ ok: true, checked: 400, lastSeq: 400 });
       const { rows } = await base.query<{ n: number }>('select count(distinct request_id)::int as n from audit_events');
       expect(rows[0]?.n).toBe(400);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pruneAuditTrails, recordAudit, verifyChain } from '../src/modules/audit/service.ts';
+import { chainSpooledEntries, pruneAuditTrails, recordAudit, verifyChain } from '../src/modules/audit/service.ts';
 import { runHousekeeping } from '../src/worker.ts';
 import { startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 import { runProcess } from './helpers/processes.ts';
@@ -24,8 +24,10 @@ describe('audit trail retention: a pruned prefix becomes a signed checkpoint', (
       actor: { kind: 'client', id: clientId },
       userId: `usr_retained${n}`,
       subject: { operationId: 'getUser' },
-    });
-  const verify = (clientId = bank.id) => verifyChain(app.db, app.ctx.tokens, clientId);
+    }).then(() => chainSpooledEntries(app.ctx));
+  const verify = (clientId = bank.id) =>
+    // Entries wait in the spool until chained; verify (as the CLI does) after draining it.
+    chainSpooledEntries(app.ctx).then(() => verifyChain(app.db, app.ctx.tokens, clientId));
 
   it('prunes entries past AUDIT_RETENTION_YEARS in the housekeeping sweep and still verifies from the checkpoint', async () => {
     expect(app.ctx.config.AUDIT_RETENTION_YEARS).toBe(7);

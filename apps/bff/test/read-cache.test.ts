@@ -36,6 +36,7 @@ const counting = (db: Db) => {
             return tx.query(sql, params);
           },
           exec: (sql) => tx.exec(sql),
+          afterCommit: (callback) => tx.afterCommit?.(callback),
         }),
       ),
   };

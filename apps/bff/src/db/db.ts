@@ -3,6 +3,11 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[]; rowCount: number }>;
   /** Runs several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * Inside a transaction (the `tx` of `Db.transaction`): runs `callback` once the transaction has committed (never
+   * after a rollback), e.g. to tell another part of the process that committed rows are there to read.
+   */
+  afterCommit?(callback: () => void): void;
 }
 
 export interface Db extends Queryable {

@@ -45,7 +45,13 @@ export const openPglite = async (dataDir?: string, existing?: PGlite): Promise<D
     // A transaction holds the queue until it commits or rolls back, so a plain query issued meanwhile waits for
     // it instead of running inside it (where it would see uncommitted writes and, by failing, abort it). Hence:
     // inside `work`, use `tx`, never this Db, or the query waits for its own transaction forever.
-    transaction: (work) => queue(() => pg.transaction((tx) => work(wrap(tx)))),
+    transaction: (work) =>
+      queue(async () => {
+        const committed: (() => void)[] = [];
+        const result = await pg.transaction((tx) => work({ ...wrap(tx), afterCommit: (callback) => committed.push(callback) }));
+        for (const callback of committed) callback();
+        return result;
+      }),
     // One in-process session: a listener cannot drop separately from the database itself.
     listen: async (channel, onNotify) => pg.listen(channel, (payload) => onNotify(payload)),
     close: async () => {

@@ -113,9 +113,11 @@ export const openPostgres = async ({ connectionString, schema, max = 10 }: Postg
     async transaction(work) {
       const client = await pool.connect();
       let discard = false;
+      const committed: (() => void)[] = [];
       try {
         await client.query('begin');
         const result = await work({
+          afterCommit: (callback) => committed.push(callback),
           query: async (sql, params = []) => {
             const statement = statementFor(sql, params);
             try {
@@ -132,6 +134,7 @@ export const openPostgres = async ({ connectionString, schema, max = 10 }: Postg
           },
         });
         await client.query('commit');
+        for (const callback of committed) callback();
         return result;
       } catch (error) {
         await client.query('rollback').catch(() => {});

@@ -12,8 +12,8 @@ const CHAIN_LOCK_ID = 7_310_442_919;
 const BATCHES_PER_PASS = 100;
 
 /**
- * Moves every spooled read entry into its client's hash chain (ids, sequences and hashes assigned here, through the
- * same append as a write's own entries, under the heads' row locks) and deletes the spool rows in the same
+ * Moves every spooled entry (reads, writes, pulls, mints) into its client's hash chain, in spool order (ids,
+ * sequences and hashes assigned here, under the heads' row locks) and deletes the spool rows in the same
  * transaction: an entry is in the spool or in the chain, never both, never neither. Answers the entries chained.
  */
 export const chainSpooledEntries = async (ctx: { db: Db; ids?: IdGenerator }): Promise<number> => {

@@ -48,14 +48,13 @@ const CONDITIONAL_APPEND = `
   from json_populate_recordset(null::audit_events, $5::json) e
   where exists (select 1 from moved)`;
 
-// Optimistic attempts before taking the head's lock: another writer of the same client (an API process, a write's
-// transaction) moved the head under us this often, so wait for it instead of racing it again.
+// Optimistic attempts before taking the head's lock: another writer of the same client (an API process, the chainer) moved the head under us this often, so wait for it instead of racing it again.
 const OPTIMISTIC_ATTEMPTS = 3;
 
 /**
  * Appends one client's entries without holding a lock across round trips: chained on the head this writer last saw
  * (`heads`, kept up to date here), written by one statement that moves the head only if it is still there. After a
- * few lost races it appends under the head's row lock instead (appendEntries, as a write's own transaction does),
+ * few lost races it appends under the head's row lock instead (appendEntries, as the chainer does),
  * which always succeeds.
  */
 export const appendToClientChain = async (

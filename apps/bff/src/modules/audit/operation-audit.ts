@@ -4,7 +4,7 @@ import { realNow } from '../../lib/clock.ts';
 import { AUDITED_OPERATIONS } from './audited-operations.ts';
 import { AuditChainer } from './chainer.ts';
 import { actorOf } from './record.ts';
-import { AuditSpool } from './spool.ts';
+import { AuditSpool, registerSpool } from './spool.ts';
 
 const stringParam = (params: unknown, name: string): string | null => {
   const value = (params as Record<string, unknown> | undefined)?.[name];
@@ -30,6 +30,8 @@ export const operationAudit = (ctx: OperationAuditContext): AuditTrail => {
   const chainer = new AuditChainer(ctx, role === 'api' ? interval * API_FALLBACK_FACTOR : interval, role === 'api');
   if (role === 'worker') chainer.everyInterval();
   const spool = new AuditSpool(ctx.db, () => chainer.soon());
+  // Every entry this process records outside a transaction (token mints, bureau pulls) goes through it too (record.ts).
+  registerSpool(ctx.db, spool);
   return {
     spooledByWrite: () => chainer.soon(),
     async recordOperation(operationId, caller, requestId, params) {

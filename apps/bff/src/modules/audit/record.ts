@@ -4,6 +4,7 @@ import type { Queryable } from '../../db/db.ts';
 import { realNow } from '../../lib/clock.ts';
 import type { AuditActor, AuditEventInput, PendingEntry } from './entry.ts';
 import { groupCommitOf } from './group-commit.ts';
+import { spoolOf } from './spool.ts';
 import { toSpooledEntry } from './spool-entry.ts';
 import { insertSpoolBatch } from './spool-repo.ts';
 
@@ -12,13 +13,14 @@ export type { AuditActor, AuditEventInput } from './entry.ts';
 type AuditContext = Pick<AppContext, 'db' | 'clock' | 'ids'> & Partial<Pick<AppContext, 'audit'>>;
 
 /**
- * Records one audit entry and resolves once it is durable.
+ * Records one audit entry and resolves once it is durable. Every entry waits in the spool (`audit_spool`) until the
+ * chainer links it into its client's hash chain, within AUDIT_CHAIN_INTERVAL_MS, in spool order, which is commit
+ * order for causally related entries; whatever lists, verifies or exports the trail drains the spool first.
  * - With `tx`: spooled in that transaction (it commits or rolls back with the change it records), one insert and no
- *   lock; the chainer links it into the client's hash chain within AUDIT_CHAIN_INTERVAL_MS, as it does reads, and
- *   whatever lists, verifies or exports the trail drains the spool first. (Appending to the chain here held the
- *   client's chain head locked until the commit: every write of one client waited for the one before, and it cost
- *   three round trips.)
- * - Without: joins the next group commit; await it before answering, so an answered request's entry survives a crash.
+ *   lock. (Appending to the chain here held the client's chain head locked until the commit: every write of one
+ *   client waited for the one before, and it cost three round trips.)
+ * - Without: joins the read hook's next spool batch (spool.ts); await it before answering, so an answered request's
+ *   entry survives a crash.
  *   Never call it without `tx` from inside a transaction (on PGlite that waits for the transaction forever).
  */
 export const recordAudit = async (ctx: AuditContext, event: AuditEventInput, tx?: Queryable): Promise<void> => {
@@ -38,8 +40,16 @@ export const recordAudit = async (ctx: AuditContext, event: AuditEventInput, tx?
   };
   if (tx) {
     await insertSpoolBatch(tx, JSON.stringify([toSpooledEntry(entry)]));
-    ctx.audit?.spooledByWrite();
-  } else await groupCommitOf(ctx.db).append({ ...entry, id: ctx.ids.id('aud') });
+    // Once committed, not now: a chaining pass that ran before the commit would not see the row.
+    if (tx.afterCommit) tx.afterCommit(() => ctx.audit?.spooledByWrite());
+    else ctx.audit?.spooledByWrite();
+    return;
+  }
+  // Through the same spool as reads and writes, so every entry joins its chain in the order it was committed: a
+  // bureau pull never precedes the consent that allowed it. (A process without the read hook chains directly.)
+  const spool = spoolOf(ctx.db);
+  if (spool) await spool.append(toSpooledEntry(entry));
+  else await groupCommitOf(ctx.db).append({ ...entry, id: ctx.ids.id('aud') });
 };
 
 /** The actor of an API caller: the client's access token, a user token, or the widget session carrying one. */

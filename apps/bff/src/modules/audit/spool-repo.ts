@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/db.ts';
 import type { SpooledEntry } from './spool-entry.ts';
 
-/** One batch of read entries, one row, one autocommitted statement: durable when it returns. */
+/** One batch of entries, one row, one statement (autocommitted, or in the caller's transaction): durable once committed. */
 export const insertSpoolBatch = async (db: Queryable, entriesJson: string): Promise<void> => {
   await db.query('insert into audit_spool (entries) values ($1)', [entriesJson]);
 };

@@ -58,8 +58,11 @@ const WARMUP = envInt('BENCH_WARMUP', 2);
 const TIMEOUT = envInt('BENCH_TIMEOUT', 2);
 const PACED_DURATION = envInt('BENCH_PACED_DURATION', 10);
 const PACED_WORKERS = envInt('BENCH_PACED_WORKERS', 16);
-/** One request in this many is a write in the mixed load: 5 %. */
-const WRITE_EVERY = 20;
+/** One request in this many is a write in the mixed load: 5 % (BENCH_WRITE_EVERY=1: writes only, to price one). */
+const WRITE_EVERY = envInt('BENCH_WRITE_EVERY', 20);
+/** Which writes the mix sends: both in turn (default), or only `enrol` or only `read` (marking an alert read). */
+const MIX_WRITES = process.env.BENCH_MIX_WRITE ?? 'both';
+if (!['both', 'enrol', 'read'].includes(MIX_WRITES)) throw new Error(`BENCH_MIX_WRITE must be both, enrol or read`);
 const HERE = import.meta.dirname;
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'throughput,paced,mixed,audit').split(','));
 const CPU_PROF = process.env.BENCH_CPU_PROF;
@@ -188,7 +191,7 @@ local n = 0
 request = function()
   n = n + 1
   if writeEvery > 0 and n % writeEvery == 0 then
-    if (n / writeEvery) % 2 == 1 then
+    if ${MIX_WRITES === 'enrol' ? 'true' : MIX_WRITES === 'read' ? 'false' : '(n / writeEvery) % 2 == 1'} then
       return wrk.format("POST", "/v1/users/enroll", jsonHeaders, string.format(${lua(enrolment)}, run, n))
     end
     return wrk.format("PATCH", ${lua(opts.alertPath)}, jsonHeaders, '{"status":"read"}')

@@ -140,6 +140,15 @@ describe('marking an alert read', () => {
     userId = await enrolActiveUser(app, token);
   });
 
+  it('answers every one of concurrent marks of one unread alert with the alert read, at one read time', async () => {
+    const alert = await createAlert(userId, 'new_account');
+    const answers = await Promise.all(Array.from({ length: 8 }, () => markRead(userId, alert.alertId)));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    expect(new Set(answers.map((a) => JSON.stringify(a.body.data)))).toEqual(
+      new Set([JSON.stringify({ ...alert, status: 'read', readAt: answers[0]?.body.data.readAt })]),
+    );
+  });
+
   it('answers 200 with the read alert, lists it as read, and accepts a repeat', async () => {
     const alert = await createAlert(userId, 'new_account');
     expect(alert.status).toBe('unread');

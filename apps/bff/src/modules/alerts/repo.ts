@@ -55,8 +55,10 @@ export const insertAlert = async (tx: Queryable, a: NewAlert): Promise<AlertRow>
  * Marks one of the user's alerts read; the first read time is kept when it is read again.
  * Scoped by client and user, so another user's alert is indistinguishable from a missing one.
  * An alert already read is not written again (a widget marks what it shows, often more than once): no new row
- * version, no WAL, no commit to wait for, and no row lock for concurrent marks of one alert to queue on. It is read
- * by a second statement, after the update found nothing to change, so it sees a concurrent mark that committed.
+ * version, no WAL, no commit to wait for, and no row lock for concurrent marks of one alert to queue on. One
+ * statement either way: the update when the alert is unread, else the alert as it is. When it answers nothing, a
+ * second statement looks again: a concurrent mark committed between this statement's snapshot and its update (the
+ * update then found the alert read, the snapshot still unread), or there is no such alert.
  */
 export const markAlertRead = async (
   db: Queryable,
@@ -66,16 +68,22 @@ export const markAlertRead = async (
   at: Date,
 ): Promise<AlertRow | undefined> => {
   const { rows } = await db.query<AlertRow>(
-    `update alerts set status = 'read', read_at = coalesce(read_at, $4)
-     where id = $1 and client_id = $2 and user_id = $3 and status <> 'read' returning ${COLUMNS}`,
+    `with updated as (
+       update alerts set status = 'read', read_at = coalesce(read_at, $4)
+       where id = $1 and client_id = $2 and user_id = $3 and status <> 'read' returning ${COLUMNS}
+     )
+     select ${COLUMNS} from updated
+     union all
+     select ${COLUMNS} from alerts
+     where id = $1 and client_id = $2 and user_id = $3 and status = 'read' and not exists (select 1 from updated)`,
     [alertId, clientId, userId, at],
   );
   if (rows[0]) return rows[0];
-  const { rows: unchanged } = await db.query<AlertRow>(
+  const { rows: current } = await db.query<AlertRow>(
     `select ${COLUMNS} from alerts where id = $1 and client_id = $2 and user_id = $3`,
     [alertId, clientId, userId],
   );
-  return unchanged[0];
+  return current[0];
 };
 
 const SORT_COLUMNS = { createdAt: { column: 'created_at', type: 'timestamp' as const } };

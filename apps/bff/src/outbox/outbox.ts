@@ -1,5 +1,6 @@
 import type { TEventType } from '@credit/contract';
 import type { Queryable } from '../db/db.ts';
+import { isStatementBatch } from '../db/statement-batch.ts';
 import type { IdGenerator } from '../lib/ids.ts';
 
 export interface OutboxEvent {
@@ -23,6 +24,12 @@ export const recordEvent = async (tx: Queryable, ids: IdGenerator, event: Omit<O
   // Wakes the webhook workers when this transaction commits (polling remains the fallback). The first event of a
   // transaction raises the NOTIFY in the same statement as its insert; later ones need none (PostgreSQL folds equal
   // notifications of one transaction into one).
+  if (isStatementBatch(tx)) {
+    // One statement for the whole batch: its final select raises the NOTIFY once it commits.
+    await tx.query(`${INSERT_EVENT} values ($1, $2, $3, $4::jsonb, $5)`, params);
+    tx.notifyOnCommit(OUTBOX_CHANNEL);
+    return stored;
+  }
   if (notified.has(tx)) {
     await tx.query(`${INSERT_EVENT} values ($1, $2, $3, $4::jsonb, $5)`, params);
   } else {

@@ -15,6 +15,7 @@ import type { AppContext } from '../../context.ts';
 import { ApiError, notFound, validationError } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
 import { isUniqueViolation, type Queryable } from '../../db/db.ts';
+import { StatementBatch } from '../../db/statement-batch.ts';
 import { cursorsOf } from '../../http/cursor.ts';
 import { zodIssuesToDetails } from '../../http/zod-details.ts';
 import { currentClockScope } from '../../lib/clock.ts';
@@ -69,39 +70,40 @@ const enrollValidated = async (
   const status = 'pending_verification' as const;
   const consent = enrolmentConsent(ctx, caller, userId, input.consent, origin, createdAt);
   try {
-    await ctx.db.transaction(async (tx) => {
-      await insertUser(tx, {
-        id: userId,
-        clientId,
-        externalUserId: input.externalUserId,
-        email: input.email,
-        firstName: input.firstName,
-        lastName: input.lastName,
-        status,
-        ...sealIdentity(ctx, userId, input),
-        createdAt,
-        consentValidUntil: consent.expiresAt,
-      });
-      await recordEvent(tx, ctx.ids, {
-        clientId,
-        type: 'user.enrolled',
-        data: { userId, externalUserId: input.externalUserId, email: input.email, status },
-        createdAt,
-      });
-      await insertCurrentConsent(tx, consent, true);
-      await recordAudit(
-        ctx,
-        {
-          type: 'consent.given',
-          clientId,
-          actor: actorOf(caller.principal),
-          userId,
-          requestId: origin.requestId,
-          subject: { consentId: consent.id, termsVersion: consent.termsVersion, method: consent.method },
-        },
-        tx,
-      );
+    // Four writes, one statement, one round trip (db/statement-batch.ts): they commit together or not at all.
+    const tx = new StatementBatch();
+    await insertUser(tx, {
+      id: userId,
+      clientId,
+      externalUserId: input.externalUserId,
+      email: input.email,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      status,
+      ...sealIdentity(ctx, userId, input),
+      createdAt,
+      consentValidUntil: consent.expiresAt,
     });
+    await recordEvent(tx, ctx.ids, {
+      clientId,
+      type: 'user.enrolled',
+      data: { userId, externalUserId: input.externalUserId, email: input.email, status },
+      createdAt,
+    });
+    await insertCurrentConsent(tx, consent, true);
+    await recordAudit(
+      ctx,
+      {
+        type: 'consent.given',
+        clientId,
+        actor: actorOf(caller.principal),
+        userId,
+        requestId: origin.requestId,
+        subject: { consentId: consent.id, termsVersion: consent.termsVersion, method: consent.method },
+      },
+      tx,
+    );
+    await tx.run(ctx.db);
   } catch (error) {
     if (isUniqueViolation(error, 'users_live_external_id')) {
       throw new ApiError('USER_EXISTS', `A user with externalUserId "${input.externalUserId}" is already enrolled.`);

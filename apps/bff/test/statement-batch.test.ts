@@ -36,7 +36,9 @@ describe('a statement batch', () => {
     await batch.run(counted);
     expect(statements).toBe(1);
     expect(committed).toEqual(['done']);
-    const { rows } = await db.query<{ id: string; at: Date; data: unknown }>('select id, at, data from batch_parents order by id');
+    const { rows } = await db.query<{ id: string; at: Date; data: unknown }>(
+      'select id, at, data from batch_parents order by id',
+    );
     expect(rows).toEqual([
       { id: 'p1', at, data: { n: 1 } },
       { id: 'p2', at, data: { n: 2 } },

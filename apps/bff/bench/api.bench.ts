@@ -31,12 +31,15 @@
  * Knobs: BENCH_CONNECTIONS (64), BENCH_DURATION (10 s), BENCH_ROUNDS (2), BENCH_WARMUP (2 s), BENCH_TIMEOUT (2 s),
  * BENCH_PACED_DURATION (10 s), BENCH_PACED_WORKERS (16), BENCH_GENERATOR=autocannon (fallbacks), BENCH_API_PROCESSES,
  * BENCH_PHASES (throughput,paced,mixed,audit: paced needs throughput), BENCH_ROLE (all), BENCH_CPU_PROF=<dir> (the API runs under
- * `node --cpu-prof` and writes its profile there when it stops).
+ * `node --cpu-prof` and writes its profile there when it stops), BENCH_API_NODE_FLAGS (more node flags for the API, e.g.
+ * `--trace-gc` or `--perf-basic-prof` for Linux perf), BENCH_API_STDOUT=<file> (keep the API's stdout there: its access
+ * log and what those flags print).
  * The API's rate limits are raised out of reach via env (the limiter still runs on every request).
  * Exits 1 when the API answered anything but 2xx or left a request unanswered; the goals are printed, not enforced
  * (a shared machine's numbers move).
  */
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -66,6 +69,7 @@ if (!['both', 'enrol', 'read'].includes(MIX_WRITES)) throw new Error(`BENCH_MIX_
 const HERE = import.meta.dirname;
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'throughput,paced,mixed,audit').split(','));
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+const apiStdout = process.env.BENCH_API_STDOUT ? fs.openSync(process.env.BENCH_API_STDOUT, 'w') : undefined;
 const AUDIT_MODE = process.env.BENCH_AUDIT_MODE ?? 'side-by-side';
 if (AUDIT_MODE !== 'side-by-side' && AUDIT_MODE !== 'alternated')
   throw new Error(`BENCH_AUDIT_MODE must be side-by-side or alternated, got ${AUDIT_MODE}`);
@@ -120,7 +124,8 @@ const start = async <T>(
   const child = fork(built, {
     execArgv: ['--enable-source-maps', ...withoutTsx(process.execArgv), ...flags, ...profile],
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    // BENCH_API_STDOUT=<file> keeps it instead (the access log, and what BENCH_API_NODE_FLAGS=--trace-gc prints).
+    stdio: ['ignore', apiStdout && file === 'api-server.ts' ? apiStdout : 'ignore', 'inherit', 'ipc'],
   });
   pin.process(child.pid, CPU.servers);
   return new Promise((resolve, reject) => {

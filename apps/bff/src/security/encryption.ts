@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { pooledRandomBytes } from '../lib/random-pool.ts';
 import { keyId } from './keys.ts';
 
 /**
@@ -18,7 +19,8 @@ export class DataCipher {
   }
 
   encrypt(plaintext: string, context: string): string {
-    const iv = randomBytes(12);
+    // A fresh 96-bit IV per value (pooled CSPRNG bytes, each handed out once): with GCM an IV must never repeat.
+    const iv = pooledRandomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.#current.key, iv);
     cipher.setAAD(Buffer.from(context));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);

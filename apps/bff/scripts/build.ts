@@ -17,7 +17,7 @@
  * at run time are found from the workspace root (src/lib/repo-root.ts), never by a count of `..` from the module.
  * bench/api.bench.ts bundles its server processes the same way (`bundleBenchServer`).
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { type BuildOptions, build, type Plugin } from 'esbuild';
@@ -80,25 +80,41 @@ const options = (allowed: Set<string>): BuildOptions => ({
 });
 
 /**
- * The product: ENTRY_POINTS into `outdir` (dist/; emptied first), npm imports limited to `dependencies`. Another
- * `outdir` must be inside apps/bff too (test/built-server.test.ts builds into one of its own).
+ * The product: ENTRY_POINTS into `outdir` (dist/), npm imports limited to `dependencies`. Another `outdir` must be
+ * inside apps/bff too (test/built-server.test.ts builds into one of its own). Built beside it and swapped in whole,
+ * so a process starting from `outdir` meanwhile finds the old build or the new one, never half of one, and a failed
+ * build leaves the old one in place.
  */
 export const buildServer = async (outdir = DIST_DIR): Promise<void> => {
-  rmSync(outdir, { recursive: true, force: true });
-  await build({
-    ...options(new Set(Object.keys(manifest.dependencies))),
-    entryPoints: Object.fromEntries(Object.entries(ENTRY_POINTS).map(([out, src]) => [out, path.join(PACKAGE_DIR, src)])),
-    outdir,
-  });
+  // Siblings of `outdir`: the source maps' relative paths hold after the rename.
+  const staging = `${outdir}.building-${process.pid}`;
+  const retired = `${outdir}.retired-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  try {
+    await build({
+      ...options(new Set(Object.keys(manifest.dependencies))),
+      entryPoints: Object.fromEntries(Object.entries(ENTRY_POINTS).map(([out, src]) => [out, path.join(PACKAGE_DIR, src)])),
+      outdir: staging,
+    });
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
+  if (existsSync(outdir)) renameSync(outdir, retired);
+  renameSync(staging, outdir);
+  rmSync(retired, { recursive: true, force: true });
 };
 
+/** Where benches bundle their server processes: outside dist/, which a build (or a test run's) replaces whole. */
+export const BENCH_DIST_DIR = path.join(PACKAGE_DIR, 'dist-bench');
+
 /**
- * A bench's server process (`file`, a path under bench/), bundled like the product into dist/bench/ and answered as the
+ * A bench's server process (`file`, a path under bench/), bundled like the product into dist-bench/ and answered as the
  * file to fork with `node` (devDependencies allowed: benches run in a development install).
  */
 export const bundleBenchServer = async (file: string): Promise<string> => {
   const name = path.basename(file, path.extname(file));
-  const outdir = path.join(DIST_DIR, 'bench', name);
+  const outdir = path.join(BENCH_DIST_DIR, name);
   await build({
     ...options(new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.devDependencies)])),
     entryPoints: { [name]: path.resolve(file) },

@@ -13,7 +13,7 @@
  * `api`, PostgreSQL only: a split deployment, where a worker process of its own, forked here and pinned to
  * BENCH_CHAIN_WORKER_CPU when the coordinator pins, chains them).
  * Run built, as `pnpm start` runs the API: the coordinator bundles this file with scripts/build.ts
- * (`bundleBenchServer`, into apps/bff/dist/bench/) and forks the bundle with plain node, so what it measures is the
+ * (`bundleBenchServer`, into apps/bff/dist-bench/) and forks the bundle with plain node, so what it measures is the
  * shipped build's code (no tsx loader, no keepNames `__name` wrappers). The chain worker and API processes forked
  * from here run the same bundle (import.meta.url, process.argv[1]).
  * IPC out: { url, authorization, userId, alertId, db, processes } once ready. IPC in: 'cpu' (answers { cpuUs }, this

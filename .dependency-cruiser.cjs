@@ -92,7 +92,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|dist|build|coverage)/' },
+    exclude: { path: '(^|/)(node_modules|dist|dist-bench|dist\\.[^/]+|build|coverage)/' },
     tsPreCompilationDeps: true,
     combinedDependencies: false,
     enhancedResolveOptions: {

@@ -17,7 +17,7 @@
  * at run time are found from the workspace root (src/lib/repo-root.ts), never by a count of `..` from the module.
  * bench/api.bench.ts bundles its server processes the same way (`bundleBenchServer`).
  */
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { type BuildOptions, build, type Plugin } from 'esbuild';
@@ -79,31 +79,69 @@ const options = (allowed: Set<string>): BuildOptions => ({
   logLevel: 'warning',
 });
 
+const isRunning = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** What builds into `outdir` killed half-way left beside it (`<outdir>.building-<pid>`, `.retired-<pid>`). */
+const removeAbandoned = (outdir: string): void => {
+  const parent = path.dirname(outdir);
+  if (!existsSync(parent)) return;
+  const base = path.basename(outdir);
+  for (const name of readdirSync(parent)) {
+    const [, pid] = /^\.(?:building|retired)-(\d+)$/.exec(name.startsWith(base) ? name.slice(base.length) : '') ?? [];
+    if (pid && Number(pid) !== process.pid && !isRunning(Number(pid))) {
+      rmSync(path.join(parent, name), { recursive: true, force: true });
+    }
+  }
+};
+
 /**
- * The product: ENTRY_POINTS into `outdir` (dist/), npm imports limited to `dependencies`. Another `outdir` must be
- * inside apps/bff too (test/built-server.test.ts builds into one of its own). Built beside it and swapped in whole,
- * so a process starting from `outdir` meanwhile finds the old build or the new one, never half of one, and a failed
- * build leaves the old one in place.
+ * Builds with `make(staging)` beside `outdir`, then puts the result in its place. A failed build leaves the old one
+ * as it was. The swap is two renames: a process that starts from `outdir` between them finds nothing (it gets ENOENT,
+ * not half a build); one that starts before keeps what it loaded, though a chunk it loads later comes from the new
+ * build. If the swap fails (another build swapped first), the old build is put back and the error thrown.
  */
-export const buildServer = async (outdir = DIST_DIR): Promise<void> => {
+export const buildInPlaceOf = async (outdir: string, make: (staging: string) => Promise<unknown>): Promise<void> => {
+  removeAbandoned(outdir);
   // Siblings of `outdir`: the source maps' relative paths hold after the rename.
   const staging = `${outdir}.building-${process.pid}`;
   const retired = `${outdir}.retired-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
+  rmSync(retired, { recursive: true, force: true });
   try {
-    await build({
+    await make(staging);
+    const hadOne = existsSync(outdir);
+    if (hadOne) renameSync(outdir, retired);
+    try {
+      renameSync(staging, outdir);
+    } catch (error) {
+      if (hadOne && !existsSync(outdir)) renameSync(retired, outdir);
+      throw error;
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+    rmSync(retired, { recursive: true, force: true });
+  }
+};
+
+/**
+ * The product: ENTRY_POINTS into `outdir` (dist/), npm imports limited to `dependencies`. Another `outdir` must be
+ * a folder of apps/bff too, to resolve its node_modules (test/built-server.test.ts builds into one of its own).
+ */
+export const buildServer = (outdir = DIST_DIR): Promise<void> =>
+  buildInPlaceOf(outdir, (staging) =>
+    build({
       ...options(new Set(Object.keys(manifest.dependencies))),
       entryPoints: Object.fromEntries(Object.entries(ENTRY_POINTS).map(([out, src]) => [out, path.join(PACKAGE_DIR, src)])),
       outdir: staging,
-    });
-  } catch (error) {
-    rmSync(staging, { recursive: true, force: true });
-    throw error;
-  }
-  if (existsSync(outdir)) renameSync(outdir, retired);
-  renameSync(staging, outdir);
-  rmSync(retired, { recursive: true, force: true });
-};
+    }),
+  );
 
 /** Where benches bundle their server processes: outside dist/, which a build (or a test run's) replaces whole. */
 export const BENCH_DIST_DIR = path.join(PACKAGE_DIR, 'dist-bench');
@@ -115,11 +153,14 @@ export const BENCH_DIST_DIR = path.join(PACKAGE_DIR, 'dist-bench');
 export const bundleBenchServer = async (file: string): Promise<string> => {
   const name = path.basename(file, path.extname(file));
   const outdir = path.join(BENCH_DIST_DIR, name);
-  await build({
-    ...options(new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.devDependencies)])),
-    entryPoints: { [name]: path.resolve(file) },
-    outdir,
-  });
+  mkdirSync(BENCH_DIST_DIR, { recursive: true });
+  await buildInPlaceOf(outdir, (staging) =>
+    build({
+      ...options(new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.devDependencies)])),
+      entryPoints: { [name]: path.resolve(file) },
+      outdir: staging,
+    }),
+  );
   return path.join(outdir, `${name}.js`);
 };
 

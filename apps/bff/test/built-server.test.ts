@@ -14,9 +14,10 @@ import { usingPostgres } from './helpers/test-db.ts';
  * build can break: files found from the module's own location (the widget's and the loader's builds, Swagger UI's
  * assets, the demo bank's public/ files and React page source), npm packages resolved from the built file's folder,
  * node:cluster forking the built file, and the CLIs. Built here, into a folder of this run's own inside apps/bff (the
- * build must sit there to resolve node_modules), from the sources as they are now.
+ * build must sit there to resolve node_modules) beside dist/, which another run's build may replace meanwhile, from
+ * the sources as they are now.
  */
-const OUT_DIR = path.join(DIST_DIR, `test-${process.pid}`);
+const OUT_DIR = `${DIST_DIR}.test-${process.pid}`;
 const run = promisify(execFile);
 
 const freePort = () =>
@@ -115,7 +116,7 @@ describe('the build', () => {
     ];
     for (const file of files) expect(readFileSync(path.join(OUT_DIR, file), 'utf8'), file).not.toMatch(/\b__name\(/);
     const map = JSON.parse(readFileSync(path.join(OUT_DIR, 'main.js.map'), 'utf8')) as { sources: string[] };
-    expect(map.sources).toContain('../../src/main.ts');
+    expect(map.sources).toContain('../src/main.ts');
     // The workspace packages export .ts sources: bundled, never left to a run-time import Node could not load.
     const code = files.map((file) => readFileSync(path.join(OUT_DIR, file), 'utf8')).join('\n');
     expect(code).not.toMatch(/from\s+["']@credit\//);

@@ -40,8 +40,10 @@ describe('pooled random bytes (ids and AES-GCM IVs)', () => {
     const copy = Buffer.from(first);
     for (let i = 0; i < 2_000; i++) pooledRandomBytes(12);
     expect(first.equals(copy)).toBe(true);
-    // A draw larger than the pool spans refills and is still whole.
-    expect(pooledRandomBytes(10_000)).toHaveLength(10_000);
+    // A draw larger than the pool spans refills, and a refill's bytes are new ones, not the last fill again.
+    const large = pooledRandomBytes(10_000);
+    expect(large).toHaveLength(10_000);
+    expect(large.subarray(0, 4096).equals(large.subarray(4096, 8192))).toBe(false);
   });
 
   it('makes ids in base62, all different, every character about equally often', () => {

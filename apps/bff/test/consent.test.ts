@@ -1,9 +1,8 @@
 import { EVENT_ENVELOPE_SCHEMAS } from '@credit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BureauProvider } from '../src/bureau/provider.ts';
-import { SandboxBureau } from '../src/bureau/sandbox/sandbox-bureau.ts';
 import { type Dispatcher, startDispatcher } from '../src/modules/webhooks/dispatcher.ts';
 import { runHousekeeping } from '../src/worker.ts';
+import { countingBureau } from './helpers/counting-bureau.ts';
 import { enrolActiveUser, enrolUser, partnerConsent } from './helpers/credit-users.ts';
 import { enrollment, productionEnv, startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 import { openTestDb } from './helpers/test-db.ts';
@@ -13,25 +12,7 @@ const DAY = 86_400_000;
 const SECRET = 'whsec_consent_0123456789abcdef';
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) ConsentTest/1.0';
 
-/** The sandbox bureau, counting the pulls that reach it: a refusal must happen before any. */
-const countingBureau = () => {
-  const inner = new SandboxBureau();
-  const pulls = { credit: 0, identity: 0 };
-  const bureau: BureauProvider = {
-    name: inner.name,
-    pullCreditFile: (subject, asOf) => {
-      pulls.credit += 1;
-      return inner.pullCreditFile(subject, asOf);
-    },
-    pullIdentityFile: (...args) => {
-      pulls.identity += 1;
-      return inner.pullIdentityFile(...args);
-    },
-    alwaysFailsVerification: (subject) => inner.alwaysFailsVerification?.(subject) ?? false,
-  };
-  return { bureau, pulls, total: () => pulls.credit + pulls.identity };
-};
-
+// The sandbox bureau, counting the pulls that reach it: a refusal must happen before any.
 let app: TestApp;
 let client: TestClient;
 let receiver: Receiver;

@@ -4,6 +4,7 @@ import type { Db } from '../src/db/db.ts';
 import { openPostgres } from '../src/db/postgres.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { rotateClientSecret } from '../src/modules/clients/service.ts';
+import { countingBureau } from './helpers/counting-bureau.ts';
 import { enrolActiveUser, enrolUser } from './helpers/credit-users.ts';
 import { startTestApp, type TestApp } from './helpers/harness.ts';
 import { openTestDb, usingPostgres } from './helpers/test-db.ts';
@@ -91,6 +92,67 @@ describe('ReadCache', () => {
         () => [userTag('u1')],
       ),
     ).toBe('new row');
+  });
+
+  it('loads a key once for all the reads that arrive while it loads (an expired entry under load: one bureau pull)', async () => {
+    const readCache = cache();
+    let loads = 0;
+    const releases: ((value: string) => void)[] = [];
+    const read = () =>
+      readCache.read(
+        'file:u1',
+        () => {
+          loads += 1;
+          return new Promise<string>((resolve) => releases.push(resolve));
+        },
+        () => [userTag('u1')],
+      );
+    const waiting = Array.from({ length: 16 }, read);
+    for (const release of releases) release('the file');
+    expect(await Promise.all(waiting)).toEqual(Array(16).fill('the file'));
+    expect(loads).toBe(1);
+    // A failed load fails the reads that shared it, and the next read loads again.
+    let fail: (error: Error) => void = () => {};
+    readCache.invalidate([userTag('u1')]);
+    const failing = Array.from({ length: 3 }, () =>
+      readCache.read(
+        'file:u1',
+        () => {
+          loads += 1;
+          return new Promise<string>((_, reject) => (fail = reject));
+        },
+        () => [userTag('u1')],
+      ),
+    );
+    fail(new Error('bureau down'));
+    for (const outcome of await Promise.allSettled(failing)) expect(outcome.status).toBe('rejected');
+    expect(loads).toBe(2);
+    expect(
+      await readCache.read(
+        'file:u1',
+        async () => `load ${++loads}`,
+        () => [userTag('u1')],
+      ),
+    ).toBe('load 3');
+  });
+
+  it('does not share a load with a read that arrives after an invalidation (the load may have read the old row)', async () => {
+    const readCache = cache();
+    let release: (value: string) => void = () => {};
+    const before = readCache.read(
+      'k',
+      () => new Promise<string>((resolve) => (release = resolve)),
+      () => [userTag('u1')],
+    );
+    readCache.invalidate([userTag('u1')]);
+    const after = readCache.read(
+      'k',
+      async () => 'new row',
+      () => [userTag('u1')],
+    );
+    release('old row');
+    expect(await before).toBe('old row');
+    expect(await after).toBe('new row');
   });
 
   it('drops everything on "*", stores nothing while suspended, and is off with a TTL of 0', async () => {
@@ -299,6 +361,30 @@ describe('the hot read path', () => {
     app.clock.advance(2_000);
     expect((await app.request('GET', `/v1/users/${userId}`, { token })).body.data.firstName).toBe('Janet');
     await app.close();
+  });
+});
+
+describe('an entry loaded once for concurrent reads', () => {
+  it('pulls a user’s file from the bureau once when many reads of their score arrive before it is cached', async () => {
+    const counting = countingBureau();
+    const app = await startTestApp({ bureau: counting.bureau });
+    try {
+      app.clock.set('2026-11-23T10:00:00.000Z');
+      const client = await app.createClient();
+      let token = await app.token(client);
+      const userId = await enrolActiveUser(app, token);
+      const score = () => app.request('GET', `/v1/users/${userId}/credit-score`, { token });
+      expect((await score()).status).toBe(200); // the first read also seeds the score history (a write to the user)
+      // The file is cached per user and day: the next day's reads find none, and arrive together.
+      app.clock.set('2026-11-24T10:00:00.000Z');
+      token = await app.token(client);
+      const before = counting.pulls.credit;
+      const answers = await Promise.all(Array.from({ length: 12 }, score));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(12).fill(200));
+      expect(counting.pulls.credit - before).toBe(1);
+    } finally {
+      await app.close();
+    }
   });
 });
 

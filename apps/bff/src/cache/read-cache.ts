@@ -55,6 +55,8 @@ export class ReadCache {
   private floor = 0;
   /** While invalidations from other instances may be missed (listener down), nothing is stored. */
   private suspended = false;
+  /** Loads under way, by key, with the invalidation sequence when each started: what a concurrent read may share. */
+  private readonly loading = new Map<string, { startedAt: number; value: Promise<unknown> }>();
 
   constructor(options: ReadCacheOptions) {
     if (options.ttlMs > 0) {
@@ -84,6 +86,11 @@ export class ReadCache {
   /**
    * The cached value of `key`, or `load()`'s: stored with the tags `tagsOf` gives it, unless undefined (absence is
    * never cached) or already stale when the load resolves.
+   *
+   * Reads of a key that is being loaded share that load (its value, or its failure) instead of starting their own, so
+   * an entry that expires under load is loaded once, not by every request that arrives meanwhile: one bureau pull
+   * (billed per pull) and one answer's wait instead of a queue of them. A read shares a load only if nothing was
+   * invalidated since the load started; otherwise the load may have read what a write changed, and it loads anew.
    */
   async read<T>(
     key: string,
@@ -94,11 +101,21 @@ export class ReadCache {
     if (!entries) return load();
     const hit = entries.get(key);
     if (hit && this.isCurrent(hit.tags, hit.loadedAt)) return hit.value as T;
+    const underWay = this.loading.get(key);
+    if (underWay && underWay.startedAt === this.sequence) return underWay.value as Promise<T | undefined>;
     const loadedAt = this.sequence;
-    const value = await load();
-    if (value === undefined || this.suspended) return value;
-    const tags = tagsOf(value);
-    if (this.isCurrent(tags, loadedAt)) entries.set(key, { value, tags, loadedAt });
+    const value = (async () => {
+      const loaded = await load();
+      if (loaded === undefined || this.suspended) return loaded;
+      const tags = tagsOf(loaded);
+      if (this.isCurrent(tags, loadedAt)) entries.set(key, { value: loaded, tags, loadedAt });
+      return loaded;
+    })();
+    this.loading.set(key, { startedAt: loadedAt, value });
+    const settled = () => {
+      if (this.loading.get(key)?.value === value) this.loading.delete(key);
+    };
+    value.then(settled, settled);
     return value;
   }
 

@@ -1,5 +1,6 @@
 import { EVENT_ENVELOPE_SCHEMAS } from '@credit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SandboxBureau } from '../src/bureau/sandbox/sandbox-bureau.ts';
 import { type Dispatcher, startDispatcher } from '../src/modules/webhooks/dispatcher.ts';
 import { runHousekeeping } from '../src/worker.ts';
 import { countingBureau } from './helpers/counting-bureau.ts';

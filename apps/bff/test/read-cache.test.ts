@@ -136,6 +136,36 @@ describe('ReadCache', () => {
     ).toBe('load 3');
   });
 
+  it('stops sharing a load that has run for a second: a read then loads itself (a stuck load holds up few reads)', async () => {
+    const clock = new ManualClock();
+    const readCache = new ReadCache({ ttlMs: 60_000, maxEntries: 100, clock });
+    const stuck = readCache.read(
+      'k',
+      () => new Promise<string>(() => {}),
+      () => [userTag('u1')],
+    );
+    let shared = false;
+    void stuck.then(() => (shared = true));
+    clock.advance(999);
+    const joined = readCache.read(
+      'k',
+      async () => 'own load',
+      () => [userTag('u1')],
+    );
+    clock.advance(1);
+    expect(
+      await readCache.read(
+        'k',
+        async () => 'own load',
+        () => [userTag('u1')],
+      ),
+    ).toBe('own load');
+    expect(await Promise.race([joined, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 20))])).toBe(
+      'still waiting',
+    );
+    expect(shared).toBe(false);
+  });
+
   it('does not share a load with a read that arrives after an invalidation (the load may have read the old row)', async () => {
     const readCache = cache();
     let release: (value: string) => void = () => {};

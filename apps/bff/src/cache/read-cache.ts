@@ -30,6 +30,9 @@ export interface ReadCacheOptions {
   clock: Clock;
 }
 
+/** How long after a load started a read of the same key still waits for it rather than loading itself. */
+const SHARED_LOAD_MS = 1_000;
+
 /** A value's rough footprint: what it would take as JSON in UTF-16, plus the entry's own bookkeeping. */
 const estimatedBytes = (entry: Entry): number => {
   try {
@@ -55,16 +58,18 @@ export class ReadCache {
   private floor = 0;
   /** While invalidations from other instances may be missed (listener down), nothing is stored. */
   private suspended = false;
-  /** Loads under way, by key, with the invalidation sequence when each started: what a concurrent read may share. */
-  private readonly loading = new Map<string, { startedAt: number; value: Promise<unknown> }>();
+  /** Loads under way, by key, with the invalidation sequence and the time when each started: what a read may share. */
+  private readonly loading = new Map<string, { startedAt: number; startedMs: number; value: Promise<unknown> }>();
+  private readonly now: () => number;
 
   constructor(options: ReadCacheOptions) {
+    this.now = () => realNow(options.clock).getTime();
     if (options.ttlMs > 0) {
       this.entries = new LRUCache<string, Entry>({
         max: options.maxEntries,
         ttl: options.ttlMs,
         ttlAutopurge: false,
-        perf: { now: () => realNow(options.clock).getTime() },
+        perf: { now: this.now },
         ...(options.maxBytes ? { maxSize: options.maxBytes, sizeCalculation: estimatedBytes } : {}),
       });
     }
@@ -90,7 +95,9 @@ export class ReadCache {
    * Reads of a key that is being loaded share that load (its value, or its failure) instead of starting their own, so
    * an entry that expires under load is loaded once, not by every request that arrives meanwhile: one bureau pull
    * (billed per pull) and one answer's wait instead of a queue of them. A read shares a load only if nothing was
-   * invalidated since the load started; otherwise the load may have read what a write changed, and it loads anew.
+   * invalidated since the load started (else the load may have read what a write changed) and it started less than
+   * SHARED_LOAD_MS ago (a load stuck on a dead connection holds up only the reads of its first second): else it loads
+   * anew, and later reads share the new load.
    */
   async read<T>(
     key: string,
@@ -102,7 +109,10 @@ export class ReadCache {
     const hit = entries.get(key);
     if (hit && this.isCurrent(hit.tags, hit.loadedAt)) return hit.value as T;
     const underWay = this.loading.get(key);
-    if (underWay && underWay.startedAt === this.sequence) return underWay.value as Promise<T | undefined>;
+    const now = this.now();
+    if (underWay && underWay.startedAt === this.sequence && now - underWay.startedMs < SHARED_LOAD_MS) {
+      return underWay.value as Promise<T | undefined>;
+    }
     const loadedAt = this.sequence;
     const value = (async () => {
       const loaded = await load();
@@ -111,7 +121,7 @@ export class ReadCache {
       if (this.isCurrent(tags, loadedAt)) entries.set(key, { value: loaded, tags, loadedAt });
       return loaded;
     })();
-    this.loading.set(key, { startedAt: loadedAt, value });
+    this.loading.set(key, { startedAt: loadedAt, startedMs: now, value });
     const settled = () => {
       if (this.loading.get(key)?.value === value) this.loading.delete(key);
     };

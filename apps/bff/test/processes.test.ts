@@ -52,6 +52,11 @@ describe('the start command', { timeout: PROCESS_TEST_TIMEOUT_MS, concurrent: tr
       });
       expect(enrolled.status).toBe(201);
 
+      // Log lines are written in batches (logger.ts); at light traffic a line still shows within the flush interval,
+      // while the server runs. A request without a token answers 401, logged as a warning (LOG_LEVEL=warn here).
+      await checkedFetch(`${first.url}/v1/users`, { headers: { 'x-request-id': 'light-traffic-line' } });
+      await expect.poll(() => first.output().includes('light-traffic-line'), { timeout: 5000, interval: 50 }).toBe(true);
+
       const second = await runMain({ DATA_DIR });
       expect(second.code).toBe(1);
       expect(second.stderr).toMatch(/in use by process \d+/);

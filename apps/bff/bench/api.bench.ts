@@ -14,7 +14,9 @@
  *    Express sustained on that route, API and Express alternated: p99 and max of each and their ratios. At
  *    saturation a p99 only measures the queue; at half load it measures pauses (garbage collection, sync work).
  * 3. Mixed load: wrk cycling the three read routes, read-only and then with every 20th request a write (5 %:
- *    enrol a new user, mark an alert read), alternated; reads/s of the mix over reads/s read-only.
+ *    enrol a new user, mark an alert read), alternated; reads/s of the mix over reads/s read-only. On PostgreSQL the
+ *    Express baseline takes the same mix, its writes one INSERT or UPDATE each (baseline-server.ts), alternated with
+ *    the API: what reads keep on this machine when a write does only the least any server must do.
  * 4. Audit (issue 24): a second API process, the same code without the audit hook (BENCH_AUDIT=0, its own schema),
  *    under load side by side with the API (two wrk at once, half the connections each, both servers sharing CPU 0),
  *    so a host that slows down for a minute slows both alike; BENCH_AUDIT_MODE=alternated runs them one after the
@@ -43,7 +45,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { CapturedAnswer } from './api/baseline-server.ts';
+import type { BaselineSetup, CapturedAnswer } from './api/baseline-server.ts';
 import { type Generator, hasCommand, type LoadResult, openGenerator, openPacer, type Pacer, type Pin } from './api/load.ts';
 
 const envInt = (name: string, fallback: number): number => {
@@ -267,7 +269,12 @@ const main = async (): Promise<number> => {
     // What the API answers for each path, header lines included, captured once, is what the baseline serves.
     const answers: CapturedAnswer[] = [];
     for (const p of paths) answers.push(await capture(`${api.ready.url}${p}`, headers, p));
-    const baseline = await start<{ url: string }>('baseline-server.ts', {}, { answers });
+    // With PostgreSQL (and a mixed phase) the baseline also takes the mixed load's writes, in a schema of its own.
+    const baselineWrites = PHASES.has('mixed') && api.ready.db === 'postgres' && Boolean(process.env.DATABASE_URL);
+    const setup: BaselineSetup = baselineWrites
+      ? { answers, database: process.env.DATABASE_URL, alertId: api.ready.alertId }
+      : { answers };
+    const baseline = await start<{ url: string }>('baseline-server.ts', {}, setup);
     children.push(baseline.child);
     const urls: Record<Server, string> = {
       api: api.ready.url,
@@ -401,19 +408,22 @@ const main = async (): Promise<number> => {
       }
     }
     const mix: Runs = new Map();
+    // The baseline takes the mixed load's writes too when it has PostgreSQL (one statement each: baseline-server.ts).
+    const mixServers: ('api' | 'express')[] = baselineWrites ? ['api', 'express'] : ['api'];
+    const mixKey = (server: 'api' | 'express', writes: boolean) => `${server}|${writes ? 'mixed' : 'reads'}`;
     if (PHASES.has('mixed')) {
-      // 3. Mixed load: the read routes in turn, without and with 5 % writes, alternated.
+      // 3. Mixed load: the read routes in turn, without and with 5 % writes, alternated; the API and the baseline.
       const alertPath = `/v1/users/${api.ready.userId}/alerts/${api.ready.alertId}`;
-      // The API process's CPU over each run: whether the reads lost to writes are the API's own work (its share of
-      // the wall clock stays ~100 % and CPU per request rises) or time it did not get (PostgreSQL's commits on its
-      // core, connections waiting on writes: its share falls).
+      // Each server process's CPU over each run: whether the reads lost to writes are the server's own work (its
+      // share of the wall clock stays ~100 % and CPU per request rises) or time it did not get (PostgreSQL's commits
+      // on its core, connections waiting on writes: its share falls).
       const mixCpu = new Map<string, { perRequest: number; share: number }[]>();
-      const mixRun = async (writes: boolean, measured = true) => {
-        const child = childOf.api;
+      const mixRun = async (server: 'api' | 'express', writes: boolean, measured = true) => {
+        const child = childOf[server];
         const cpuBefore = child ? await cpuOf(child) : undefined;
         const started = performance.now();
         const result = await (generator as Generator).run({
-          url: `${urls.api}${paths[0]}`,
+          url: `${urls[server]}${paths[0]}`,
           connections: CONNECTIONS,
           duration: DURATION,
           timeout: TIMEOUT,
@@ -422,7 +432,7 @@ const main = async (): Promise<number> => {
         });
         if (child && cpuBefore !== undefined && measured) {
           const used = (await cpuOf(child)) - cpuBefore;
-          const key = writes ? 'mixed' : 'reads';
+          const key = mixKey(server, writes);
           const sample = {
             perRequest: used / (result.reqPerSec * DURATION),
             share: used / ((performance.now() - started) * 1000),
@@ -431,31 +441,43 @@ const main = async (): Promise<number> => {
         }
         return result;
       };
-      await mixRun(true, false); // warm-up: the write paths' statements prepared, their code compiled
+      // Warm-up: the write paths' statements prepared, their code compiled.
+      for (const server of mixServers) await mixRun(server, true, false);
       for (let round = 0; round < ROUNDS; round++) {
-        for (const writes of round % 2 === 0 ? [false, true] : [true, false]) {
-          add(mix, writes ? 'mixed' : 'reads', await mixRun(writes));
+        const servers = round % 2 === 0 ? mixServers : [...mixServers].reverse();
+        for (const server of servers) {
+          for (const writes of round % 2 === 0 ? [false, true] : [true, false]) {
+            add(mix, mixKey(server, writes), await mixRun(server, writes));
+          }
         }
       }
       const readShare = 1 - 1 / WRITE_EVERY;
-      const readOnly = med(mix, 'reads', (r) => r.reqPerSec);
-      const mixedReads = med(mix, 'mixed', (r) => r.reqPerSec) * readShare;
-      console.log(`\n3. mixed load (wrk, ${CONNECTIONS} connections, the three read routes in turn; API only)`);
-      console.log(
-        `  read-only           ${readOnly.toFixed(0)} reads/s (range ${range(of(mix, 'reads'))} req/s), p99 ${ms(med(mix, 'reads', (r) => r.p99))} ms`,
-      );
-      console.log(
-        `  with 5 % writes     ${mixedReads.toFixed(0)} reads/s of ${med(mix, 'mixed', (r) => r.reqPerSec).toFixed(0)} req/s (range ${range(of(mix, 'mixed'))}), p99 ${ms(med(mix, 'mixed', (r) => r.p99))} ms, non-2xx ${of(mix, 'mixed').reduce((n, r) => n + r.non2xx, 0)}`,
-      );
       const cpuMedian = (key: string, pick: (c: { perRequest: number; share: number }) => number) =>
         median((mixCpu.get(key) ?? []).map(pick));
-      if (mixCpu.size === 2) {
-        const [readCpu, mixedCpu] = [cpuMedian('reads', (c) => c.perRequest), cpuMedian('mixed', (c) => c.perRequest)];
-        // Per request of the mix = 95 % reads at the read-only cost + 5 % writes: what one write costs the API.
-        const writeCpu = (mixedCpu - (1 - 1 / WRITE_EVERY) * readCpu) * WRITE_EVERY;
+      console.log(`\n3. mixed load (wrk, ${CONNECTIONS} connections, the three read routes in turn)`);
+      for (const server of mixServers) {
+        const [readsKey, mixedKey] = [mixKey(server, false), mixKey(server, true)];
+        const readOnly = med(mix, readsKey, (r) => r.reqPerSec);
+        const mixedReads = med(mix, mixedKey, (r) => r.reqPerSec) * readShare;
         console.log(
-          `  API CPU             read-only ${readCpu.toFixed(0)} µs/request, ${(100 * cpuMedian('reads', (c) => c.share)).toFixed(0)} % of a core; with writes ${mixedCpu.toFixed(0)} µs/request, ${(100 * cpuMedian('mixed', (c) => c.share)).toFixed(0)} % of a core (a write ≈ ${writeCpu.toFixed(0)} µs, ${(writeCpu / readCpu).toFixed(1)} reads)`,
+          server === 'api'
+            ? '  API'
+            : '  Express baseline (each write one INSERT or UPDATE: no encryption, consent, event or audit)',
         );
+        console.log(
+          `    read-only         ${readOnly.toFixed(0)} reads/s (range ${range(of(mix, readsKey))} req/s), p99 ${ms(med(mix, readsKey, (r) => r.p99))} ms`,
+        );
+        console.log(
+          `    with 5 % writes   ${mixedReads.toFixed(0)} reads/s of ${med(mix, mixedKey, (r) => r.reqPerSec).toFixed(0)} req/s (range ${range(of(mix, mixedKey))}), p99 ${ms(med(mix, mixedKey, (r) => r.p99))} ms, non-2xx ${of(mix, mixedKey).reduce((n, r) => n + r.non2xx, 0)}: reads keep ${((100 * mixedReads) / readOnly).toFixed(0)} %`,
+        );
+        if (mixCpu.has(readsKey) && mixCpu.has(mixedKey)) {
+          const [readCpu, mixedCpu] = [cpuMedian(readsKey, (c) => c.perRequest), cpuMedian(mixedKey, (c) => c.perRequest)];
+          // Per request of the mix = 95 % reads at the read-only cost + 5 % writes: what one write costs the server.
+          const writeCpu = (mixedCpu - readShare * readCpu) * WRITE_EVERY;
+          console.log(
+            `    CPU               read-only ${readCpu.toFixed(0)} µs/request, ${(100 * cpuMedian(readsKey, (c) => c.share)).toFixed(0)} % of a core; with writes ${mixedCpu.toFixed(0)} µs/request, ${(100 * cpuMedian(mixedKey, (c) => c.share)).toFixed(0)} % of a core (a write ≈ ${writeCpu.toFixed(0)} µs, ${(writeCpu / readCpu).toFixed(1)} reads)`,
+          );
+        }
       }
     }
     const audit: Runs = new Map();
@@ -559,9 +581,15 @@ const main = async (): Promise<number> => {
       );
     }
     if (PHASES.has('mixed')) {
-      const kept = (med(mix, 'mixed', (r) => r.reqPerSec) * (1 - 1 / WRITE_EVERY)) / med(mix, 'reads', (r) => r.reqPerSec);
+      const keeps = (server: 'api' | 'express') =>
+        (med(mix, mixKey(server, true), (r) => r.reqPerSec) * (1 - 1 / WRITE_EVERY)) /
+        med(mix, mixKey(server, false), (r) => r.reqPerSec);
+      const kept = keeps('api');
+      const baselineKept = mixServers.includes('express')
+        ? `; the Express baseline, whose writes are one statement each, keeps ${(100 * keeps('express')).toFixed(0)} %`
+        : '';
       console.log(
-        `  mixed load: reads keep ${(100 * kept).toFixed(0)} % of read-only throughput (≥ ${100 * GOALS.mixedReads} %: ${verdict(kept, GOALS.mixedReads, false)})`,
+        `  mixed load: reads keep ${(100 * kept).toFixed(0)} % of read-only throughput (≥ ${100 * GOALS.mixedReads} %: ${verdict(kept, GOALS.mixedReads, false)})${baselineKept}`,
       );
     }
     if (unaudited) {
@@ -585,7 +613,7 @@ const main = async (): Promise<number> => {
       check(`${ROUTES[i]?.name} (throughput)`, of(runs, `${i}|api`));
       check(`${ROUTES[i]?.name} (paced)`, of(paced, `${i}|api`));
     }
-    check('mixed load', [...of(mix, 'reads'), ...of(mix, 'mixed')]);
+    check('mixed load', [...of(mix, mixKey('api', false)), ...of(mix, mixKey('api', true))]);
     for (let i = 0; i < ROUTES.length; i++)
       check(`${ROUTES[i]?.name} (audit phase)`, [...of(audit, `${i}|api`), ...of(audit, `${i}|unaudited`)]);
     return failed > 0 ? 1 : 0;
@@ -602,7 +630,14 @@ const main = async (): Promise<number> => {
           child.once('exit', () => resolve(clearTimeout(timer)));
           child.send('stop');
         });
-      } else child.disconnect();
+      } else {
+        // The baseline drops its schema (when it had one) once disconnected: waited for, at most 10 s.
+        await new Promise((resolve) => {
+          const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+          child.once('exit', () => resolve(clearTimeout(timer)));
+          child.disconnect();
+        });
+      }
     }
   }
 };

@@ -5,16 +5,95 @@
  * Cache-Control…), so the API/Express ratio compares the work behind an answer, not the number of headers.
  * Any other path is 404.
  *
- * IPC in: { answers: [path, base64 body, [header, value][]][] } once, then 'cpu' (answers { cpuUs }, this process's
- * CPU time so far); IPC out: { url }. Exits when the coordinator disconnects.
+ * With `database` (PostgreSQL), it also takes the mixed load's two writes, each the least a Node server does for
+ * them: `POST /v1/users/enroll` (express.json, a type check of each field, one INSERT of the user with its input as
+ * jsonb, 201) and `PATCH /v1/users/{userId}/alerts/{alertId}` (one UPDATE … RETURNING, 200), over a pg pool of 10 in a
+ * throwaway schema, answered with the same header lines. No encryption, consent, event, audit or validation schema:
+ * what "reads keep N % with 5 % writes" can be for a server whose writes do only that (bench:api, phase 3).
+ *
+ * IPC in: { answers: [path, base64 body, [header, value][]][], database?, alertId? } once, then 'cpu' (answers
+ * { cpuUs }, this process's CPU time so far); IPC out: { url }. Exits (dropping its schema) when the coordinator
+ * disconnects.
  */
+import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express from 'express';
+import express, { type Express } from 'express';
+import pg from 'pg';
 
 export type CapturedAnswer = [path: string, body: string, headers: [string, string][]];
+export interface BaselineSetup {
+  answers: CapturedAnswer[];
+  /** PostgreSQL connection string: with it, the baseline also serves the mixed load's writes. */
+  database?: string;
+  /** The alert the mixed load marks read (the API's id, so both servers get the same paths). */
+  alertId?: string;
+}
 
-process.once('message', (message: { answers: CapturedAnswer[] }) => {
+const ENROLMENT_FIELDS = ['externalUserId', 'email', 'firstName', 'lastName', 'ssn', 'dateOfBirth'] as const;
+
+/** The two writes of the mixed load, each one statement; `setHeaders` adds the API's header lines. */
+const serveWrites = async (
+  app: Express,
+  database: string,
+  alertId: string,
+  setHeaders: (res: express.Response) => void,
+): Promise<() => Promise<void>> => {
+  const schema = `bench_baseline_${randomBytes(6).toString('hex')}`;
+  const pool = new pg.Pool({ connectionString: database, max: 10, options: `-c search_path=${schema}` });
+  pool.on('error', () => {});
+  await pool.query(`create schema ${schema}`);
+  await pool.query(`create table users (id text primary key, external_user_id text unique not null, email text not null,
+    input jsonb not null, created_at timestamptz not null)`);
+  await pool.query(`create table alerts (id text primary key, user_id text not null, status text not null,
+    read_at timestamptz)`);
+  await pool.query(`insert into alerts values ($1, 'usr_bench', 'unread', null)`, [alertId]);
+  app.post('/v1/users/enroll', express.json(), async (req, res) => {
+    const body = req.body as Record<string, unknown>;
+    if (ENROLMENT_FIELDS.some((field) => typeof body?.[field] !== 'string') || typeof body.address !== 'object') {
+      res.status(400).json({ error: { code: 'VALIDATION_ERROR' } });
+      return;
+    }
+    const id = `usr_${randomUUID()}`;
+    const { rows } = await pool.query<{ created_at: Date }>(
+      'insert into users values ($1, $2, $3, $4, now()) returning created_at',
+      [id, body.externalUserId, body.email, body],
+    );
+    setHeaders(res);
+    res.status(201).json({
+      data: {
+        userId: id,
+        externalUserId: body.externalUserId,
+        status: 'pending_verification',
+        createdAt: rows[0]?.created_at.toISOString(),
+      },
+    });
+  });
+  app.patch('/v1/users/:userId/alerts/:alertId', express.json(), async (req, res) => {
+    if ((req.body as { status?: unknown })?.status !== 'read') {
+      res.status(400).json({ error: { code: 'VALIDATION_ERROR' } });
+      return;
+    }
+    const { rows } = await pool.query(
+      `update alerts set status = 'read', read_at = coalesce(read_at, now()) where id = $1 returning *`,
+      [req.params.alertId],
+    );
+    if (!rows[0]) {
+      res.status(404).end();
+      return;
+    }
+    setHeaders(res);
+    res.json({ data: rows[0] });
+  });
+  return async () => {
+    await pool.query(`drop schema if exists ${schema} cascade`).catch(() => {});
+    await pool.end().catch(() => {});
+  };
+};
+
+let closeWrites = async () => {};
+
+process.once('message', async (message: BaselineSetup) => {
   const answers = new Map(
     message.answers.map(([path, body, headers]) => [path, { body: Buffer.from(body, 'base64'), headers }] as const),
   );
@@ -32,6 +111,12 @@ process.once('message', (message: { answers: CapturedAnswer[] }) => {
     for (const [name, value] of answer.headers) res.setHeader(name, value);
     res.send(answer.body);
   });
+  if (message.database && message.alertId) {
+    const writeHeaders = (message.answers[0]?.[2] ?? []).filter(([name]) => name.toLowerCase() !== 'content-type');
+    closeWrites = await serveWrites(app, message.database, message.alertId, (res) => {
+      for (const [name, value] of writeHeaders) res.setHeader(name, value);
+    });
+  }
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
   server.listen(0, '127.0.0.1', () => {
@@ -43,4 +128,4 @@ process.on('message', (message) => {
   const { user, system } = process.cpuUsage();
   process.send?.({ cpuUs: user + system });
 });
-process.once('disconnect', () => process.exit(0));
+process.once('disconnect', () => void closeWrites().finally(() => process.exit(0)));

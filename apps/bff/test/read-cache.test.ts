@@ -418,6 +418,29 @@ describe('an entry loaded once for concurrent reads', () => {
   });
 });
 
+describe('one bureau pull per user and day', () => {
+  it('is all a first score read, the offers after it and a sandbox score refresh cost', async () => {
+    const counting = countingBureau();
+    const app = await startTestApp({ bureau: counting.bureau });
+    try {
+      const client = await app.createClient();
+      const token = await app.token(client, 'read write admin');
+      const userId = await enrolActiveUser(app, token);
+      const before = counting.pulls.credit;
+      // The first score read seeds the user's score history: a write of their scores, not of their credit file.
+      expect((await app.request('GET', `/v1/users/${userId}/credit-score`, { token })).status).toBe(200);
+      expect((await app.request('GET', `/v1/users/${userId}/offers`, { token })).status).toBe(200);
+      const refreshed = await app.request('POST', `/v1/sandbox/users/${userId}/score-refresh`, { token, body: { score: 712 } });
+      expect(refreshed.status).toBe(200);
+      const after = await app.request('GET', `/v1/users/${userId}/credit-score`, { token });
+      expect((after.body as { data: { score: number } }).data.score).toBe(712);
+      expect(counting.pulls.credit - before).toBe(1);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('invalidation', () => {
   it('takes effect on the writing instance before the call returns: delete, lock, score refresh', async () => {
     const app = await startTestApp();

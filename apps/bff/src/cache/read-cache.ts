@@ -3,12 +3,15 @@ import { type Clock, realNow } from '../lib/clock.ts';
 
 /**
  * What an entry depends on. A write names the tags it touched; every entry carrying one is dropped.
- * `client:<id>` covers a client and its tokens, `user:<id>` a user, their score and their credit file.
+ * `client:<id>` covers a client and its tokens, `user:<id>` a user, their score and their credit file,
+ * `scores:<id>` only the user's stored scores (a write of scores alone keeps the day's credit file: a bureau bills
+ * every pull).
  */
-export type CacheTag = `client:${string}` | `user:${string}` | '*';
+export type CacheTag = `client:${string}` | `user:${string}` | `scores:${string}` | '*';
 
 export const clientTag = (clientId: string): CacheTag => `client:${clientId}`;
 export const userTag = (userId: string): CacheTag => `user:${userId}`;
+export const scoresTag = (userId: string): CacheTag => `scores:${userId}`;
 
 interface Entry {
   value: unknown;

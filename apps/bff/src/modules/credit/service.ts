@@ -13,7 +13,7 @@ import { monthsBefore } from '../../bureau/dates.ts';
 import { creditFactors } from '../../bureau/factors.ts';
 import type { CreditFile } from '../../bureau/provider.ts';
 import { nextSandboxScore } from '../../bureau/sandbox/next-score.ts';
-import { userTag } from '../../cache/read-cache.ts';
+import { scoresTag, userTag } from '../../cache/read-cache.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
@@ -99,12 +99,13 @@ export const getCurrentScore = async (ctx: AppContext, user: UserRow, file: Cred
     ctx.readCache.read(
       `score:${user.id}`,
       () => latestScoreWithBaseline(ctx.db, user.id, TREND_MONTHS),
-      () => [userTag(user.id)],
+      () => [userTag(user.id), scoresTag(user.id)],
     );
   let latest = await latestScore();
   if (!latest) {
+    // Seeding writes scores only: the credit file just pulled (and cached for the day) stays.
     await writeUser(ctx, (tx, touches) => {
-      touches(userTag(user.id));
+      touches(scoresTag(user.id));
       return ensureScoreHistory(tx, ctx, user, file);
     });
     latest = await latestScore();
@@ -207,7 +208,8 @@ export const refreshScore = async (
   const now = ctx.clock.now();
   const scoreDate = now.toISOString().slice(0, 10);
   const { previous, score } = await writeUser(ctx, async (tx, touches) => {
-    touches(userTag(user.id));
+    // A new score, not a new file: the sandbox bureau's file is a function of the user and the day.
+    touches(scoresTag(user.id));
     await lockUserForScores(tx, user.id);
     const [latest] = await latestScores(tx, user.id, 1);
     const previousScore = latest?.score ?? null;

@@ -418,23 +418,32 @@ describe('an entry loaded once for concurrent reads', () => {
   });
 });
 
-describe('one bureau pull per user and day', () => {
-  it('is all a first score read, the offers after it and a sandbox score refresh cost', async () => {
+describe('a write of scores alone', () => {
+  it('keeps the day’s credit file (one bureau pull) and drops what the scores change: the score, the user’s lastScoreDate', async () => {
     const counting = countingBureau();
     const app = await startTestApp({ bureau: counting.bureau });
     try {
+      app.clock.set('2026-11-23T10:00:00.000Z');
       const client = await app.createClient();
-      const token = await app.token(client, 'read write admin');
-      const userId = await enrolActiveUser(app, token);
+      let token = await app.token(client, 'read write admin');
+      const userId = await enrolActiveUser(app, token); // verification pulls the file and seeds the score history
+      const user = async () =>
+        (await app.request('GET', `/v1/users/${userId}`, { token })).body as { data: { lastScoreDate: string } };
+      expect((await user()).data.lastScoreDate).toBe('2026-11-23');
+      // A new day: the file is pulled again once, by the first read that needs it.
+      app.clock.set('2026-11-24T10:00:00.000Z');
+      token = await app.token(client, 'read write admin');
       const before = counting.pulls.credit;
-      // The first score read seeds the user's score history: a write of their scores, not of their credit file.
       expect((await app.request('GET', `/v1/users/${userId}/credit-score`, { token })).status).toBe(200);
       expect((await app.request('GET', `/v1/users/${userId}/offers`, { token })).status).toBe(200);
       const refreshed = await app.request('POST', `/v1/sandbox/users/${userId}/score-refresh`, { token, body: { score: 712 } });
       expect(refreshed.status).toBe(200);
       const after = await app.request('GET', `/v1/users/${userId}/credit-score`, { token });
       expect((after.body as { data: { score: number } }).data.score).toBe(712);
+      expect((await app.request('GET', `/v1/users/${userId}/offers`, { token })).status).toBe(200);
       expect(counting.pulls.credit - before).toBe(1);
+      // The refresh stored today's score, which also moved the user row's lastScoreDate: the cached row is dropped.
+      expect((await user()).data.lastScoreDate).toBe('2026-11-24');
     } finally {
       await app.close();
     }

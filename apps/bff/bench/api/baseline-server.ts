@@ -39,15 +39,25 @@ const serveWrites = async (
   alertId: string,
   setHeaders: (res: express.Response) => void,
 ): Promise<() => Promise<void>> => {
+  // Tables named with their schema: a search_path in DATABASE_URL's options would win over one set here.
   const schema = `bench_baseline_${randomBytes(6).toString('hex')}`;
-  const pool = new pg.Pool({ connectionString: database, max: 10, options: `-c search_path=${schema}` });
+  const pool = new pg.Pool({ connectionString: database, max: 10 });
   pool.on('error', () => {});
-  await pool.query(`create schema ${schema}`);
-  await pool.query(`create table users (id text primary key, external_user_id text unique not null, email text not null,
-    input jsonb not null, created_at timestamptz not null)`);
-  await pool.query(`create table alerts (id text primary key, user_id text not null, status text not null,
-    read_at timestamptz)`);
-  await pool.query(`insert into alerts values ($1, 'usr_bench', 'unread', null)`, [alertId]);
+  const close = async () => {
+    await pool.query(`drop schema if exists ${schema} cascade`).catch(() => {});
+    await pool.end().catch(() => {});
+  };
+  try {
+    await pool.query(`create schema ${schema}`);
+    await pool.query(`create table ${schema}.users (id text primary key, external_user_id text unique not null,
+      email text not null, input jsonb not null, created_at timestamptz not null)`);
+    await pool.query(`create table ${schema}.alerts (id text primary key, user_id text not null, status text not null,
+      read_at timestamptz)`);
+    await pool.query(`insert into ${schema}.alerts values ($1, 'usr_bench', 'unread', null)`, [alertId]);
+  } catch (error) {
+    await close();
+    throw error;
+  }
   app.post('/v1/users/enroll', express.json(), async (req, res) => {
     const body = req.body as Record<string, unknown>;
     if (ENROLMENT_FIELDS.some((field) => typeof body?.[field] !== 'string') || typeof body.address !== 'object') {
@@ -56,7 +66,7 @@ const serveWrites = async (
     }
     const id = `usr_${randomUUID()}`;
     const { rows } = await pool.query<{ created_at: Date }>(
-      'insert into users values ($1, $2, $3, $4, now()) returning created_at',
+      `insert into ${schema}.users values ($1, $2, $3, $4, now()) returning created_at`,
       [id, body.externalUserId, body.email, body],
     );
     setHeaders(res);
@@ -75,7 +85,7 @@ const serveWrites = async (
       return;
     }
     const { rows } = await pool.query(
-      `update alerts set status = 'read', read_at = coalesce(read_at, now()) where id = $1 returning *`,
+      `update ${schema}.alerts set status = 'read', read_at = coalesce(read_at, now()) where id = $1 returning *`,
       [req.params.alertId],
     );
     if (!rows[0]) {
@@ -85,10 +95,7 @@ const serveWrites = async (
     setHeaders(res);
     res.json({ data: rows[0] });
   });
-  return async () => {
-    await pool.query(`drop schema if exists ${schema} cascade`).catch(() => {});
-    await pool.end().catch(() => {});
-  };
+  return close;
 };
 
 let closeWrites = async () => {};

@@ -10,7 +10,7 @@ import {
 } from '@credit/contract';
 import type { CreditSubject } from '../../bureau/provider.ts';
 import { writeTransaction } from '../../cache/invalidation.ts';
-import { type CacheTag, userTag } from '../../cache/read-cache.ts';
+import { type CacheTag, scoresTag, userTag } from '../../cache/read-cache.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError, notFound, validationError } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
@@ -177,13 +177,14 @@ export const enrollBatch = async (
 
 /**
  * A user visible to this caller, or 404 (another client's or another user token's user looks absent). Served from
- * the read cache; every write to a user row drops it (tag user:<id>, see writeUser).
+ * the read cache; every write to a user row drops it (tag user:<id>, see writeUser), and so does a write of their
+ * scores (tag scores:<id>): storing a score also sets the row's last_score_date (credit/repo.ts, insertScores).
  */
 export const requireUser = async (ctx: AppContext, caller: Caller, userId: string) => {
   const row = await ctx.readCache.read(
     `user:${caller.clientId}:${userId}`,
     () => findLiveUser(ctx.db, caller.clientId, userId),
-    (found) => [userTag(found.id)],
+    (found) => [userTag(found.id), scoresTag(found.id)],
   );
   if (!row || (caller.ownExternalUserId !== undefined && row.external_user_id !== caller.ownExternalUserId)) {
     throw notFound('User');

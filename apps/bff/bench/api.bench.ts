@@ -160,18 +160,27 @@ const capture = (url: string, headers: Record<string, string>, pathOnly: string)
       .on('error', reject);
   });
 
-/** The API process's CPU time so far (µs), asked over IPC: a run's difference ÷ its requests is CPU per request. */
-const cpuOf = (child: ChildProcess): Promise<number> =>
+interface Usage {
+  cpuUs: number;
+  /** The API's read-cache loads so far (the baseline has no cache; nor does the bench read it with several processes). */
+  cacheLoads?: number;
+}
+
+/** A server process's CPU time so far (µs), and its read cache's loads, asked over IPC: a run's differences count. */
+const usageOf = (child: ChildProcess): Promise<Usage> =>
   new Promise((resolve) => {
     const onMessage = (message: unknown) => {
       if (typeof message === 'object' && message !== null && 'cpuUs' in message) {
         child.off('message', onMessage);
-        resolve((message as { cpuUs: number }).cpuUs);
+        resolve(message as Usage);
       }
     };
     child.on('message', onMessage);
     child.send('cpu');
   });
+
+/** The process's CPU time so far (µs): a run's difference ÷ its requests is CPU per request. */
+const cpuOf = async (child: ChildProcess): Promise<number> => (await usageOf(child)).cpuUs;
 
 // ---- the mixed load (wrk Lua) ----------------------------------------------------------------------------------------
 
@@ -417,10 +426,12 @@ const main = async (): Promise<number> => {
       // Each server process's CPU over each run: whether the reads lost to writes are the server's own work (its
       // share of the wall clock stays ~100 % and CPU per request rises) or time it did not get (PostgreSQL's commits
       // on its core, connections waiting on writes: its share falls).
-      const mixCpu = new Map<string, { perRequest: number; share: number }[]>();
+      // And the API's read-cache loads per 1,000 requests: a write that empties caches it does not touch (issue 25's
+      // defect 1) makes the reads after it load again, which this shows whatever the host's speed.
+      const mixCpu = new Map<string, { perRequest: number; share: number; loadsPerThousand?: number }[]>();
       const mixRun = async (server: 'api' | 'express', writes: boolean, measured = true) => {
         const child = childOf[server];
-        const cpuBefore = child ? await cpuOf(child) : undefined;
+        const before = child ? await usageOf(child) : undefined;
         const started = performance.now();
         const result = await (generator as Generator).run({
           url: `${urls[server]}${paths[0]}`,
@@ -430,12 +441,17 @@ const main = async (): Promise<number> => {
           headers,
           luaRequest: mixScript({ paths, authorization: api.ready.authorization, alertPath, writes }),
         });
-        if (child && cpuBefore !== undefined && measured) {
-          const used = (await cpuOf(child)) - cpuBefore;
+        if (child && before !== undefined && measured) {
+          const after = await usageOf(child);
+          const used = after.cpuUs - before.cpuUs;
+          const requests = result.reqPerSec * DURATION;
           const key = mixKey(server, writes);
           const sample = {
-            perRequest: used / (result.reqPerSec * DURATION),
+            perRequest: used / requests,
             share: used / ((performance.now() - started) * 1000),
+            ...(after.cacheLoads !== undefined && before.cacheLoads !== undefined
+              ? { loadsPerThousand: (1000 * (after.cacheLoads - before.cacheLoads)) / requests }
+              : {}),
           };
           mixCpu.set(key, [...(mixCpu.get(key) ?? []), sample]);
         }
@@ -452,7 +468,7 @@ const main = async (): Promise<number> => {
         }
       }
       const readShare = 1 - 1 / WRITE_EVERY;
-      const cpuMedian = (key: string, pick: (c: { perRequest: number; share: number }) => number) =>
+      const cpuMedian = (key: string, pick: (c: { perRequest: number; share: number; loadsPerThousand?: number }) => number) =>
         median((mixCpu.get(key) ?? []).map(pick));
       console.log(`\n3. mixed load (wrk, ${CONNECTIONS} connections, the three read routes in turn)`);
       for (const server of mixServers) {
@@ -477,6 +493,13 @@ const main = async (): Promise<number> => {
           console.log(
             `    CPU               read-only ${readCpu.toFixed(0)} µs/request, ${(100 * cpuMedian(readsKey, (c) => c.share)).toFixed(0)} % of a core; with writes ${mixedCpu.toFixed(0)} µs/request, ${(100 * cpuMedian(mixedKey, (c) => c.share)).toFixed(0)} % of a core (a write ≈ ${writeCpu.toFixed(0)} µs, ${(writeCpu / readCpu).toFixed(1)} reads)`,
           );
+          const loads = (key: string) =>
+            (mixCpu.get(key) ?? []).flatMap((c) => (c.loadsPerThousand === undefined ? [] : [c.loadsPerThousand]));
+          if (loads(readsKey).length > 0 && loads(mixedKey).length > 0) {
+            console.log(
+              `    read cache        loads per 1,000 requests: read-only ${median(loads(readsKey)).toFixed(1)}, with writes ${median(loads(mixedKey)).toFixed(1)} (medians; a write is 1 in ${WRITE_EVERY})`,
+            );
+          }
         }
       }
     }

@@ -16,8 +16,8 @@
  * (`bundleBenchServer`, into apps/bff/dist-bench/) and forks the bundle with plain node, so what it measures is the
  * shipped build's code (no tsx loader, no keepNames `__name` wrappers). The chain worker and API processes forked
  * from here run the same bundle (import.meta.url, process.argv[1]).
- * IPC out: { url, authorization, userId, alertId, db, processes } once ready. IPC in: 'cpu' (answers { cpuUs }, this
- * process's CPU time so far), 'stop' (drops the schema, closes, exits).
+ * IPC out: { url, authorization, userId, alertId, db, processes } once ready. IPC in: 'cpu' (answers { cpuUs, cacheLoads }, this
+ * process's CPU time and its read cache's loads so far), 'stop' (drops the schema, closes, exits).
  */
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import cluster from 'node:cluster';
@@ -27,6 +27,7 @@ import { z } from 'zod';
 import { forkApiProcesses, reportListening } from '../../src/api-processes.ts';
 import { createApp } from '../../src/app.ts';
 import { buildContext } from '../../src/bootstrap.ts';
+import type { ReadCache } from '../../src/cache/read-cache.ts';
 import type { Config } from '../../src/config.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Db } from '../../src/db/db.ts';
@@ -135,13 +136,16 @@ const startChainWorker = (config: Config, db: Db): ChildProcess | undefined => {
   return worker;
 };
 
-/** The app in this process, or (BENCH_API_PROCESSES > 1) in that many API processes forked from it. */
-const serve = async (config: Config, db: Db): Promise<RunningServer> => {
+/**
+ * The app in this process, or (BENCH_API_PROCESSES > 1) in that many API processes forked from it; with the read
+ * cache of the one in this process (its loads are reported to the coordinator).
+ */
+const serve = async (config: Config, db: Db): Promise<{ server: RunningServer; readCache?: ReadCache }> => {
   const logger = createLogger(config.LOG_LEVEL, openLogDestination());
   const ctx = withoutAuditWhenAsked(await buildContext({ config, db, logger }));
-  if (PROCESSES === 1) return listen(createApp(ctx), config);
+  if (PROCESSES === 1) return { server: await listen(createApp(ctx), config), readCache: ctx.readCache };
   if (db.kind !== 'postgres') throw new Error('BENCH_API_PROCESSES above 1 needs DATABASE_URL (PostgreSQL)');
-  return forkApiProcesses(PROCESSES, logger);
+  return { server: await forkApiProcesses(PROCESSES, logger) };
 };
 
 const call = async (url: string, init: RequestInit, expected: number): Promise<unknown> => {
@@ -171,7 +175,7 @@ const main = async () => {
   if (!Number.isInteger(PROCESSES) || PROCESSES < 1) throw new Error('BENCH_API_PROCESSES must be a positive whole number');
   const config = benchConfig();
   const db = await openBenchDb();
-  const api = await serve(config, db);
+  const { server: api, readCache } = await serve(config, db);
   const chainWorker = startChainWorker(config, db);
   config.PUBLIC_URL ??= api.url;
 
@@ -199,10 +203,11 @@ const main = async () => {
   const { alertId } = z.object({ data: z.object({ alertId: z.string() }) }).parse(alert).data;
 
   process.on('message', async (message) => {
-    // The CPU time this process used so far (user + system, µs): the coordinator takes the difference over a run.
+    // The CPU time this process used so far (user + system, µs) and its read cache's loads: the coordinator takes the
+    // differences over a run.
     if (message === 'cpu') {
       const { user, system } = process.cpuUsage();
-      process.send?.({ cpuUs: user + system });
+      process.send?.({ cpuUs: user + system, cacheLoads: readCache?.loads });
       return;
     }
     if (message !== 'stop') return;

@@ -64,6 +64,7 @@ export class ReadCache {
   /** Loads under way, by key, with the invalidation sequence and the time when each started: what a read may share. */
   private readonly loading = new Map<string, { startedAt: number; startedMs: number; value: Promise<unknown> }>();
   private readonly now: () => number;
+  private loadsStarted = 0;
 
   constructor(options: ReadCacheOptions) {
     this.now = () => realNow(options.clock).getTime();
@@ -117,6 +118,7 @@ export class ReadCache {
       return underWay.value as Promise<T | undefined>;
     }
     const loadedAt = this.sequence;
+    this.loadsStarted += 1;
     const value = (async () => {
       const loaded = await load();
       if (loaded === undefined || this.suspended) return loaded;
@@ -153,6 +155,14 @@ export class ReadCache {
   resume(): void {
     this.suspended = false;
     this.invalidate(['*']);
+  }
+
+  /**
+   * Loads started since this cache was made: reads that found no current entry and no load to share, and went to
+   * the database or the bureau. What a benchmark watches to see whether writes empty the cache (bench:api, mixed).
+   */
+  get loads(): number {
+    return this.loadsStarted;
   }
 
   get size(): number {

@@ -6,7 +6,6 @@ import { classifyBodyError } from './http/body-errors.ts';
 import { dispatchOperations } from './http/dispatch.ts';
 import { errorAnswer } from './http/error-response.ts';
 import { frontDoor, type RequestListener } from './http/front-door.ts';
-import { plainJsonBody } from './http/json-body.ts';
 import { OperationTable } from './http/operation-table.ts';
 import { requestId } from './http/request-id.ts';
 import { contractRoutesOf, send } from './http/route.ts';
@@ -28,8 +27,6 @@ import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { isWidgetFile, widgetRoutes, widgetStaticRoutes } from './modules/widget/routes.ts';
 
 export const BODY_LIMIT = '1mb';
-/** BODY_LIMIT as body-parser reads it (the `bytes` package: 1 MB = 1,048,576 bytes). */
-const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** `TRUST_PROXY`: unset → none; `true`; a hop count; or addresses/CIDRs/`loopback` as Express takes them. */
 const trustProxySetting = (value: string | undefined): boolean | number | string => {
@@ -116,7 +113,7 @@ export const createApp = (ctx: AppContext): RequestListener => {
   // What every API request passes before the dispatcher.
   const beforeDispatch: RequestHandler[] = [
     noStore,
-    deferBodyErrors(plainJsonBody(BODY_LIMIT_BYTES, express.json({ limit: BODY_LIMIT, strict: true }))),
+    deferBodyErrors(express.json({ limit: BODY_LIMIT, strict: true })),
     deferBodyErrors(express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 50 })),
     clockScopePerRequest,
   ];

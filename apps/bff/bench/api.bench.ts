@@ -65,9 +65,14 @@ const PACED_DURATION = envInt('BENCH_PACED_DURATION', 10);
 const PACED_WORKERS = envInt('BENCH_PACED_WORKERS', 16);
 /** One request in this many is a write in the mixed load: 5 % (BENCH_WRITE_EVERY=1: writes only, to price one). */
 const WRITE_EVERY = envInt('BENCH_WRITE_EVERY', 20);
-/** Which writes the mix sends: both in turn (default), or only `enrol` or only `read` (marking an alert read). */
+/**
+ * Which writes the mix sends: both in turn (default), or only `enrol`, only `read` (marking an alert read), or only
+ * `consent` (renewing a second user's consent: the one write here that names a cache tag, `user:<that user>`, so the
+ * one that shows a write emptying caches it did not touch, issue 25's defect 1, in the read cache's loads).
+ */
 const MIX_WRITES = process.env.BENCH_MIX_WRITE ?? 'both';
-if (!['both', 'enrol', 'read'].includes(MIX_WRITES)) throw new Error(`BENCH_MIX_WRITE must be both, enrol or read`);
+if (!['both', 'enrol', 'read', 'consent'].includes(MIX_WRITES))
+  throw new Error('BENCH_MIX_WRITE must be both, enrol, read or consent');
 const HERE = import.meta.dirname;
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'throughput,paced,mixed,audit').split(','));
 const CPU_PROF = process.env.BENCH_CPU_PROF;
@@ -89,6 +94,9 @@ interface ApiReady {
   authorization: string;
   userId: string;
   alertId: string;
+  /** A second user, never read by the load, and a consent body for them (BENCH_MIX_WRITE=consent). */
+  neighbourId: string;
+  consentBody: string;
   db: string;
   processes: number;
   role: string;
@@ -187,7 +195,14 @@ const cpuOf = async (child: ChildProcess): Promise<number> => (await usageOf(chi
 const lua = (value: string) => JSON.stringify(value); // a JSON string of ASCII is a valid Lua string literal
 
 /** wrk's request(): the three read routes in turn; with writes, every WRITE_EVERY-th request enrols or marks read. */
-const mixScript = (opts: { paths: string[]; authorization: string; alertPath: string; writes: boolean }): string => {
+const mixScript = (opts: {
+  paths: string[];
+  authorization: string;
+  alertPath: string;
+  consentPath: string;
+  consentBody: string;
+  writes: boolean;
+}): string => {
   const enrolment = JSON.stringify({
     externalUserId: 'mix-%s-%d',
     email: 'mix@example.test',
@@ -207,6 +222,9 @@ local n = 0
 request = function()
   n = n + 1
   if writeEvery > 0 and n % writeEvery == 0 then
+    if ${MIX_WRITES === 'consent' ? 'true' : 'false'} then
+      return wrk.format("POST", ${lua(opts.consentPath)}, jsonHeaders, ${lua(opts.consentBody)})
+    end
     if ${MIX_WRITES === 'enrol' ? 'true' : MIX_WRITES === 'read' ? 'false' : '(n / writeEvery) % 2 == 1'} then
       return wrk.format("POST", "/v1/users/enroll", jsonHeaders, string.format(${lua(enrolment)}, run, n))
     end
@@ -439,7 +457,14 @@ const main = async (): Promise<number> => {
           duration: DURATION,
           timeout: TIMEOUT,
           headers,
-          luaRequest: mixScript({ paths, authorization: api.ready.authorization, alertPath, writes }),
+          luaRequest: mixScript({
+            paths,
+            authorization: api.ready.authorization,
+            alertPath,
+            consentPath: `/v1/users/${api.ready.neighbourId}/consent`,
+            consentBody: api.ready.consentBody,
+            writes,
+          }),
         });
         if (child && before !== undefined && measured) {
           const after = await usageOf(child);

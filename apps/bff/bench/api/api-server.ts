@@ -16,8 +16,9 @@
  * (`bundleBenchServer`, into apps/bff/dist-bench/) and forks the bundle with plain node, so what it measures is the
  * shipped build's code (no tsx loader, no keepNames `__name` wrappers). The chain worker and API processes forked
  * from here run the same bundle (import.meta.url, process.argv[1]).
- * IPC out: { url, authorization, userId, alertId, db, processes } once ready. IPC in: 'cpu' (answers { cpuUs, cacheLoads }, this
- * process's CPU time and its read cache's loads so far), 'stop' (drops the schema, closes, exits).
+ * IPC out: { url, authorization, userId, alertId, neighbourId, consentBody, db, processes } once ready.
+ * IPC in: 'cpu' (answers { cpuUs, cacheLoads }, this process's CPU time and its read cache's loads so far), 'stop'
+ * (drops the schema, closes, exits).
  */
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import cluster from 'node:cluster';
@@ -198,6 +199,13 @@ const main = async () => {
   const enrolled = await call(`${api.url}/v1/users/enroll`, { ...enrollInit, body: JSON.stringify(enrollment) }, 201);
   const { userId } = z.object({ data: z.object({ userId: z.string() }) }).parse(enrolled).data;
   await verifyWithSandboxAnswers(api.url, auth, userId);
+  // A second user, never read by the load: BENCH_MIX_WRITE=consent renews their consent, a write that names a cache
+  // tag (user:<neighbour>) and must leave the first user's cached entries alone.
+  const neighbourBody = JSON.stringify({ ...enrollment, externalUserId: `${enrollment.externalUserId}-neighbour` });
+  const neighbour = await call(`${api.url}/v1/users/enroll`, { ...enrollInit, body: neighbourBody }, 201);
+  const neighbourId = z.object({ data: z.object({ userId: z.string() }) }).parse(neighbour).data.userId;
+  const consentBody = JSON.stringify({ termsVersion: config.CONSENT_TERMS_VERSION, method: 'partner_attested' });
+  await call(`${api.url}/v1/users/${neighbourId}/consent`, { ...enrollInit, body: consentBody }, 201);
   const alertInit = { ...enrollInit, body: JSON.stringify({ type: 'new_inquiry' }) };
   const alert = await call(`${api.url}/v1/sandbox/users/${userId}/alerts`, alertInit, 201);
   const { alertId } = z.object({ data: z.object({ alertId: z.string() }) }).parse(alert).data;
@@ -221,6 +229,8 @@ const main = async () => {
     authorization: auth.authorization,
     userId,
     alertId,
+    neighbourId,
+    consentBody,
     db: db.kind,
     processes: PROCESSES,
     role: config.ROLE,

@@ -7,7 +7,8 @@
  *
  * With `database` (PostgreSQL), it also takes the mixed load's two writes, each the least a Node server does for
  * them: `POST /v1/users/enroll` (express.json, a type check of each field, one INSERT of the user with its input as
- * jsonb, 201) and `PATCH /v1/users/{userId}/alerts/{alertId}` (one UPDATE … RETURNING, 200), over a pg pool of 10 in a
+ * jsonb, 201), `PATCH /v1/users/{userId}/alerts/{alertId}` (one UPDATE … RETURNING, 200) and, for
+ * BENCH_MIX_WRITE=consent, `POST /v1/users/{userId}/consent` (one INSERT, 201), over a pg pool of 10 in a
  * throwaway schema, answered with the same header lines. No encryption, consent, event, audit or validation schema:
  * what "reads keep N % with 5 % writes" can be for a server whose writes do only that (bench:api, phase 3).
  *
@@ -54,6 +55,8 @@ const serveWrites = async (
     await pool.query(`create table ${schema}.alerts (id text primary key, user_id text not null, status text not null,
       read_at timestamptz)`);
     await pool.query(`insert into ${schema}.alerts values ($1, 'usr_bench', 'unread', null)`, [alertId]);
+    await pool.query(`create table ${schema}.consents (id text primary key, user_id text not null, input jsonb not null,
+      created_at timestamptz not null)`);
   } catch (error) {
     await close();
     throw error;
@@ -94,6 +97,21 @@ const serveWrites = async (
     }
     setHeaders(res);
     res.json({ data: rows[0] });
+  });
+  app.post('/v1/users/:userId/consent', express.json(), async (req, res) => {
+    const body = req.body as Record<string, unknown>;
+    if (typeof body?.termsVersion !== 'string' || typeof body.method !== 'string') {
+      res.status(400).json({ error: { code: 'VALIDATION_ERROR' } });
+      return;
+    }
+    const { rows } = await pool.query<{ created_at: Date }>(
+      `insert into ${schema}.consents values ($1, $2, $3, now()) returning created_at`,
+      [`cns_${randomUUID()}`, req.params.userId, body],
+    );
+    setHeaders(res);
+    res
+      .status(201)
+      .json({ data: { status: 'active', termsVersion: body.termsVersion, acceptedAt: rows[0]?.created_at.toISOString() } });
   });
   return close;
 };

@@ -1,4 +1,4 @@
-import { EVENT_ENVELOPE_SCHEMAS } from '@credit/contract';
+import { CONSENT_HISTORY_LIMIT, EVENT_ENVELOPE_SCHEMAS } from '@credit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxBureau } from '../src/bureau/sandbox/sandbox-bureau.ts';
 import { type Dispatcher, startDispatcher } from '../src/modules/webhooks/dispatcher.ts';
@@ -177,6 +177,25 @@ describe('no pull without consent', () => {
     expect(renewed.body.data.current.expiresAt).toBe(new Date(app.clock.now().getTime() + 365 * DAY).toISOString());
     expect((await monitoringOf(userId)).status).toBe('active');
     expect((await app.request('GET', `/v1/users/${userId}/credit-score`, { token: await tok() })).status).toBe(200);
+  });
+});
+
+describe('the history a consent state lists', () => {
+  it(`lists the ${CONSENT_HISTORY_LIMIT} most recent records, so renewing in a loop does not make each answer dearer`, async () => {
+    const userId = await enrolUser(app, await tok());
+    const given: string[] = [];
+    for (let i = 0; i < CONSENT_HISTORY_LIMIT + 2; i++) {
+      app.clock.advance(1000);
+      const res = await grant(userId, partnerConsent(app));
+      expect(res.status).toBe(201);
+      given.push(res.body.data.current.consentId);
+    }
+    const { history } = (await consentOf(userId)).body.data;
+    // The newest first, the current one included; the sandbox default and the two oldest renewals fall off the list.
+    expect(history.map((r: { consentId: string }) => r.consentId)).toEqual(given.slice(2).reverse());
+    expect(history[0].status).toBe('active');
+    const { rows } = await app.db.query<{ n: number }>('select count(*)::int as n from consents where user_id = $1', [userId]);
+    expect(rows[0]?.n).toBe(CONSENT_HISTORY_LIMIT + 3);
   });
 });
 

@@ -172,14 +172,8 @@ const verifyWithSandboxAnswers = async (base: string, auth: Record<string, strin
   await call(`${base}/v1/users/${userId}/verification/answers`, init, 200);
 };
 
-const main = async () => {
-  if (!Number.isInteger(PROCESSES) || PROCESSES < 1) throw new Error('BENCH_API_PROCESSES must be a positive whole number');
-  const config = benchConfig();
-  const db = await openBenchDb();
-  const { server: api, readCache } = await serve(config, db);
-  const chainWorker = startChainWorker(config, db);
-  config.PUBLIC_URL ??= api.url;
-
+/** What the measured load needs, made through HTTP: a client and its token, a verified user, an alert, a neighbour. */
+const seed = async (config: Config, db: Db, api: RunningServer) => {
   const bank = { name: 'Bench bank', contactEmail: 'ops@bank.test', secret: SECRET };
   const { client } = await createClient(db, systemClock, config.APP_ENV, bank);
   const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: client.id, client_secret: SECRET });
@@ -209,6 +203,35 @@ const main = async () => {
   const alertInit = { ...enrollInit, body: JSON.stringify({ type: 'new_inquiry' }) };
   const alert = await call(`${api.url}/v1/sandbox/users/${userId}/alerts`, alertInit, 201);
   const { alertId } = z.object({ data: z.object({ alertId: z.string() }) }).parse(alert).data;
+  return { authorization: auth.authorization, userId, alertId, neighbourId, consentBody };
+};
+
+const main = async () => {
+  if (!Number.isInteger(PROCESSES) || PROCESSES < 1) throw new Error('BENCH_API_PROCESSES must be a positive whole number');
+  const config = benchConfig();
+  const db = await openBenchDb();
+  let api: RunningServer | undefined;
+  let chainWorker: ChildProcess | undefined;
+  const stop = async () => {
+    await stopChainWorker(chainWorker);
+    await api?.close();
+    await db.close(); // drops the schema
+  };
+  let readCache: ReadCache | undefined;
+  let seeded: Awaited<ReturnType<typeof seed>>;
+  try {
+    const served = await serve(config, db);
+    api = served.server;
+    readCache = served.readCache;
+    chainWorker = startChainWorker(config, db);
+    config.PUBLIC_URL ??= api.url;
+    seeded = await seed(config, db, api);
+  } catch (error) {
+    // A failed start leaves no schema behind in the shared database.
+    await stop().catch(() => {});
+    throw error;
+  }
+  const url = api.url;
 
   process.on('message', async (message) => {
     // The CPU time this process used so far (user + system, µs) and its read cache's loads: the coordinator takes the
@@ -219,18 +242,12 @@ const main = async () => {
       return;
     }
     if (message !== 'stop') return;
-    await stopChainWorker(chainWorker);
-    await api.close();
-    await db.close();
+    await stop();
     process.exit(0);
   });
   process.send?.({
-    url: api.url,
-    authorization: auth.authorization,
-    userId,
-    alertId,
-    neighbourId,
-    consentBody,
+    url,
+    ...seeded,
     db: db.kind,
     processes: PROCESSES,
     role: config.ROLE,

@@ -108,6 +108,12 @@ export const ZConsentTerms = z
   })
   .meta({ id: 'ConsentTerms' });
 
+/**
+ * The records a consent state lists. A real consumer renews about once a year, so this is their whole history; it
+ * bounds what one answer costs when a caller renews in a loop (each record is decrypted into every answer).
+ */
+export const CONSENT_HISTORY_LIMIT = 25;
+
 export const ZConsentState = z
   .object({
     userId: ZUserId,
@@ -120,7 +126,12 @@ export const ZConsentState = z
     terms: ZConsentTerms,
     history: z
       .array(ZConsentRecord)
-      .meta({ description: 'Every consent record of the user, most recent first (the current one included).' }),
+      .max(CONSENT_HISTORY_LIMIT)
+      .meta({
+        description:
+          `The consent records of the user, most recent first (the current one included): every one, up to the ${CONSENT_HISTORY_LIMIT} ` +
+          'most recent. Older records stay stored; every grant and withdrawal is also in the audit trail.',
+      }),
   })
   .meta({ id: 'ConsentState' });
 export type TConsentState = z.infer<typeof ZConsentState>;

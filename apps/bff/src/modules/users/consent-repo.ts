@@ -67,11 +67,12 @@ export const insertCurrentConsent = async (tx: Queryable, c: NewConsent, newUser
   if (!newUser) await tx.query('update users set consent_valid_until = $2 where id = $1', [c.userId, c.expiresAt]);
 };
 
-/** Every consent of a user, most recent first. */
-export const listConsents = async (db: Queryable, userId: string): Promise<ConsentRow[]> => {
-  const { rows } = await db.query<ConsentRow>('select * from consents where user_id = $1 order by recorded_at desc, id desc', [
-    userId,
-  ]);
+/** A user's most recent consents, at most `limit`, most recent first. */
+export const listConsents = async (db: Queryable, userId: string, limit: number): Promise<ConsentRow[]> => {
+  const { rows } = await db.query<ConsentRow>(
+    'select * from consents where user_id = $1 order by recorded_at desc, id desc limit $2',
+    [userId, limit],
+  );
   return rows;
 };
 

@@ -196,6 +196,22 @@ describe('the history a consent state lists', () => {
     expect(history[0].status).toBe('active');
     const { rows } = await app.db.query<{ n: number }>('select count(*)::int as n from consents where user_id = $1', [userId]);
     expect(rows[0]?.n).toBe(CONSENT_HISTORY_LIMIT + 3);
+
+    // A renewal dated before all of those (a deleted test clock hands its users back to real time, which is earlier):
+    // it is still the current one, and listed first, though 25 others are newer by time.
+    const later = app.clock.now();
+    app.clock.set(new Date(later.getTime() - 30_000));
+    try {
+      const renewed = await grant(userId, partnerConsent(app));
+      expect(renewed.status).toBe(201);
+      const state = (await consentOf(userId)).body.data;
+      expect(state.current.consentId).toBe(renewed.body.data.current.consentId);
+      expect(state.reconsentRequired).toBe(false);
+      expect(state.history).toHaveLength(CONSENT_HISTORY_LIMIT);
+      expect(state.history[0].consentId).toBe(state.current.consentId);
+    } finally {
+      app.clock.set(later);
+    }
   });
 });
 

@@ -25,9 +25,9 @@ const tokenFrom = async (url: string, id: string, secret: string) => {
 // alone and passed 90 s with a type check running beside the suite, so the bound is 180 s.
 const PROCESS_TEST_TIMEOUT_MS = 180_000;
 
-// The start command's tests and the CLI's spawn processes on data folders (or schemas) of their own, so the two
-// chains run side by side: while one waits for a spawned process to start (PGlite), the other's process takes
-// the machine's other core. Within each chain the tests run one after another, so at most two chains compete.
+// The start command's tests and the CLI's spawn processes on data folders (or schemas) of their own, so they run
+// side by side (each describe is concurrent): while one waits for a spawned process to start (PGlite), another's
+// process takes the machine's other core.
 describe('the start command', { timeout: PROCESS_TEST_TIMEOUT_MS, concurrent: true }, () => {
   describe.sequential('one process start after another', () => {
     it('starts on PGlite, prints URL and credentials once, keeps data across restarts, and refuses a second process', async () => {
@@ -150,6 +150,7 @@ describe('pnpm clients (CLI)', { timeout: PROCESS_TEST_TIMEOUT_MS, concurrent: t
   it('refuses a bad CIDR and an unknown scope, exiting 1 with the reason', async () => {
     const env = { DATA_DIR: freshDir() };
     const created = await runCli(['create', '--name', 'Second Bank', '--email', 'ops@second.test'], env);
+    expect(created.code, created.stderr).toBe(0);
     const { clientId } = JSON.parse(created.stdout);
     const bad = await runCli(['update', clientId, '--ip-allowlist', '10.0.0.0/33'], env);
     expect(bad.code).toBe(1);

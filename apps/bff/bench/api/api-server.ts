@@ -213,9 +213,12 @@ const main = async () => {
   let api: RunningServer | undefined;
   let chainWorker: ChildProcess | undefined;
   const stop = async () => {
-    await stopChainWorker(chainWorker);
-    await api?.close();
-    await db.close(); // drops the schema
+    try {
+      await stopChainWorker(chainWorker);
+      await api?.close();
+    } finally {
+      await db.close(); // drops the schema
+    }
   };
   let readCache: ReadCache | undefined;
   let seeded: Awaited<ReturnType<typeof seed>>;

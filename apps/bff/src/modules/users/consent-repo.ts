@@ -67,13 +67,23 @@ export const insertCurrentConsent = async (tx: Queryable, c: NewConsent, newUser
   if (!newUser) await tx.query('update users set consent_valid_until = $2 where id = $1', [c.userId, c.expiresAt]);
 };
 
-/** A user's most recent consents, at most `limit`, most recent first. */
+/**
+ * A user's most recent consents, at most `limit`, most recent first, always including the open one (neither withdrawn
+ * nor superseded: at most one, and what `current` is made from). It comes first when the page missed it: records are
+ * ordered by `recorded_at`, which a sandbox test clock can hold still or set back, so on a tie or after a clock is
+ * deleted the newest record by time need not be the one given last.
+ */
 export const listConsents = async (db: Queryable, userId: string, limit: number): Promise<ConsentRow[]> => {
   const { rows } = await db.query<ConsentRow>(
     'select * from consents where user_id = $1 order by recorded_at desc, id desc limit $2',
     [userId, limit],
   );
-  return rows;
+  if (rows.some((row) => row.withdrawn_at === null && row.superseded_at === null)) return rows;
+  const open = await db.query<ConsentRow>(
+    'select * from consents where user_id = $1 and withdrawn_at is null and superseded_at is null limit 1',
+    [userId],
+  );
+  return open.rows[0] ? [open.rows[0], ...rows.slice(0, limit - 1)] : rows;
 };
 
 /**

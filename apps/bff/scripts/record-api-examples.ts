@@ -151,6 +151,7 @@ const main = async () => {
       },
     });
     await call('getConsent', { token, params: { userId } });
+    await call('listConsentHistory', { token, params: { userId }, query: { limit: '2' } });
     const session = (await call('getVerificationQuestions', { token, params: { userId } })).answer.data;
     const key = (
       await call('sandboxGetVerificationAnswers', { token, params: { userId }, query: { sessionId: session.sessionId } })

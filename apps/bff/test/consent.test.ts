@@ -215,6 +215,79 @@ describe('the history a consent state lists', () => {
   });
 });
 
+describe('GET …/consent/history', () => {
+  const history = async (userId: string, query: string, token?: string) =>
+    app.request('GET', `/v1/users/${userId}/consent/history${query}`, { token: token ?? (await tok()) });
+  const idsOf = (records: { consentId: string }[]) => records.map((r) => r.consentId);
+
+  it('pages through every record in the order they were recorded, whatever the clock said', async () => {
+    const userId = await enrolUser(app, await tok());
+    const enrolled = idsOf((await consentOf(userId)).body.data.history);
+    const given: string[] = [];
+    const start = app.clock.now();
+    try {
+      for (let i = 0; i < CONSENT_HISTORY_LIMIT + 2; i++) {
+        // Every third renewal with the clock held still, and one set back: the order is still the order of recording.
+        if (i % 3 !== 0) app.clock.advance(1000);
+        if (i === 10) app.clock.set(new Date(app.clock.now().getTime() - 60_000));
+        const res = await grant(userId, partnerConsent(app));
+        expect(res.status).toBe(201);
+        given.push(res.body.data.current.consentId);
+      }
+    } finally {
+      app.clock.set(new Date(Math.max(app.clock.now().getTime(), start.getTime())));
+    }
+    const everyRecord = [...enrolled, ...given];
+
+    const pages: { consentId: string; status: string }[][] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await history(userId, `?limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(res.status).toBe(200);
+      expect(res.body.pagination.total).toBe(everyRecord.length);
+      pages.push(res.body.data);
+      cursor = res.body.pagination.nextCursor;
+    } while (cursor);
+    expect(pages.map((page) => page.length)).toEqual([10, 10, 8]);
+    const newestFirst = pages.flat();
+    expect(idsOf(newestFirst)).toEqual([...everyRecord].reverse());
+    expect(newestFirst.map((r) => r.status)).toEqual(['active', ...everyRecord.slice(1).map(() => 'superseded')]);
+    // The consent state lists the same records, the most recent first, up to its bound.
+    expect(idsOf((await consentOf(userId)).body.data.history)).toEqual(idsOf(newestFirst).slice(0, CONSENT_HISTORY_LIMIT));
+
+    const oldestFirst = await history(userId, '?sort=recordedAt&limit=100');
+    expect(idsOf(oldestFirst.body.data)).toEqual(everyRecord);
+    // A cursor opens the list and order it was made for only.
+    const firstPage = await history(userId, '?limit=5');
+    const elsewhere = await history(
+      userId,
+      `?sort=recordedAt&cursor=${encodeURIComponent(firstPage.body.pagination.nextCursor)}`,
+    );
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.error.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('shows a user’s records to that user’s token and to the partner that enrolled them, to no one else', async () => {
+    const token = await tok();
+    const userId = await enrolUser(app, token);
+    const other = await enrolUser(app, token);
+    const ownToken = await app.userToken(token, await externalIdOf(userId));
+    const own = await history(userId, '', ownToken);
+    expect(own.status).toBe(200);
+    expect((await history(other, '', ownToken)).status).toBe(404);
+    // The records carry where and in which browser consent was given: reading them is in the audit trail.
+    const audit = await app.request('GET', `/v1/audit-events?userId=${userId}&type=personal_data.read`, { token });
+    expect(audit.body.data).toContainEqual(
+      expect.objectContaining({ requestId: own.body.meta.requestId, subject: { operationId: 'listConsentHistory' } }),
+    );
+    const stranger = await app.createClient();
+    const strangerToken = await app.token(stranger);
+    const res = await history(userId, '', strangerToken);
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('NOT_FOUND');
+  });
+});
+
 describe('withdrawal', () => {
   it('from the widget: monitoring pauses at once and consent.withdrawn reaches the partner’s HTTPS receiver, once', async () => {
     const token = await tok();

@@ -468,6 +468,66 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       }
     }
   },
+  "listConsentHistory": {
+    "request": {
+      "params": {
+        "userId": "usr_Ex4mple1aB3dE5fG7hJ9"
+      },
+      "query": {
+        "limit": "2"
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": [
+          {
+            "consentId": "cns_Ex4mple1aB3dE5fG7hJ9",
+            "status": "superseded",
+            "termsVersion": "2026-11-25",
+            "method": "sandbox_default",
+            "purpose": "credit_monitoring",
+            "recipients": [
+              "Credit API",
+              "Maple Bank"
+            ],
+            "acceptedAt": "2026-03-16T14:30:00.000Z",
+            "recordedAt": "2026-03-16T14:30:00.000Z",
+            "expiresAt": "9999-12-31T00:00:00.000Z",
+            "withdrawnAt": null,
+            "ipAddress": null,
+            "userAgent": null
+          },
+          {
+            "consentId": "cns_Ex4mple4aB3dE5fG7hJ9",
+            "status": "active",
+            "termsVersion": "2026-11-25",
+            "method": "partner_attested",
+            "purpose": "credit_monitoring",
+            "recipients": [
+              "Credit API",
+              "Maple Bank"
+            ],
+            "acceptedAt": "2026-03-16T14:30:00.000Z",
+            "recordedAt": "2026-03-16T14:30:00.000Z",
+            "expiresAt": "2027-03-16T14:30:00.000Z",
+            "withdrawnAt": null,
+            "ipAddress": "203.0.113.7",
+            "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 Safari/605.1.15"
+          }
+        ],
+        "pagination": {
+          "hasMore": false,
+          "nextCursor": null,
+          "total": 2
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-03-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
   "withdrawConsent": {
     "request": {
       "params": {
@@ -1211,7 +1271,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         "data": [
           {
             "deliveryId": "del_Ex4mple1aB3dE5fG7hJ9",
-            "eventId": "evt_Ex4mple12aB3dE5fG7hJ",
+            "eventId": "evt_Ex4mple13aB3dE5fG7hJ",
             "eventType": "score.changed",
             "status": "failed",
             "statusCode": 0,
@@ -1281,7 +1341,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": {
           "deliveryId": "del_Ex4mple1aB3dE5fG7hJ9",
-          "eventId": "evt_Ex4mple12aB3dE5fG7hJ",
+          "eventId": "evt_Ex4mple13aB3dE5fG7hJ",
           "eventType": "score.changed",
           "status": "failed",
           "statusCode": 0,
@@ -1721,8 +1781,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "termsVersion": "2026-11-25"
             },
             "occurredAt": "2026-03-16T14:30:00.000Z",
-            "previousHash": "6e23d33af3d61d8bdeb42a6335660ff401a140af5be5071a84ce2acd2599c2f0",
-            "hash": "036f49cfded2533a5eb4e2667e2082ef8fa173d389ddccf8ccbaab9c3c0eeb7f"
+            "previousHash": "dc505bb6e3824e9bf12c2384239417dee596215b03c8d4ea58ecdcd6c7904fac",
+            "hash": "53c5ebef8efb16ddb512094fc7defff47eb784d59d452fef8de1d7faf245f8e3"
           },
           {
             "eventId": "aud_Ex4mple6aB3dE5fG7hJ9",
@@ -1740,8 +1800,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "termsVersion": "2026-11-25"
             },
             "occurredAt": "2026-03-16T14:30:00.000Z",
-            "previousHash": "14d7e9129ce4e9ade55030025b98ec08e9a2cc36cad3ca311b02508e6a58eae0",
-            "hash": "b45515a8c423231a2b07fefd34d54390b922a3fa9d4463b80a6ed51ee23ab87c"
+            "previousHash": "49eb07d5e7fd7dd3d48cf8e4f2cc0f2401956ee630f025ebecf006efdae37921",
+            "hash": "8366b1a95d7af101afc0110dbef3b38107101cad62222c21bd4c25939b02b11d"
           }
         ],
         "pagination": {

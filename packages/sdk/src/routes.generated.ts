@@ -15,6 +15,7 @@ export const USER_TOKEN_ROUTES: Record<UserTokenOperationId, string> = {
   getVerificationQuestions: 'GET /v1/users/{userId}/verification/questions',
   grantConsent: 'POST /v1/users/{userId}/consent idempotent',
   listAlerts: 'GET /v1/users/{userId}/alerts list',
+  listConsentHistory: 'GET /v1/users/{userId}/consent/history list',
   listCreditScoreHistory: 'GET /v1/users/{userId}/credit-score/history list',
   listUserOffers: 'GET /v1/users/{userId}/offers list',
   recordOfferClick: 'POST /v1/users/{userId}/offers/{offerId}/click idempotent',

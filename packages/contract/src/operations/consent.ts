@@ -1,5 +1,11 @@
 import { defineOperation } from '../operation.ts';
-import { ZConsentState, ZGrantConsentInput } from '../resources/consent.ts';
+import {
+  CONSENT_HISTORY_LIMIT,
+  ZConsentRecord,
+  ZConsentState,
+  ZGrantConsentInput,
+  ZListConsentHistoryQuery,
+} from '../resources/consent.ts';
 import { ZUserIdParams } from '../resources/users.ts';
 
 export const getConsent = defineOperation({
@@ -10,7 +16,8 @@ export const getConsent = defineOperation({
   summary: 'Get the user’s consent and its history',
   description:
     'The consent every bureau pull rests on (null when there is none), whether the consumer must consent again before ' +
-    'anything is pulled (`reconsentRequired`), the current terms version and every record the user has had.',
+    `anything is pulled (\`reconsentRequired\`), the current terms version and the ${CONSENT_HISTORY_LIMIT} most recent records ` +
+    '(every record: `GET /v1/users/{userId}/consent/history`).',
   auth: { kind: 'bearer', scope: 'read', userToken: 'own-user' },
   rateLimit: 'userOps',
   request: { params: ZUserIdParams },
@@ -56,4 +63,21 @@ export const withdrawConsent = defineOperation({
   request: { params: ZUserIdParams },
   success: { status: 200, description: 'The consent state, with no current consent.', data: ZConsentState },
   errors: ['NOT_FOUND', 'IDEMPOTENCY_CONFLICT'],
+});
+
+export const listConsentHistory = defineOperation({
+  operationId: 'listConsentHistory',
+  method: 'get',
+  path: '/v1/users/{userId}/consent/history',
+  tag: 'Consent',
+  summary: 'List every consent record of the user',
+  description:
+    'Every consent the user has given, withdrawn, renewed or let expire, newest first by default (`sort=recordedAt` ' +
+    `for oldest first), a page at a time: the consent state (\`GET …/consent\`) lists the ${CONSENT_HISTORY_LIMIT} most ` +
+    'recent only. Each record’s `status` is as of now; records are kept until the user is deleted.',
+  auth: { kind: 'bearer', scope: 'read', userToken: 'own-user' },
+  rateLimit: 'userOps',
+  request: { params: ZUserIdParams, query: ZListConsentHistoryQuery },
+  success: { status: 200, description: 'A page of consent records.', data: ZConsentRecord, list: true },
+  errors: ['NOT_FOUND'],
 });

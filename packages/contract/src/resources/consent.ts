@@ -1,4 +1,4 @@
-import { instantInput, prefixedId, ZTimestamp, ZUserId } from '../common.ts';
+import { instantInput, prefixedId, sortQuery, ZPageQuery, ZTimestamp, ZUserId } from '../common.ts';
 import { z } from '../zod.ts';
 
 /**
@@ -129,8 +129,8 @@ export const ZConsentState = z
       .max(CONSENT_HISTORY_LIMIT)
       .meta({
         description:
-          `The consent records of the user, most recent first (the current one included): every one, up to the ${CONSENT_HISTORY_LIMIT} ` +
-          'most recent. Older records stay stored; every grant and withdrawal is also in the audit trail.',
+          `The user’s consent records, most recent first (the current one included): the ${CONSENT_HISTORY_LIMIT} most recent. ` +
+          'Older ones stay stored: `GET /v1/users/{userId}/consent/history` lists every record, a page at a time.',
       }),
   })
   .meta({ id: 'ConsentState' });
@@ -146,3 +146,12 @@ export const ZConsentSummary = z
   })
   .meta({ id: 'ConsentSummary' });
 export type TConsentSummary = z.infer<typeof ZConsentSummary>;
+
+export const CONSENT_HISTORY_SORT_FIELDS = ['recordedAt'] as const;
+
+/** GET …/consent/history: every record, a page at a time (the consent state lists the most recent only). */
+export const ZListConsentHistoryQuery = z.strictObject({
+  ...ZPageQuery.shape,
+  sort: sortQuery(CONSENT_HISTORY_SORT_FIELDS, '-recordedAt'),
+});
+export type TListConsentHistoryQuery = z.infer<typeof ZListConsentHistoryQuery>;

@@ -19,6 +19,7 @@ export const AUDITED_OPERATIONS: Readonly<Record<string, TAuditEventType>> = {
   listUsers: 'personal_data.read',
   getMe: 'personal_data.read',
   getConsent: 'personal_data.read',
+  listConsentHistory: 'personal_data.read',
   // Granting and withdrawing answer the consent history too (with its IP addresses and user agents); the write
   // itself is recorded as consent.given / consent.withdrawn in its own transaction.
   grantConsent: 'personal_data.read',

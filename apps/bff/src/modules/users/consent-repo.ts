@@ -1,4 +1,7 @@
+import type { TListConsentHistoryQuery, TPagination } from '@credit/contract';
+import type { CursorCodec } from '../../core/cursor.ts';
 import type { Queryable } from '../../db/db.ts';
+import { Filters, keysetPage } from '../../db/keyset.ts';
 import { CONSENT_COLUMNS, type ConsentColumns } from './consent-gate.ts';
 
 /** A row of `consents` (migration 008): one consumer instruction, with how it ended. */
@@ -17,6 +20,8 @@ export interface ConsentRow {
   expires_at: Date;
   withdrawn_at: Date | null;
   superseded_at: Date | null;
+  /** The order of recording (migration 014); bigint, so a string. */
+  seq: string;
 }
 
 export interface NewConsent {
@@ -68,23 +73,39 @@ export const insertCurrentConsent = async (tx: Queryable, c: NewConsent, newUser
 };
 
 /**
- * A user's most recent consents, at most `limit`, most recent first, always including the open one (neither withdrawn
- * nor superseded: at most one, and what `current` is made from). It comes first when the page missed it: records are
- * ordered by `recorded_at`, which a sandbox test clock can hold still or set back, so on a tie or after a clock is
- * deleted the newest record by time need not be the one given last.
+ * A user's most recent consents, at most `limit`, most recent first: in the order they were recorded (`seq`), not by
+ * `recorded_at`, which a sandbox test clock can hold still or set back. The open one (neither withdrawn nor
+ * superseded, at most one) is always the last recorded, as every grant supersedes the one before: so it is first here.
  */
 export const listConsents = async (db: Queryable, userId: string, limit: number): Promise<ConsentRow[]> => {
-  const { rows } = await db.query<ConsentRow>(
-    'select * from consents where user_id = $1 order by recorded_at desc, id desc limit $2',
-    [userId, limit],
-  );
-  if (rows.some((row) => row.withdrawn_at === null && row.superseded_at === null)) return rows;
-  const open = await db.query<ConsentRow>(
-    'select * from consents where user_id = $1 and withdrawn_at is null and superseded_at is null limit 1',
-    [userId],
-  );
-  return open.rows[0] ? [open.rows[0], ...rows.slice(0, limit - 1)] : rows;
+  const { rows } = await db.query<ConsentRow>('select * from consents where user_id = $1 order by seq desc limit $2', [
+    userId,
+    limit,
+  ]);
+  return rows;
 };
+
+// `recordedAt` sorts by the order of recording (`seq`, migration 014): the same as by time, except where a sandbox
+// test clock held time still (a tie) or was deleted (back to real time).
+const HISTORY_SORT_COLUMNS = { recordedAt: { column: 'seq', type: 'text' as const } };
+
+/** Every consent of a user, a page at a time (GET …/consent/history), through the `consents_user_seq` index. */
+export const listConsentPage = (
+  db: Queryable,
+  userId: string,
+  query: TListConsentHistoryQuery,
+  cursors: CursorCodec,
+): Promise<{ items: ConsentRow[]; pagination: TPagination }> =>
+  keysetPage<ConsentRow>(db, {
+    cursors,
+    list: `consents:${userId}`,
+    table: 'consents',
+    columns: '*',
+    filters: new Filters().add((p) => `user_id = ${p}`, userId),
+    sortColumns: HISTORY_SORT_COLUMNS,
+    query,
+    cursorValue: (row, field) => (field === 'recordedAt' ? String(row.seq) : row.id),
+  });
 
 /**
  * Withdraws the user's current consent (open and not expired) and closes the gate; the caller holds the user's row

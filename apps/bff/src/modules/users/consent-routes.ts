@@ -1,4 +1,4 @@
-import { getConsent, grantConsent, withdrawConsent } from '@credit/contract';
+import { getConsent, grantConsent, listConsentHistory, withdrawConsent } from '@credit/contract';
 import type { Request, Router } from 'express';
 import type { AppContext } from '../../context.ts';
 import { bindRoute } from '../../http/route.ts';
@@ -12,11 +12,15 @@ export const originOf = (req: Request): RequestOrigin => ({
   requestId: req.requestId,
 });
 
-/** GET/POST /v1/users/{userId}/consent and POST …/consent/withdraw (docs/partner/consent.md). */
+/** GET/POST /v1/users/{userId}/consent, GET …/consent/history and POST …/consent/withdraw (docs/partner/consent.md). */
 export const bindConsentRoutes = (router: Router, ctx: AppContext): void => {
   bindRoute(router, ctx, getConsent, async ({ params, caller }) => ({
     data: await consent.getConsent(ctx, caller, params.userId),
   }));
+  bindRoute(router, ctx, listConsentHistory, async ({ params, query, caller }) => {
+    const page = await consent.listConsentHistory(ctx, caller, params.userId, query);
+    return { data: page.items, pagination: page.pagination };
+  });
   bindRoute(router, ctx, grantConsent, async ({ params, body, caller, req }) => ({
     data: await consent.grantConsent(ctx, caller, params.userId, body, originOf(req)),
   }));

@@ -1,14 +1,23 @@
-import { CONSENT_HISTORY_LIMIT, type TConsentState, type TGrantConsentInput } from '@credit/contract';
+import {
+  CONSENT_HISTORY_LIMIT,
+  type TConsentRecord,
+  type TConsentState,
+  type TGrantConsentInput,
+  type TListConsentHistoryQuery,
+  type TPagination,
+} from '@credit/contract';
 import { userTag } from '../../cache/read-cache.ts';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
+import { cursorsOf } from '../../http/cursor.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
 import { type RequestOrigin, suppliedConsent, toConsentRecord } from './consent-record.ts';
 import {
   insertCurrentConsent,
+  listConsentPage,
   listConsents,
   lockUserForConsent,
   supersedeOtherTermsVersions,
@@ -41,6 +50,19 @@ const stateOf = async (ctx: AppContext, db: Queryable, userId: string, now: Date
 export const getConsent = async (ctx: AppContext, caller: Caller, userId: string): Promise<TConsentState> => {
   const user = await requireUser(ctx, caller, userId);
   return stateOf(ctx, ctx.db, user.id, ctx.clock.now());
+};
+
+/** Every record of the user, a page at a time, each record's status read now. */
+export const listConsentHistory = async (
+  ctx: AppContext,
+  caller: Caller,
+  userId: string,
+  query: TListConsentHistoryQuery,
+): Promise<{ items: TConsentRecord[]; pagination: TPagination }> => {
+  const user = await requireUser(ctx, caller, userId);
+  const now = ctx.clock.now();
+  const page = await listConsentPage(ctx.db, user.id, query, cursorsOf(ctx));
+  return { items: page.items.map((row) => toConsentRecord(ctx, row, now)), pagination: page.pagination };
 };
 
 /** Grants or renews: the new record becomes current (the previous one superseded) and the gate opens until its expiry. */

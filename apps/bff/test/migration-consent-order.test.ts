@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { MIGRATIONS, migrate } from '../src/db/migrate.ts';
+import { openTestDb } from './helpers/test-db.ts';
+
+/** Applies the migrations before `version` as `migrate` would, so data can be written in the older shape. */
+const migrateUpTo = async (db: Awaited<ReturnType<typeof openTestDb>>, version: string) => {
+  await db.exec('create table schema_migrations (version text primary key, applied_at timestamptz not null default now())');
+  for (const migration of MIGRATIONS.slice(
+    0,
+    MIGRATIONS.findIndex((m) => m.version === version),
+  )) {
+    await db.exec(migration.sql);
+    await db.query('insert into schema_migrations (version) values ($1)', [migration.version]);
+  }
+};
+
+describe('migration 014 (the order consents were recorded in)', () => {
+  it('numbers existing records by their recorded time, and records after it after them', async () => {
+    const db = await openTestDb();
+    try {
+      await migrateUpTo(db, '014-consent-order');
+      await db.exec(`
+        insert into clients (id, name, environment, secret_hash, scopes, contact_email, created_at)
+          values ('cli_a', 'A', 'sandbox', 'x', '{read}', 'a@example.test', now());
+        insert into users (id, client_id, status, created_at) values ('usr_a', 'cli_a', 'active', now());
+      `);
+      // Stored out of time order (a test clock set back): ids and insertion order disagree with recorded_at.
+      for (const [id, recordedAt] of [
+        ['cns_c', '2026-03-01T00:00:00Z'],
+        ['cns_a', '2026-01-01T00:00:00Z'],
+        ['cns_b', '2026-02-01T00:00:00Z'],
+      ]) {
+        await db.query(
+          `insert into consents (id, client_id, user_id, terms_version, method, purpose, recipients, accepted_at,
+             recorded_at, expires_at, superseded_at)
+           values ($1, 'cli_a', 'usr_a', 'v1', 'partner_attested', 'credit_monitoring', '{A}', $2, $2, $2::timestamptz + interval '1 year', $2)`,
+          [id, recordedAt],
+        );
+      }
+
+      expect(await migrate(db)).toEqual(MIGRATIONS.slice(-1).map((m) => m.version));
+      await db.query(
+        `insert into consents (id, client_id, user_id, terms_version, method, purpose, recipients, accepted_at,
+           recorded_at, expires_at)
+         values ('cns_0', 'cli_a', 'usr_a', 'v1', 'widget', 'credit_monitoring', '{A}', '2025-01-01', '2025-01-01', '2027-01-01')`,
+      );
+      const { rows } = await db.query<{ id: string }>("select id from consents where user_id = 'usr_a' order by seq");
+      expect(rows.map((r) => r.id)).toEqual(['cns_a', 'cns_b', 'cns_c', 'cns_0']);
+      // `generated always`: the order cannot be written by hand.
+      await expect(db.query("update consents set seq = 1 where id = 'cns_0'")).rejects.toThrow();
+    } finally {
+      await db.close();
+    }
+  });
+});

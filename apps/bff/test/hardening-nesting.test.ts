@@ -1,4 +1,4 @@
-import { MAX_NESTING_DEPTH } from '@credit/contract';
+import { ALL_OPERATIONS, MAX_NESTING_DEPTH } from '@credit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enrolUser } from './helpers/credit-users.ts';
 import { startTestApp, type TestApp } from './helpers/harness.ts';
@@ -39,7 +39,27 @@ const routes = (): [string, string][] => [
 const send = (method: string, path: string, rawBody: string) =>
   app.request(method, path, { token, rawBody, headers: { 'content-type': 'application/json', 'idempotency-key': path } });
 
+/** Idempotent operations without a body: a body sent to them is ignored, with or without an Idempotency-Key. */
+const bodylessRoutes = (): [string, string][] => [
+  ['POST', `/v1/users/${userId}/consent/withdraw`],
+  ['POST', `/v1/users/${userId}/credit-score/refresh`],
+  ['POST', `/v1/sandbox/users/${userId}/offers/off_missing00000000/convert`],
+];
+
 describe(`bodies nested deeper than ${MAX_NESTING_DEPTH} levels`, () => {
+  it('sent to an idempotent operation that takes no body, are ignored as any body is there: never a 500', async () => {
+    // The contract's list, so an operation added later is not missed here.
+    const bodyless = ALL_OPERATIONS.filter((op) => op.idempotent && !op.request.body).map((op) => op.operationId);
+    expect(bodyless.sort()).toEqual(['refreshCreditScore', 'sandboxConvertOffer', 'withdrawConsent']);
+    for (const [method, path] of bodylessRoutes()) {
+      const deep = await send(method, `${path}`, arrays(10_000));
+      const plain = await app.request(method, path, { token, headers: { 'idempotency-key': `${path}-plain` } });
+      expect(deep.status, `${method} ${path}: ${JSON.stringify(deep.body)}`).toBeLessThan(500);
+      expect(deep.status).toBe(plain.status);
+      expect(deep.body.error?.code).toBe(plain.body.error?.code);
+    }
+  });
+
   it('20,000 bytes of [[[[…]]]] or {"a":{"a":…}} are a 400 naming the body on every route that reads one', async () => {
     for (const [method, path] of routes()) {
       for (const raw of [arrays(10_000), objects(4_000)]) {

@@ -239,10 +239,11 @@ export const bindRoute = <O extends Operation>(
     // The handler runs in the request's audit scope (a bureau pull inside it is recorded with the request's id); a
     // successful read of credit or personal data is recorded, durably, before it is answered (modules/audit).
     const scope = { caller, requestId: req.requestId };
+    // Only a body the operation reads is part of the request: one it ignores is never walked (nor bounded, as no
+    // schema parsed it), so 20,000 bytes of `[[[[…` cannot overflow the fingerprint's walk.
+    const fingerprint = scopedKey ? fingerprintRequest(op.method, req.path, bodySchema ? req.body : undefined) : '';
     const response = scopedKey
-      ? await withIdempotency(ctx, caller.clientId, scopedKey, fingerprintRequest(op.method, req.path, req.body), () =>
-          runInAuditScope(scope, () => run(route)),
-        )
+      ? await withIdempotency(ctx, caller.clientId, scopedKey, fingerprint, () => runInAuditScope(scope, () => run(route)))
       : await runInAuditScope(scope, () => run(route));
     if (ctx.audit && response.status < 300) await ctx.audit.recordOperation(op.operationId, caller, req.requestId, params);
     send(res, response);

@@ -108,6 +108,15 @@ export const exampleRequests = (world: FuzzWorld, op: Operation, category: Categ
         ),
         one({ bodyMutation: { kind: 'whole', value: null } }),
         ...DEEP_BODIES.map((value) => one({ bodyMutation: { kind: 'whole', value } })),
+        // With a key as well: the key's fingerprint walks the body, which answered 500 once where no schema bounded it.
+        ...(op.idempotent
+          ? DEEP_BODIES.map((value, i) =>
+              one({
+                bodyMutation: { kind: 'whole', value },
+                extraHeaders: { 'idempotency-key': `fuzz-deep-${op.operationId}-${seed}-${i}` },
+              }),
+            )
+          : []),
         one({ bodyMutation: { kind: 'unknown-field', name: 'extra', value: 'x' } }),
       ];
     }

@@ -239,9 +239,15 @@ export const requestsArbitrary = (world: FuzzWorld, op: Operation, category: Cat
               : fc.constant(undefined),
           })
           .map((h) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined)) as Record<string, string>)
-      : isGet
-        ? fc.option(fc.constant({ 'if-none-match': '*' }), { nil: {}, freq: 3 })
-        : fc.constant({});
+      : category === 'body' && op.idempotent
+        ? // A hostile body with a key too: the key's fingerprint walks the body (a 500 found that way once).
+          fc.option(
+            fc.uuid().map((key) => ({ 'idempotency-key': key })),
+            { nil: {} },
+          )
+        : isGet
+          ? fc.option(fc.constant({ 'if-none-match': '*' }), { nil: {}, freq: 3 })
+          : fc.constant({});
   const parts = fc.record({
     caller: callerArbitrary(op, category),
     pathValues: pathArbitrary(world, op, category),

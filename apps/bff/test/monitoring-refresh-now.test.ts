@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BureauUnavailableError } from '../src/bureau/http/errors.ts';
+import type { BureauProvider } from '../src/bureau/provider.ts';
+import { SandboxBureau } from '../src/bureau/sandbox/sandbox-bureau.ts';
 import { enrolActiveUser, enrolUser } from './helpers/credit-users.ts';
 import { startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 
@@ -110,5 +113,53 @@ describe('POST /v1/users/{userId}/credit-score/refresh', () => {
     const otherClient = await app.createClient();
     const otherToken = await app.token(otherClient);
     expect((await refresh(own, otherToken)).status).toBe(404);
+  });
+});
+
+describe('refresh now while the pull is under way, and when it fails', () => {
+  /** The sandbox bureau, except that a held credit pull waits until it is let go, then fails as a bureau outage. */
+  const inner = new SandboxBureau();
+  let hold: { entered: () => void; release: Promise<void> } | undefined;
+  const bureau: BureauProvider = {
+    name: inner.name,
+    pullIdentityFile: (...args) => inner.pullIdentityFile(...args),
+    pullCreditFile: async (subject, asOf) => {
+      const held = hold;
+      if (!held) return inner.pullCreditFile(subject, asOf);
+      hold = undefined;
+      held.entered();
+      await held.release;
+      throw new BureauUnavailableError('timeout');
+    },
+  };
+  let own: TestApp;
+  beforeAll(async () => {
+    own = await startTestApp({ bureau });
+  });
+  afterAll(() => own.close());
+
+  it('shows the day’s slot as taken while the pull runs, and free again once a failed pull gives it back', async () => {
+    const token = await own.token(await own.createClient());
+    const userId = await enrolActiveUser(own, token);
+    const monitoring = async () =>
+      (await own.request('GET', `/v1/users/${userId}`, { token })).body.data.monitoring.refreshAvailableAt;
+    // Read, so the user row is in the read cache.
+    expect(await monitoring()).toBeNull();
+
+    let entered!: () => void;
+    const pulling = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    let letGo!: () => void;
+    hold = { entered, release: new Promise<void>((resolve) => (letGo = resolve)) };
+    const refreshing = own.request('POST', `/v1/users/${userId}/credit-score/refresh`, { token });
+    await pulling;
+    expect(await monitoring()).toBe(new Date(own.clock.now().getTime() + 24 * HOUR).toISOString());
+
+    letGo();
+    const failed = await refreshing;
+    expect(failed.status).toBe(503);
+    expect(failed.body.error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(await monitoring()).toBeNull();
   });
 });

@@ -196,7 +196,11 @@ export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string
   const bureau = bureauOf(ctx);
   const now = ctx.clock.now();
   const windowMs = MANUAL_REFRESH_INTERVAL_HOURS * HOUR_MS;
-  const claim = await claimManualRefresh(ctx.db, user.id, now, new Date(now.getTime() - windowMs));
+  // Claimed and given back through writeUser: the user row the read cache holds shows the slot (refreshAvailableAt).
+  const claim = await writeUser(ctx, async (tx, touches) => {
+    touches(userTag(user.id));
+    return claimManualRefresh(tx, user.id, now, new Date(now.getTime() - windowMs));
+  });
   if (!claim) {
     const last = (await lastManualRefresh(ctx.db, user.id)) ?? now;
     const retryAfter = Math.max(1, Math.ceil((new Date(last).getTime() + windowMs - now.getTime()) / 1000));
@@ -207,7 +211,11 @@ export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string
       { retryAfter },
     );
   }
-  const giveBack = () => releaseManualRefresh(ctx.db, user.id, now, claim.previous);
+  const giveBack = () =>
+    writeUser(ctx, async (tx, touches) => {
+      touches(userTag(user.id));
+      await releaseManualRefresh(tx, user.id, now, claim.previous);
+    });
 
   let result: Awaited<ReturnType<typeof bureau.pullCreditFile>>;
   try {

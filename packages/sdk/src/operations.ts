@@ -1,4 +1,4 @@
-import type { Operation } from '@credit/contract';
+import type { Operation, TMeta, TPagination } from '@credit/contract';
 import type { InternalOperationId } from './internal-operations.ts';
 
 /**
@@ -61,16 +61,9 @@ export type CallArgs<Id extends AnyOperationId> = ParamsPart<RequestOf<Id>> &
 export type CallArgsTuple<Id extends AnyOperationId> =
   Record<string, never> extends CallArgs<Id> ? [args?: CallArgs<Id>] : [args: CallArgs<Id>];
 
-export interface PaginationInfo {
-  hasMore: boolean;
-  nextCursor: string | null;
-  total: number;
-}
-
-export interface ResponseMeta {
-  requestId: string;
-  timestamp: string;
-}
+/** The contract's `Pagination` and `ResponseMeta`, by the names this SDK has exported them under. */
+export type PaginationInfo = TPagination;
+export type ResponseMeta = TMeta;
 
 /** One page of a cursor list. */
 export interface Page<Item> {

@@ -1,6 +1,12 @@
+import type { TMeta } from '@credit/contract';
 import type { Clock } from '../lib/clock.ts';
 
-export const responseMeta = (requestId: string, clock: Clock, extra?: Record<string, unknown>) => ({
+/** Every answer's `meta` (the contract's ResponseMeta), with what an operation adds to it (`extra`). */
+export const responseMeta = (
+  requestId: string,
+  clock: Clock,
+  extra?: Record<string, unknown>,
+): TMeta & Record<string, unknown> => ({
   requestId,
   timestamp: clock.now().toISOString(),
   ...extra,

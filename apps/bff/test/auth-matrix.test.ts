@@ -119,6 +119,7 @@ const EXTENSIONS = [
   'GET /v1/users/{userId}/consent',
   'POST /v1/users/{userId}/consent',
   'POST /v1/users/{userId}/consent/withdraw',
+  'GET /v1/users/{userId}/consent/history', // every record, a page at a time (the state lists the 25 most recent)
   // Audit trail (issue 24): the client's tamper-evident record of reads, pulls, tokens, deletions and secrets.
   'GET /v1/audit-events',
   'POST /widget/session', // the widget frame's cookie session

@@ -482,23 +482,6 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": [
           {
-            "consentId": "cns_Ex4mple1aB3dE5fG7hJ9",
-            "status": "superseded",
-            "termsVersion": "2026-11-25",
-            "method": "sandbox_default",
-            "purpose": "credit_monitoring",
-            "recipients": [
-              "Credit API",
-              "Maple Bank"
-            ],
-            "acceptedAt": "2026-03-16T14:30:00.000Z",
-            "recordedAt": "2026-03-16T14:30:00.000Z",
-            "expiresAt": "9999-12-31T00:00:00.000Z",
-            "withdrawnAt": null,
-            "ipAddress": null,
-            "userAgent": null
-          },
-          {
             "consentId": "cns_Ex4mple4aB3dE5fG7hJ9",
             "status": "active",
             "termsVersion": "2026-11-25",
@@ -514,6 +497,23 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
             "withdrawnAt": null,
             "ipAddress": "203.0.113.7",
             "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 Safari/605.1.15"
+          },
+          {
+            "consentId": "cns_Ex4mple1aB3dE5fG7hJ9",
+            "status": "superseded",
+            "termsVersion": "2026-11-25",
+            "method": "sandbox_default",
+            "purpose": "credit_monitoring",
+            "recipients": [
+              "Credit API",
+              "Maple Bank"
+            ],
+            "acceptedAt": "2026-03-16T14:30:00.000Z",
+            "recordedAt": "2026-03-16T14:30:00.000Z",
+            "expiresAt": "9999-12-31T00:00:00.000Z",
+            "withdrawnAt": null,
+            "ipAddress": null,
+            "userAgent": null
           }
         ],
         "pagination": {
@@ -1781,8 +1781,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "termsVersion": "2026-11-25"
             },
             "occurredAt": "2026-03-16T14:30:00.000Z",
-            "previousHash": "dc505bb6e3824e9bf12c2384239417dee596215b03c8d4ea58ecdcd6c7904fac",
-            "hash": "53c5ebef8efb16ddb512094fc7defff47eb784d59d452fef8de1d7faf245f8e3"
+            "previousHash": "45d976233ac9d17178750c0ab028d542076eccbabcf61bb0411929f4489c0ba3",
+            "hash": "2ca0189964322d131dd0b736d4ce77500a4cd7162748ef49824930800f9a997b"
           },
           {
             "eventId": "aud_Ex4mple6aB3dE5fG7hJ9",
@@ -1800,8 +1800,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "termsVersion": "2026-11-25"
             },
             "occurredAt": "2026-03-16T14:30:00.000Z",
-            "previousHash": "49eb07d5e7fd7dd3d48cf8e4f2cc0f2401956ee630f025ebecf006efdae37921",
-            "hash": "8366b1a95d7af101afc0110dbef3b38107101cad62222c21bd4c25939b02b11d"
+            "previousHash": "5cf35d69512a0dc27070d7780659d7618b03f03d6199665fdce88e7e30e23909",
+            "hash": "6387c74604c3d02a12521ad0baca99baf338a6eeee8a85c32c6c6321376b09ce"
           }
         ],
         "pagination": {

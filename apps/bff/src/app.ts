@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { AppContext } from './context.ts';
 import { ApiError } from './core/api-error.ts';
 import { accessLog } from './http/access-log.ts';
@@ -8,7 +8,7 @@ import { errorAnswer } from './http/error-response.ts';
 import { frontDoor, type RequestListener } from './http/front-door.ts';
 import { OperationTable } from './http/operation-table.ts';
 import { requestId } from './http/request-id.ts';
-import { contractRoutesOf, send } from './http/route.ts';
+import { type ModuleRoutes, send } from './http/route.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { alertRoutes } from './modules/alerts/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
@@ -65,10 +65,11 @@ const hasBody = (req: { headers: Record<string, unknown> }) =>
   req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
 
 /**
- * Every module's routes: the contract operations each binds (bindRoute), which the operation table dispatches, and
- * the pages outside the contract (docs, health, the widget frame, the sandbox's landing page), which Express serves.
+ * Every module's routes, as values: the contract operations each binds (bindRoute), from which `createApp` builds the
+ * operation table, and the pages outside the contract (docs, health, the widget frame, the sandbox's landing page),
+ * which Express serves. Building them registers nothing.
  */
-export const moduleRoutes = (ctx: AppContext): Router[] => [
+export const moduleRoutes = (ctx: AppContext): ModuleRoutes[] => [
   docsRoutes(ctx),
   authRoutes(ctx),
   userRoutes(ctx),
@@ -105,7 +106,8 @@ export const createApp = (ctx: AppContext): RequestListener => {
   app.set('etag', false);
 
   const modules = moduleRoutes(ctx);
-  const operations = new OperationTable(modules.flatMap(contractRoutesOf));
+  // The one operation table, built here from every module's operations in order; Express mounts only pages (below).
+  const operations = new OperationTable(modules.flatMap((m) => m.operations));
   const widgetFiles = widgetStaticRoutes();
 
   // What every response gets, static files included.
@@ -133,7 +135,7 @@ export const createApp = (ctx: AppContext): RequestListener => {
   app.use((req, res, next) => (isWidgetFile(req.path) ? widgetFiles(req, res, next) : next()));
   for (const handler of beforeDispatch) app.use(handler);
   app.use(dispatch);
-  for (const pages of modules) app.use(pages);
+  for (const { pages } of modules) if (pages) app.use(pages);
   app.use(unknownRoute);
   const handleError: ErrorRequestHandler = (error, req, res, _next) => onError(error, req, res);
   app.use(handleError);

@@ -2,7 +2,6 @@ import { ALL_OPERATIONS } from '@credit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moduleRoutes } from '../src/app.ts';
 import { OperationTable } from '../src/http/operation-table.ts';
-import { contractRoutesOf } from '../src/http/route.ts';
 import { enrolUser } from './helpers/credit-users.ts';
 import { startTestApp, type TestApp } from './helpers/harness.ts';
 
@@ -27,7 +26,7 @@ const raw = (method: string, path: string, withToken = true) =>
 
 describe('the operation table', () => {
   it('holds every operation of the contract, each once, bound by the modules createApp builds', () => {
-    const table = new OperationTable(moduleRoutes(app.ctx).flatMap(contractRoutesOf));
+    const table = new OperationTable(moduleRoutes(app.ctx).flatMap((m) => m.operations));
     const bound = table.routes.map((route) => route.op.operationId).sort();
     expect(bound).toEqual(ALL_OPERATIONS.map((op) => op.operationId).sort());
   });

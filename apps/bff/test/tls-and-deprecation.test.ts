@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { createApp } from '../src/app.ts';
 import { dispatchOperations } from '../src/http/dispatch.ts';
 import { OperationTable } from '../src/http/operation-table.ts';
-import { bindRoute, contractRoutesOf } from '../src/http/route.ts';
+import { bindRoute } from '../src/http/route.ts';
 import { listen } from '../src/server.ts';
 import { startTestApp, type TestApp, testConfig } from './helpers/harness.ts';
 
@@ -75,9 +75,8 @@ describe('deprecating a route', () => {
       req.principal = { kind: 'access', client: client as never, scopes: ['read'] };
       next();
     });
-    const router = express.Router();
-    bindRoute(router, app.ctx, legacy, async () => ({ data: { pong: true } }));
-    server.use(dispatchOperations(app.ctx, new OperationTable(contractRoutesOf(router))));
+    const route = bindRoute(app.ctx, legacy, async () => ({ data: { pong: true } }));
+    server.use(dispatchOperations(app.ctx, new OperationTable([route])));
     const running = await listen(server, testConfig({ PORT: '0' }));
     const res = await fetch(`${running.url}/v1/legacy-ping`);
     expect(res.status).toBe(200);

@@ -1,7 +1,7 @@
 import type { Operation } from '@credit/contract';
 import type { Request, Response } from 'express';
 
-/** A contract operation and what serves it: bound by `bindRoute` (or `bindRawRoute`), dispatched by the table. */
+/** A contract operation and what serves it: made by `bindRoute` (or `bindRawRoute`), dispatched by the table. */
 export interface ContractRoute {
   op: Pick<Operation, 'operationId' | 'method' | 'path' | 'rateLimit' | 'auth'>;
   serve: (req: Request, res: Response) => Promise<void>;
@@ -21,7 +21,7 @@ interface Entry {
 }
 
 /**
- * The one dispatcher of contract operations, built once by `createApp` from every route the modules bound. The
+ * The one dispatcher of contract operations, built once by `createApp` from the operations every module returns. The
  * rules, decided here and nowhere else (docs/decisions.md, "One dispatcher"):
  * - paths match exactly: letter case counts (`/V1/users` is no route) and a trailing slash is another path
  *   (`/v1/users/` is no route): both are `404 NOT_FOUND`, like any unknown route;

@@ -1,5 +1,5 @@
 import { documentedErrors, type Operation, stringPolicyProblem, type TPagination } from '@credit/contract';
-import type { Request, Response } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { ApiError, validationError } from '../core/api-error.ts';
@@ -153,44 +153,35 @@ const readIdempotencyKey = (req: Request): string | undefined => {
   return key;
 };
 
-/** What module route builders bind operations on: an Express `Router` (its pages) or anything else. */
-type RouteOwner = object;
-
-const CONTRACT_ROUTES = Symbol('contract routes');
-type Owning = { [CONTRACT_ROUTES]?: ContractRoute[] };
+/**
+ * What a module's route builder returns: the contract operations it binds (`bindRoute`, `bindRawRoute`), in order,
+ * for the one operation table `createApp` builds, and, only for a module that serves pages outside the contract
+ * (docs, the widget frame, the sandbox's landing page), the Express router that serves them.
+ */
+export interface ModuleRoutes {
+  operations: readonly ContractRoute[];
+  pages?: Router;
+}
 
 /**
- * The contract operations bound on `owner` (a module's router), in the order bound. `createApp` collects them from
- * every module into the one operation table; binding registers nothing anywhere else (no Express route).
+ * The route of an operation whose answer is not the API envelope (the OAuth token endpoint, RFC 6749 bodies):
+ * dispatched and rate limited from the table like every other operation; the handler writes its own answer, and
+ * anything it throws goes to the app's error handler. Returned, not registered anywhere.
  */
-export const contractRoutesOf = (owner: RouteOwner): readonly ContractRoute[] => (owner as Owning)[CONTRACT_ROUTES] ?? [];
-
-const own = (owner: RouteOwner, route: ContractRoute) => {
-  const owning = owner as Owning;
-  owning[CONTRACT_ROUTES] ??= [];
-  owning[CONTRACT_ROUTES].push(route);
-};
-
-/**
- * For an operation whose answer is not the API envelope (the OAuth token endpoint, RFC 6749 bodies): dispatched
- * and rate limited from the table like every other operation; the handler writes its own answer, and anything it
- * throws goes to the app's error handler.
- */
-export const bindRawRoute = (owner: RouteOwner, op: ContractRoute['op'], serve: ContractRoute['serve']): void =>
-  own(owner, { op, serve });
+export const bindRawRoute = (op: ContractRoute['op'], serve: ContractRoute['serve']): ContractRoute => ({ op, serve });
 
 /**
  * Binds one contract operation to its handler: sandbox gate → auth → body errors → validation → idempotency →
- * handler → envelope. Every API route goes through here, so each rule is written once. The operation table
- * (`createApp`) dispatches it, after the request was counted in the operation's rate-limit bucket.
+ * handler → envelope. Every API route goes through here, so each rule is written once. Returns the route and
+ * registers nothing: the module's route builder hands it to `createApp`, whose operation table dispatches it, after
+ * the request was counted in the operation's rate-limit bucket.
  */
 export const bindRoute = <O extends Operation>(
-  owner: RouteOwner,
   ctx: AppContext,
   op: O,
   handler: (route: RouteContext<O>) => Promise<HandlerResult<O>>,
   options: RouteOptions = {},
-): void => {
+): ContractRoute => {
   const documented = new Set<string>(documentedErrors(op));
   // The handler's answer, an error included, is prepared rather than sent: a keyed request stores it for replay.
   // Made once per route: a function made per request would also be named per request (tsx's keepNames).
@@ -248,5 +239,5 @@ export const bindRoute = <O extends Operation>(
     if (ctx.audit && response.status < 300) await ctx.audit.recordOperation(op.operationId, caller, req.requestId, params);
     send(res, response);
   };
-  own(owner, { op, serve });
+  return { op, serve };
 };

@@ -1,7 +1,7 @@
 import { createAccessToken, createUserToken, OAUTH_ERRORS, stringPolicyProblem } from '@credit/contract';
-import { type Request, type Response, Router } from 'express';
+import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.ts';
-import { bindRawRoute, bindRoute } from '../../http/route.ts';
+import { bindRawRoute, bindRoute, type ModuleRoutes } from '../../http/route.ts';
 import { type ClientCredentials, issueAccessToken, issueUserToken, OAuthError } from './service.ts';
 
 /** client_secret_basic (RFC 6749 §2.3.1: form-urlencoded id and secret) or client_secret_post. */
@@ -73,9 +73,9 @@ const tokenEndpoint = (ctx: AppContext) => async (req: Request, res: Response) =
   }
 };
 
-export const authRoutes = (ctx: AppContext): Router => {
-  const router = Router();
-  bindRawRoute(router, createAccessToken, tokenEndpoint(ctx));
-  bindRoute(router, ctx, createUserToken, async ({ body, caller }) => ({ data: await issueUserToken(ctx, caller, body) }));
-  return router;
-};
+export const authRoutes = (ctx: AppContext): ModuleRoutes => ({
+  operations: [
+    bindRawRoute(createAccessToken, tokenEndpoint(ctx)),
+    bindRoute(ctx, createUserToken, async ({ body, caller }) => ({ data: await issueUserToken(ctx, caller, body) })),
+  ],
+});

@@ -6,31 +6,30 @@ import {
   getSandboxClock,
   listSandboxClocks,
 } from '@credit/contract';
-import { Router } from 'express';
 import type { AppContext } from '../../context.ts';
-import { bindRoute } from '../../http/route.ts';
+import { bindRoute, type ModuleRoutes } from '../../http/route.ts';
 import * as clocks from './service.ts';
 
 /** `/v1/sandbox/clocks`: sandbox test clocks (admin scope; bindRoute answers 404 in production). */
-export const clockRoutes = (ctx: AppContext): Router => {
-  const router = Router();
-  bindRoute(router, ctx, createSandboxClock, async ({ body, caller }) => ({ data: await clocks.createClock(ctx, caller, body) }));
-  bindRoute(router, ctx, listSandboxClocks, async ({ query, caller }) => {
-    const page = await clocks.listClocks(ctx, caller, query);
-    return { data: page.items, pagination: page.pagination };
-  });
-  bindRoute(router, ctx, getSandboxClock, async ({ params, caller }) => ({
-    data: await clocks.getClock(ctx, caller, params.clockId),
-  }));
-  bindRoute(router, ctx, attachSandboxClockUsers, async ({ params, body, caller }) => ({
-    data: await clocks.attachClockUsers(ctx, caller, params.clockId, body),
-  }));
-  bindRoute(router, ctx, advanceSandboxClock, async ({ params, body, caller }) => ({
-    data: await clocks.advanceClock(ctx, caller, params.clockId, body),
-  }));
-  bindRoute(router, ctx, deleteSandboxClock, async ({ params, caller }) => {
-    await clocks.deleteClock(ctx, caller, params.clockId);
-    return { noContent: true };
-  });
-  return router;
-};
+export const clockRoutes = (ctx: AppContext): ModuleRoutes => ({
+  operations: [
+    bindRoute(ctx, createSandboxClock, async ({ body, caller }) => ({ data: await clocks.createClock(ctx, caller, body) })),
+    bindRoute(ctx, listSandboxClocks, async ({ query, caller }) => {
+      const page = await clocks.listClocks(ctx, caller, query);
+      return { data: page.items, pagination: page.pagination };
+    }),
+    bindRoute(ctx, getSandboxClock, async ({ params, caller }) => ({
+      data: await clocks.getClock(ctx, caller, params.clockId),
+    })),
+    bindRoute(ctx, attachSandboxClockUsers, async ({ params, body, caller }) => ({
+      data: await clocks.attachClockUsers(ctx, caller, params.clockId, body),
+    })),
+    bindRoute(ctx, advanceSandboxClock, async ({ params, body, caller }) => ({
+      data: await clocks.advanceClock(ctx, caller, params.clockId, body),
+    })),
+    bindRoute(ctx, deleteSandboxClock, async ({ params, caller }) => {
+      await clocks.deleteClock(ctx, caller, params.clockId);
+      return { noContent: true };
+    }),
+  ],
+});

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { buildOpenApiDocument, ERROR_PAGE_PATH } from '@credit/contract';
 import express, { Router } from 'express';
 import type { AppContext } from '../../context.ts';
+import type { ModuleRoutes } from '../../http/route.ts';
 import { renderErrorsPage } from './errors-page.ts';
 
 const swaggerUiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -17,7 +18,8 @@ const DOCS_PAGE = `<!doctype html>
 const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#reference', deepLinking: true,
   defaultModelsExpandDepth: 0, docExpansion: 'list', tryItOutEnabled: false });`;
 
-export const docsRoutes = (ctx: AppContext): Router => {
+/** Pages only, no contract operation: the reference, the OpenAPI document, the errors page and `/health`. */
+export const docsRoutes = (ctx: AppContext): ModuleRoutes => {
   const router = Router();
   const document = buildOpenApiDocument(ctx.config.PUBLIC_URL ?? '/');
   router.get('/openapi.json', (_req, res) => {
@@ -37,5 +39,5 @@ export const docsRoutes = (ctx: AppContext): Router => {
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok', environment: ctx.config.APP_ENV });
   });
-  return router;
+  return { operations: [], pages: router };
 };

@@ -1,13 +1,12 @@
 import { refreshCreditScore } from '@credit/contract';
-import { Router } from 'express';
 import type { AppContext } from '../../context.ts';
-import { bindRoute } from '../../http/route.ts';
+import { bindRoute, type ModuleRoutes } from '../../http/route.ts';
 import { refreshNow } from './service.ts';
 
-export const monitoringRoutes = (ctx: AppContext): Router => {
-  const router = Router();
-  bindRoute(router, ctx, refreshCreditScore, async ({ params, caller }) => ({
-    data: await refreshNow(ctx, caller, params.userId),
-  }));
-  return router;
-};
+export const monitoringRoutes = (ctx: AppContext): ModuleRoutes => ({
+  operations: [
+    bindRoute(ctx, refreshCreditScore, async ({ params, caller }) => ({
+      data: await refreshNow(ctx, caller, params.userId),
+    })),
+  ],
+});

@@ -1,21 +1,20 @@
 import { listOffers, listUserOffers, recordOfferClick } from '@credit/contract';
-import { Router } from 'express';
 import type { AppContext } from '../../context.ts';
-import { bindRoute } from '../../http/route.ts';
+import { bindRoute, type ModuleRoutes } from '../../http/route.ts';
 import * as offers from './service.ts';
 
-export const offerRoutes = (ctx: AppContext): Router => {
-  const router = Router();
-  bindRoute(router, ctx, listOffers, async ({ query }) => {
-    const page = await offers.listCatalogue(ctx, query);
-    return { data: page.items, pagination: page.pagination };
-  });
-  bindRoute(router, ctx, listUserOffers, async ({ params, query, caller }) => {
-    const page = await offers.listUserOffers(ctx, caller, params.userId, query);
-    return { data: page.items, pagination: page.pagination };
-  });
-  bindRoute(router, ctx, recordOfferClick, async ({ params, body, caller }) => ({
-    data: await offers.recordOfferClick(ctx, caller, params.userId, params.offerId, body),
-  }));
-  return router;
-};
+export const offerRoutes = (ctx: AppContext): ModuleRoutes => ({
+  operations: [
+    bindRoute(ctx, listOffers, async ({ query }) => {
+      const page = await offers.listCatalogue(ctx, query);
+      return { data: page.items, pagination: page.pagination };
+    }),
+    bindRoute(ctx, listUserOffers, async ({ params, query, caller }) => {
+      const page = await offers.listUserOffers(ctx, caller, params.userId, query);
+      return { data: page.items, pagination: page.pagination };
+    }),
+    bindRoute(ctx, recordOfferClick, async ({ params, body, caller }) => ({
+      data: await offers.recordOfferClick(ctx, caller, params.userId, params.offerId, body),
+    })),
+  ],
+});

@@ -1,5 +1,6 @@
 import { type Request, type Response, Router } from 'express';
 import type { AppContext } from '../../context.ts';
+import type { ModuleRoutes } from '../../http/route.ts';
 import { publicBaseUrl } from '../../lib/public-url.ts';
 import { findOffer, isActive, SANDBOX_APPLY_PREFIX } from '../offers/service.ts';
 import { LANDING_CSP, renderLandingPage, renderUnknownOfferPage } from './page.ts';
@@ -15,9 +16,9 @@ const sendPage = (res: Response, status: number, html: string) => {
  * API route: no authentication (a customer's browser opens it), HTML answers, its own strict CSP. It names
  * the offer only; who clicked stays out of the address. Production does not mount it, so there it is the API's 404.
  */
-export const sandboxLandingRoutes = (ctx: AppContext): Router => {
+export const sandboxLandingRoutes = (ctx: AppContext): ModuleRoutes => {
+  if (ctx.config.APP_ENV !== 'sandbox') return { operations: [] };
   const router = Router();
-  if (ctx.config.APP_ENV !== 'sandbox') return router;
   router.get(`${SANDBOX_APPLY_PREFIX}:offerId`, (req: Request, res: Response) => {
     const offerId = String(req.params.offerId);
     const now = ctx.clock.now();
@@ -25,5 +26,5 @@ export const sandboxLandingRoutes = (ctx: AppContext): Router => {
     if (!offer) return sendPage(res, 404, renderUnknownOfferPage());
     sendPage(res, 200, renderLandingPage({ offer, expired: !isActive(offer, now), apiUrl: publicBaseUrl(ctx.config) }));
   });
-  return router;
+  return { operations: [], pages: router };
 };

@@ -1,6 +1,7 @@
 import { getConsent, grantConsent, listConsentHistory, withdrawConsent } from '@credit/contract';
-import type { Request, Router } from 'express';
+import type { Request } from 'express';
 import type { AppContext } from '../../context.ts';
+import type { ContractRoute } from '../../http/operation-table.ts';
 import { bindRoute } from '../../http/route.ts';
 import * as consent from './consent.ts';
 import type { RequestOrigin } from './consent-record.ts';
@@ -13,18 +14,18 @@ export const originOf = (req: Request): RequestOrigin => ({
 });
 
 /** GET/POST /v1/users/{userId}/consent, GET …/consent/history and POST …/consent/withdraw (docs/partner/consent.md). */
-export const bindConsentRoutes = (router: Router, ctx: AppContext): void => {
-  bindRoute(router, ctx, getConsent, async ({ params, caller }) => ({
+export const bindConsentRoutes = (ctx: AppContext): ContractRoute[] => [
+  bindRoute(ctx, getConsent, async ({ params, caller }) => ({
     data: await consent.getConsent(ctx, caller, params.userId),
-  }));
-  bindRoute(router, ctx, listConsentHistory, async ({ params, query, caller }) => {
+  })),
+  bindRoute(ctx, listConsentHistory, async ({ params, query, caller }) => {
     const page = await consent.listConsentHistory(ctx, caller, params.userId, query);
     return { data: page.items, pagination: page.pagination };
-  });
-  bindRoute(router, ctx, grantConsent, async ({ params, body, caller, req }) => ({
+  }),
+  bindRoute(ctx, grantConsent, async ({ params, body, caller, req }) => ({
     data: await consent.grantConsent(ctx, caller, params.userId, body, originOf(req)),
-  }));
-  bindRoute(router, ctx, withdrawConsent, async ({ params, caller, req }) => ({
+  })),
+  bindRoute(ctx, withdrawConsent, async ({ params, caller, req }) => ({
     data: await consent.withdrawConsent(ctx, caller, params.userId, originOf(req)),
-  }));
-};
+  })),
+];

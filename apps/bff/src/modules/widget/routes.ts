@@ -4,7 +4,7 @@ import { createWidgetSession as createSessionOp, getWidgetSession as getSessionO
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/api-error.ts';
-import { bindRoute } from '../../http/route.ts';
+import { bindRoute, type ModuleRoutes } from '../../http/route.ts';
 import { createWidgetSession, frameAncestorsFor, getWidgetSessionStatus } from './service.ts';
 import { assetFileFor, EMBED_SCRIPT_FILE, IMMUTABLE, isBuilt, sendBuiltFile, WIDGET_DIST_DIR } from './static-files.ts';
 
@@ -50,15 +50,18 @@ const serveAsset = async (req: Request, res: Response, next: NextFunction) => {
   await sendBuiltFile(req, res, next, file, { cacheControl: IMMUTABLE });
 };
 
-export const widgetRoutes = (ctx: AppContext): Router => {
-  const router = Router();
-  bindRoute(router, ctx, createSessionOp, async ({ req, body, caller }) => {
-    const { session, setCookie } = await createWidgetSession(ctx, caller, req.presentedToken, body.parentOrigin);
-    return { data: session, headers: { 'Set-Cookie': setCookie, 'Cache-Control': 'no-store' } };
-  });
-  bindRoute(router, ctx, getSessionOp, async ({ caller }) => ({ data: await getWidgetSessionStatus(ctx, caller) }));
-  router.get(['/widget', '/widget/'], serveFrame(ctx));
-  return router;
+/** The widget session operations, and the frame (`/widget`), a page outside the contract. */
+export const widgetRoutes = (ctx: AppContext): ModuleRoutes => {
+  const operations = [
+    bindRoute(ctx, createSessionOp, async ({ req, body, caller }) => {
+      const { session, setCookie } = await createWidgetSession(ctx, caller, req.presentedToken, body.parentOrigin);
+      return { data: session, headers: { 'Set-Cookie': setCookie, 'Cache-Control': 'no-store' } };
+    }),
+    bindRoute(ctx, getSessionOp, async ({ caller }) => ({ data: await getWidgetSessionStatus(ctx, caller) })),
+  ];
+  const pages = Router();
+  pages.get(['/widget', '/widget/'], serveFrame(ctx));
+  return { operations, pages };
 };
 
 /** Static files need neither a principal nor a database: mounted before authentication and rate limiting. */

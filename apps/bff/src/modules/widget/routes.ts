@@ -64,10 +64,10 @@ export const widgetRoutes = (ctx: AppContext): ModuleRoutes => {
   return { operations, pages };
 };
 
-/** Static files need neither a principal nor a database: mounted before authentication and rate limiting. */
 /** Whether a path is one widgetStaticRoutes serves (the app skips that router for every other request). */
 export const isWidgetFile = (path: string): boolean => path.startsWith('/widget/assets/') || path === '/embed.js';
 
+/** Static files need neither a principal nor a database: mounted before authentication and rate limiting. */
 export const widgetStaticRoutes = (): Router => {
   const router = Router();
   // Hashed file names, served precompressed (built once by `pnpm build`), cached for a year.

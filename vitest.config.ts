@@ -96,8 +96,9 @@ const LONGEST_FIRST = [
  * Files whose tests do the same on either database: nothing in them reads DATABASE_URL (processes.test.ts and
  * start-command.test.ts spawn the start command and the CLI on PGlite data folders of their own in every pass;
  * layer-rules.test.ts runs dependency-cruiser) or what they check is not the database (partner-kit-install.test.ts:
- * the npm tarballs, their types and a partner's project; its API's operations are the API tests' and the samples'
- * tests' on both databases). CI's second pass, which runs the suite again on PGlite (.ci/run sets
+ * the npm tarballs, their types and a partner's project installed from them; its in-process API does run on the
+ * pass's database, so on PostgreSQL only now, but the operations its samples call run on PGlite in the API tests and
+ * in docs/samples/test). CI's second pass, which runs the suite again on PGlite (.ci/run sets
  * CREDIT_TEST_PASS=again-on-pglite), leaves them out: they ran in the first, and were 156 of its 505 s of file time.
  */
 const SAME_ON_EVERY_DATABASE = [

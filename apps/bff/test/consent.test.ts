@@ -289,6 +289,21 @@ describe('GET …/consent/history', () => {
 });
 
 describe('withdrawal', () => {
+  it('says the consent was withdrawn when the withdrawn record is the last recorded, though not the latest by time', async () => {
+    const userId = await enrolUser(app, await tok());
+    expect((await grant(userId, partnerConsent(app))).status).toBe(201);
+    // A clock set back (a deleted test clock hands its users back to real time): renew, then withdraw.
+    const later = app.clock.now();
+    app.clock.set(new Date(later.getTime() - 60_000));
+    try {
+      expect((await grant(userId, partnerConsent(app))).status).toBe(201);
+      expect((await withdraw(userId)).status).toBe(200);
+      expect(await monitoringOf(userId)).toMatchObject({ status: 'paused', pausedReason: 'consent_withdrawn' });
+    } finally {
+      app.clock.set(later);
+    }
+  });
+
   it('from the widget: monitoring pauses at once and consent.withdrawn reaches the partner’s HTTPS receiver, once', async () => {
     const token = await tok();
     const hook = await app.request('POST', '/v1/webhooks', {

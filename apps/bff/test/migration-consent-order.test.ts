@@ -38,7 +38,27 @@ describe('migration 014 (the order consents were recorded in)', () => {
         );
       }
 
+      // A second user whose open consent is not the latest by time: recorded in April after a test clock had dated
+      // one in May (then deleted), and tied at the second with a record its id sorts after.
+      await db.exec("insert into users (id, client_id, status, created_at) values ('usr_b', 'cli_a', 'active', now())");
+      for (const [id, recordedAt, open] of [
+        ['cns_b9', '2026-04-01T00:00:00Z', false],
+        ['cns_b5', '2026-05-01T00:00:00Z', false],
+        ['cns_b0', '2026-04-01T00:00:00Z', true],
+      ] as const) {
+        await db.query(
+          `insert into consents (id, client_id, user_id, terms_version, method, purpose, recipients, accepted_at,
+             recorded_at, expires_at, superseded_at)
+           values ($1, 'cli_a', 'usr_b', 'v1', 'partner_attested', 'credit_monitoring', '{A}', $2, $2,
+             $2::timestamptz + interval '1 year', case when $3 then null else $2::timestamptz end)`,
+          [id, recordedAt, open],
+        );
+      }
+
       expect(await migrate(db)).toEqual(MIGRATIONS.slice(-1).map((m) => m.version));
+      // The open consent is the last recorded: first in the consent state and the history, whatever its time.
+      const second = await db.query<{ id: string }>("select id from consents where user_id = 'usr_b' order by seq desc");
+      expect(second.rows.map((r) => r.id)).toEqual(['cns_b0', 'cns_b5', 'cns_b9']);
       await db.query(
         `insert into consents (id, client_id, user_id, terms_version, method, purpose, recipients, accepted_at,
            recorded_at, expires_at)

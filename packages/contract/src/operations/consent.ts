@@ -74,7 +74,7 @@ export const listConsentHistory = defineOperation({
   description:
     'Every consent the user has given, withdrawn, renewed or let expire, newest first by default (`sort=recordedAt` ' +
     `for oldest first), a page at a time: the consent state (\`GET …/consent\`) lists the ${CONSENT_HISTORY_LIMIT} most ` +
-    'recent only. Each record’s `status` is as of now; records are kept until the user is deleted.',
+    'recent only. Each record’s `status` is as of now; withdrawn, expired and superseded records stay listed.',
   auth: { kind: 'bearer', scope: 'read', userToken: 'own-user' },
   rateLimit: 'userOps',
   request: { params: ZUserIdParams, query: ZListConsentHistoryQuery },

@@ -2,7 +2,8 @@ import { ApiError } from '../../core/api-error.ts';
 
 /**
  * The consent columns of a user row. `consent_valid_until` is the gate (migration 008); `consent_ended` says why it is
- * closed when it is null (the latest record was withdrawn, or there is none / it was superseded by new terms).
+ * closed when it is null (the latest record, by order of recording, was withdrawn, or there is none / it was superseded
+ * by new terms).
  * Optional: a query that did not select them leaves them undefined, and the gate then reads them itself.
  */
 export interface ConsentColumns {
@@ -14,7 +15,7 @@ export interface ConsentColumns {
 export const CONSENT_COLUMNS =
   'consent_valid_until, case when consent_valid_until is null then coalesce((select ' +
   `case when c.withdrawn_at is not null then 'withdrawn' else 'required' end from consents c ` +
-  `where c.user_id = users.id order by c.recorded_at desc, c.id desc limit 1), 'required') end as consent_ended`;
+  `where c.user_id = users.id order by c.seq desc limit 1), 'required') end as consent_ended`;
 
 export type ConsentPause = 'consent_required' | 'consent_withdrawn' | 'consent_expired';
 

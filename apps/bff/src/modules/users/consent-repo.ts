@@ -20,8 +20,8 @@ export interface ConsentRow {
   expires_at: Date;
   withdrawn_at: Date | null;
   superseded_at: Date | null;
-  /** The order of recording (migration 014); bigint, so a string. */
-  seq: string;
+  /** The order of recording (migration 014): bigint, a string from node-postgres, a number from PGlite. */
+  seq: string | number;
 }
 
 export interface NewConsent {

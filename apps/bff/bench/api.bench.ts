@@ -47,6 +47,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BaselineSetup, CapturedAnswer } from './api/baseline-server.ts';
 import { type Generator, hasCommand, type LoadResult, openGenerator, openPacer, type Pacer, type Pin } from './api/load.ts';
+import { mixAlertIdLua } from './api/mix-alerts.ts';
 
 const envInt = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -93,7 +94,6 @@ interface ApiReady {
   url: string;
   authorization: string;
   userId: string;
-  alertId: string;
   /** A second user, never read by the load, and a consent body for them (BENCH_MIX_WRITE=consent). */
   neighbourId: string;
   consentBody: string;
@@ -198,7 +198,8 @@ const lua = (value: string) => JSON.stringify(value); // a JSON string of ASCII 
 const mixScript = (opts: {
   paths: string[];
   authorization: string;
-  alertPath: string;
+  /** `/v1/users/{userId}/alerts/`: a random alert of the pool (mix-alerts.ts) is marked read. */
+  alertsPath: string;
   consentPath: string;
   consentBody: string;
   writes: boolean;
@@ -218,6 +219,7 @@ local readHeaders = { ["Authorization"] = ${lua(opts.authorization)} }
 local jsonHeaders = { ["Authorization"] = ${lua(opts.authorization)}, ["Content-Type"] = "application/json" }
 local writeEvery = ${opts.writes ? WRITE_EVERY : 0}
 local run = ${lua(Math.random().toString(36).slice(2, 10))}
+math.randomseed(${Math.floor(Math.random() * 2 ** 31)})
 local n = 0
 request = function()
   n = n + 1
@@ -228,7 +230,7 @@ request = function()
     if ${MIX_WRITES === 'enrol' ? 'true' : MIX_WRITES === 'read' ? 'false' : '(n / writeEvery) % 2 == 1'} then
       return wrk.format("POST", "/v1/users/enroll", jsonHeaders, string.format(${lua(enrolment)}, run, n))
     end
-    return wrk.format("PATCH", ${lua(opts.alertPath)}, jsonHeaders, '{"status":"read"}')
+    return wrk.format("PATCH", ${lua(opts.alertsPath)} .. ${mixAlertIdLua}, jsonHeaders, '{"status":"read"}')
   end
   return wrk.format("GET", reads[n % #reads + 1], readHeaders)
 end
@@ -298,9 +300,7 @@ const main = async (): Promise<number> => {
     for (const p of paths) answers.push(await capture(`${api.ready.url}${p}`, headers, p));
     // With PostgreSQL (and a mixed phase) the baseline also takes the mixed load's writes, in a schema of its own.
     const baselineWrites = PHASES.has('mixed') && api.ready.db === 'postgres' && Boolean(process.env.DATABASE_URL);
-    const setup: BaselineSetup = baselineWrites
-      ? { answers, database: process.env.DATABASE_URL, alertId: api.ready.alertId }
-      : { answers };
+    const setup: BaselineSetup = baselineWrites ? { answers, database: process.env.DATABASE_URL } : { answers };
     const baseline = await start<{ url: string }>('baseline-server.ts', {}, setup);
     children.push(baseline.child);
     const urls: Record<Server, string> = {
@@ -440,7 +440,7 @@ const main = async (): Promise<number> => {
     const mixKey = (server: 'api' | 'express', writes: boolean) => `${server}|${writes ? 'mixed' : 'reads'}`;
     if (PHASES.has('mixed')) {
       // 3. Mixed load: the read routes in turn, without and with 5 % writes, alternated; the API and the baseline.
-      const alertPath = `/v1/users/${api.ready.userId}/alerts/${api.ready.alertId}`;
+      const alertsPath = `/v1/users/${api.ready.userId}/alerts/`;
       // Each server process's CPU over each run: whether the reads lost to writes are the server's own work (its
       // share of the wall clock stays ~100 % and CPU per request rises) or time it did not get (PostgreSQL's commits
       // on its core, connections waiting on writes: its share falls).
@@ -460,7 +460,7 @@ const main = async (): Promise<number> => {
           luaRequest: mixScript({
             paths,
             authorization: api.ready.authorization,
-            alertPath,
+            alertsPath,
             consentPath: `/v1/users/${api.ready.neighbourId}/consent`,
             consentBody: api.ready.consentBody,
             writes,

@@ -2,7 +2,7 @@
  * The API under test, in a process of its own so that neither the load generator nor the coordinator takes its CPU.
  * Opens the database (in-memory PGlite, or PostgreSQL in a throwaway schema when DATABASE_URL is set), serves the
  * real app (api role only: no webhook worker), then seeds through HTTP what the measured routes need: a client,
- * its access token, one enrolled, verified user and one alert of theirs (the mixed load marks it read).
+ * its access token, one enrolled, verified user and a pool of unread alerts of theirs (the mixed load marks them read).
  *
  * With BENCH_API_PROCESSES=N (N > 1, PostgreSQL only) this process is the primary of N API processes on one port
  * (node:cluster, as API_PROCESSES does in the start command): it migrates and seeds, they serve.
@@ -16,7 +16,7 @@
  * (`bundleBenchServer`, into apps/bff/dist-bench/) and forks the bundle with plain node, so what it measures is the
  * shipped build's code (no tsx loader, no keepNames `__name` wrappers). The chain worker and API processes forked
  * from here run the same bundle (import.meta.url, process.argv[1]).
- * IPC out: { url, authorization, userId, alertId, neighbourId, consentBody, db, processes } once ready.
+ * IPC out: { url, authorization, userId, neighbourId, consentBody, db, processes } once ready.
  * IPC in: 'cpu' (answers { cpuUs, cacheLoads }, this process's CPU time and its read cache's loads so far), 'stop'
  * (drops the schema, closes, exits).
  */
@@ -39,6 +39,7 @@ import { createLogger, openLogDestination } from '../../src/logger.ts';
 import { AuditChainer } from '../../src/modules/audit/chainer.ts';
 import { createClient } from '../../src/modules/clients/service.ts';
 import { listen, type RunningServer } from '../../src/server.ts';
+import { MIX_ALERT_POOL, mixAlertIdSql } from './mix-alerts.ts';
 
 const SECRET = 'sk_bench_secret_0123456789abcdefghijklmnop';
 const PROCESSES = Number(process.env.BENCH_API_PROCESSES ?? '1');
@@ -172,7 +173,7 @@ const verifyWithSandboxAnswers = async (base: string, auth: Record<string, strin
   await call(`${base}/v1/users/${userId}/verification/answers`, init, 200);
 };
 
-/** What the measured load needs, made through HTTP: a client and its token, a verified user, an alert, a neighbour. */
+/** What the measured load needs, made through HTTP: a client and its token, a verified user, alerts, a neighbour. */
 const seed = async (config: Config, db: Db, api: RunningServer) => {
   const bank = { name: 'Bench bank', contactEmail: 'ops@bank.test', secret: SECRET };
   const { client } = await createClient(db, systemClock, config.APP_ENV, bank);
@@ -203,7 +204,14 @@ const seed = async (config: Config, db: Db, api: RunningServer) => {
   const alertInit = { ...enrollInit, body: JSON.stringify({ type: 'new_inquiry' }) };
   const alert = await call(`${api.url}/v1/sandbox/users/${userId}/alerts`, alertInit, 201);
   const { alertId } = z.object({ data: z.object({ alertId: z.string() }) }).parse(alert).data;
-  return { authorization: auth.authorization, userId, alertId, neighbourId, consentBody };
+  // The pool the mixed load marks read (mix-alerts.ts): copies of that alert, unread.
+  await db.query(
+    `insert into alerts (id, user_id, client_id, type, title, message, severity, status, data, created_at, read_at)
+     select ${mixAlertIdSql('n')}, user_id, client_id, type, title, message, severity, 'unread', data, created_at, null
+     from alerts, generate_series(1, $2::int) n where id = $1`,
+    [alertId, MIX_ALERT_POOL],
+  );
+  return { authorization: auth.authorization, userId, neighbourId, consentBody };
 };
 
 const main = async () => {

@@ -7,12 +7,13 @@
  *
  * With `database` (PostgreSQL), it also takes the mixed load's two writes, each the least a Node server does for
  * them: `POST /v1/users/enroll` (express.json, a type check of each field, one INSERT of the user with its input as
- * jsonb, 201), `PATCH /v1/users/{userId}/alerts/{alertId}` (one UPDATE … RETURNING, 200) and, for
+ * jsonb, 201), `PATCH /v1/users/{userId}/alerts/{alertId}` (one UPDATE … RETURNING of one of the pool of unread
+ * alerts both servers hold, mix-alerts.ts, 200) and, for
  * BENCH_MIX_WRITE=consent, `POST /v1/users/{userId}/consent` (one INSERT, 201), over a pg pool of 10 in a
  * throwaway schema, answered with the same header lines. No encryption, consent, event, audit or validation schema:
  * what "reads keep N % with 5 % writes" can be for a server whose writes do only that (bench:api, phase 3).
  *
- * IPC in: { answers: [path, base64 body, [header, value][]][], database?, alertId? } once, then 'cpu' (answers
+ * IPC in: { answers: [path, base64 body, [header, value][]][], database? } once, then 'cpu' (answers
  * { cpuUs }, this process's CPU time so far); IPC out: { url }. Exits (dropping its schema) when the coordinator
  * disconnects.
  */
@@ -21,14 +22,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import pg from 'pg';
+import { MIX_ALERT_POOL, mixAlertIdSql } from './mix-alerts.ts';
 
 export type CapturedAnswer = [path: string, body: string, headers: [string, string][]];
 export interface BaselineSetup {
   answers: CapturedAnswer[];
   /** PostgreSQL connection string: with it, the baseline also serves the mixed load's writes. */
   database?: string;
-  /** The alert the mixed load marks read (the API's id, so both servers get the same paths). */
-  alertId?: string;
 }
 
 const ENROLMENT_FIELDS = ['externalUserId', 'email', 'firstName', 'lastName', 'ssn', 'dateOfBirth'] as const;
@@ -37,7 +37,6 @@ const ENROLMENT_FIELDS = ['externalUserId', 'email', 'firstName', 'lastName', 's
 const serveWrites = async (
   app: Express,
   database: string,
-  alertId: string,
   setHeaders: (res: express.Response) => void,
 ): Promise<() => Promise<void>> => {
   // Tables named with their schema: a search_path in DATABASE_URL's options would win over one set here.
@@ -54,7 +53,11 @@ const serveWrites = async (
       email text not null, input jsonb not null, created_at timestamptz not null)`);
     await pool.query(`create table ${schema}.alerts (id text primary key, user_id text not null, status text not null,
       read_at timestamptz)`);
-    await pool.query(`insert into ${schema}.alerts values ($1, 'usr_bench', 'unread', null)`, [alertId]);
+    await pool.query(
+      `insert into ${schema}.alerts select ${mixAlertIdSql('n')}, 'usr_bench', 'unread', null
+       from generate_series(1, $1::int) n`,
+      [MIX_ALERT_POOL],
+    );
     await pool.query(`create table ${schema}.consents (id text primary key, user_id text not null, input jsonb not null,
       created_at timestamptz not null)`);
   } catch (error) {
@@ -136,9 +139,9 @@ process.once('message', async (message: BaselineSetup) => {
     for (const [name, value] of answer.headers) res.setHeader(name, value);
     res.send(answer.body);
   });
-  if (message.database && message.alertId) {
+  if (message.database) {
     const writeHeaders = (message.answers[0]?.[2] ?? []).filter(([name]) => name.toLowerCase() !== 'content-type');
-    closeWrites = await serveWrites(app, message.database, message.alertId, (res) => {
+    closeWrites = await serveWrites(app, message.database, (res) => {
       for (const [name, value] of writeHeaders) res.setHeader(name, value);
     });
   }

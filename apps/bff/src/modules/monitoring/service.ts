@@ -211,10 +211,13 @@ export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string
       { retryAfter },
     );
   }
+  // The caller's answer is the pull's failure: a failure to give the slot back is logged, not answered instead.
   const giveBack = () =>
     writeUser(ctx, async (tx, touches) => {
       touches(userTag(user.id));
       await releaseManualRefresh(tx, user.id, now, claim.previous);
+    }).catch((error: unknown) => {
+      ctx.logger.error({ err: error, userId: user.id }, 'refresh now could not give back the day’s slot');
     });
 
   let result: Awaited<ReturnType<typeof bureau.pullCreditFile>>;

@@ -46,40 +46,44 @@ if (typeof (AxeBuilder.prototype as unknown as { finishRun?: unknown }).finishRu
   throw new Error('@axe-core/playwright no longer has finishRun: update e2e/src/a11y.ts');
 }
 
-const finishRun = async (browser: Browser, partials: PartialResults, options: RunOptions): Promise<AxeResults> => {
-  let finisher = finishers.get(browser);
-  const closed = finisher
-    ? await finisher.page.then(
-        (page) => page.isClosed(),
-        () => true,
-      )
-    : true;
-  if (!finisher || closed) {
-    const page = browser
+/** The browser's merge page, opened once (synchronously claimed, so two audits starting together share it). */
+const finisherFor = (browser: Browser) => {
+  const existing = finishers.get(browser);
+  if (existing) return existing;
+  const finisher: { page: Promise<Page>; queue: Promise<unknown> } = {
+    page: browser
       .newContext()
       .then((context) => context.newPage())
       .then(async (page) => {
+        // A page that closed or crashed is forgotten: the next audit opens another.
+        page.on('close', () => forget(browser, finisher));
+        page.on('crash', () => forget(browser, finisher));
         await page.evaluate(AXE_SOURCE);
         // As AxeBuilder configures its page: the branding names the tool in each rule's help URL.
         await page.evaluate(() => (window as unknown as AxeGlobal).axe.configure({ branding: { application: 'playwright' } }));
         return page;
-      });
-    finisher = { page, queue: Promise.resolve() };
-    finishers.set(browser, finisher);
-  }
-  const { page } = finisher;
+      }),
+    queue: Promise.resolve(),
+  };
+  finishers.set(browser, finisher);
+  return finisher;
+};
+
+const forget = (browser: Browser, finisher: { page: Promise<Page> }) => {
+  if (finishers.get(browser) === finisher) finishers.delete(browser);
+};
+
+const finishRun = async (browser: Browser, partials: PartialResults, options: RunOptions): Promise<AxeResults> => {
+  const finisher = finisherFor(browser);
   const run = finisher.queue.then(async () =>
-    (await page).evaluate(({ partials, options }) => (window as unknown as AxeGlobal).axe.finishRun(partials, options), {
+    (await finisher.page).evaluate(({ partials, options }) => (window as unknown as AxeGlobal).axe.finishRun(partials, options), {
       partials,
       options,
     }),
   );
   finisher.queue = run.catch(() => {});
-  // A merge that failed (a crashed page still reads as open) makes the next audit start a new page.
-  const current = finisher;
-  run.catch(() => {
-    if (finishers.get(browser) === current) finishers.delete(browser);
-  });
+  // A merge that failed makes the next audit start a new page.
+  run.catch(() => forget(browser, finisher));
   return run;
 };
 

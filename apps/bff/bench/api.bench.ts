@@ -16,7 +16,8 @@
  * 3. Mixed load: wrk cycling the three read routes, read-only and then with every 20th request a write (5 %:
  *    enrol a new user, mark an alert read), alternated; reads/s of the mix over reads/s read-only. On PostgreSQL the
  *    Express baseline takes the same mix, its writes one INSERT or UPDATE each (baseline-server.ts), alternated with
- *    the API: what reads keep on this machine when a write does only the least any server must do.
+ *    the API: what reads keep on this machine when a write does only the least any server must do. Reads kept is the
+ *    median over rounds of each round's ratio, its two runs back to back (a drift between rounds cancels).
  * 4. Audit (issue 24): a second API process, the same code without the audit hook (BENCH_AUDIT=0, its own schema),
  *    under load side by side with the API (two wrk at once, half the connections each, both servers sharing CPU 0),
  *    so a host that slows down for a minute slows both alike; BENCH_AUDIT_MODE=alternated runs them one after the
@@ -438,6 +439,11 @@ const main = async (): Promise<number> => {
     // The baseline takes the mixed load's writes too when it has PostgreSQL (one statement each: baseline-server.ts).
     const mixServers: ('api' | 'express')[] = baselineWrites ? ['api', 'express'] : ['api'];
     const mixKey = (server: 'api' | 'express', writes: boolean) => `${server}|${writes ? 'mixed' : 'reads'}`;
+    /** Per server, each round's reads kept: its mixed run's reads/s over its read-only run's, the two back to back. */
+    const keptByRound = new Map<'api' | 'express', number[]>();
+    const keptOf = (server: 'api' | 'express') => keptByRound.get(server) ?? [];
+    const percentRange = (values: number[]) =>
+      `${(100 * Math.min(...values)).toFixed(0)}–${(100 * Math.max(...values)).toFixed(0)} %`;
     if (PHASES.has('mixed')) {
       // 3. Mixed load: the read routes in turn, without and with 5 % writes, alternated; the API and the baseline.
       const alertsPath = `/v1/users/${api.ready.userId}/alerts/`;
@@ -487,9 +493,15 @@ const main = async (): Promise<number> => {
       for (let round = 0; round < ROUNDS; round++) {
         const servers = round % 2 === 0 ? mixServers : [...mixServers].reverse();
         for (const server of servers) {
+          const pair = new Map<boolean, LoadResult>();
           for (const writes of round % 2 === 0 ? [false, true] : [true, false]) {
-            add(mix, mixKey(server, writes), await mixRun(server, writes));
+            const result = await mixRun(server, writes);
+            add(mix, mixKey(server, writes), result);
+            pair.set(writes, result);
           }
+          // This round's two runs of this server, back to back: a drift of the shared host between rounds cancels.
+          const [reads, mixed] = [pair.get(false)?.reqPerSec ?? 0, pair.get(true)?.reqPerSec ?? 0];
+          keptByRound.set(server, [...(keptByRound.get(server) ?? []), (mixed * (1 - 1 / WRITE_EVERY)) / reads]);
         }
       }
       const readShare = 1 - 1 / WRITE_EVERY;
@@ -509,7 +521,10 @@ const main = async (): Promise<number> => {
           `    read-only         ${readOnly.toFixed(0)} reads/s (range ${range(of(mix, readsKey))} req/s), p99 ${ms(med(mix, readsKey, (r) => r.p99))} ms`,
         );
         console.log(
-          `    with 5 % writes   ${mixedReads.toFixed(0)} reads/s of ${med(mix, mixedKey, (r) => r.reqPerSec).toFixed(0)} req/s (range ${range(of(mix, mixedKey))}), p99 ${ms(med(mix, mixedKey, (r) => r.p99))} ms, non-2xx ${of(mix, mixedKey).reduce((n, r) => n + r.non2xx, 0)}: reads keep ${((100 * mixedReads) / readOnly).toFixed(0)} %`,
+          `    with 5 % writes   ${mixedReads.toFixed(0)} reads/s of ${med(mix, mixedKey, (r) => r.reqPerSec).toFixed(0)} req/s (range ${range(of(mix, mixedKey))}), p99 ${ms(med(mix, mixedKey, (r) => r.p99))} ms, non-2xx ${of(mix, mixedKey).reduce((n, r) => n + r.non2xx, 0)}`,
+        );
+        console.log(
+          `    reads keep        ${(100 * median(keptOf(server))).toFixed(0)} % (median of ${keptOf(server).length} rounds, each its two runs back to back; range ${percentRange(keptOf(server))}); medians over medians ${((100 * mixedReads) / readOnly).toFixed(0)} %`,
         );
         if (mixCpu.has(readsKey) && mixCpu.has(mixedKey)) {
           const [readCpu, mixedCpu] = [cpuMedian(readsKey, (c) => c.perRequest), cpuMedian(mixedKey, (c) => c.perRequest)];
@@ -629,15 +644,12 @@ const main = async (): Promise<number> => {
       );
     }
     if (PHASES.has('mixed')) {
-      const keeps = (server: 'api' | 'express') =>
-        (med(mix, mixKey(server, true), (r) => r.reqPerSec) * (1 - 1 / WRITE_EVERY)) /
-        med(mix, mixKey(server, false), (r) => r.reqPerSec);
-      const kept = keeps('api');
+      const kept = median(keptOf('api'));
       const baselineKept = mixServers.includes('express')
-        ? `; the Express baseline, whose writes are one statement each, keeps ${(100 * keeps('express')).toFixed(0)} %`
+        ? `; the Express baseline, whose writes are one statement each, keeps ${(100 * median(keptOf('express'))).toFixed(0)} % (${percentRange(keptOf('express'))})`
         : '';
       console.log(
-        `  mixed load: reads keep ${(100 * kept).toFixed(0)} % of read-only throughput (≥ ${100 * GOALS.mixedReads} %: ${verdict(kept, GOALS.mixedReads, false)})${baselineKept}`,
+        `  mixed load: reads keep ${(100 * kept).toFixed(0)} % of read-only throughput (rounds ${percentRange(keptOf('api'))}; ≥ ${100 * GOALS.mixedReads} %: ${verdict(kept, GOALS.mixedReads, false)})${baselineKept}`,
       );
     }
     if (unaudited) {

@@ -649,7 +649,7 @@ const main = async (): Promise<number> => {
         ? `; the Express baseline, whose writes are one statement each, keeps ${(100 * median(keptOf('express'))).toFixed(0)} % (${percentRange(keptOf('express'))})`
         : '';
       console.log(
-        `  mixed load: reads keep ${(100 * kept).toFixed(0)} % of read-only throughput (rounds ${percentRange(keptOf('api'))}; ≥ ${100 * GOALS.mixedReads} %: ${verdict(kept, GOALS.mixedReads, false)})${baselineKept}`,
+        `  mixed load: reads keep ${(100 * kept).toFixed(1)} % of read-only throughput (rounds ${percentRange(keptOf('api'))}; ≥ ${100 * GOALS.mixedReads} %: ${verdict(kept, GOALS.mixedReads, false)})${baselineKept}`,
       );
     }
     if (unaudited) {

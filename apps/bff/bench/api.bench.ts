@@ -443,7 +443,7 @@ const main = async (): Promise<number> => {
     const keptByRound = new Map<'api' | 'express', number[]>();
     const keptOf = (server: 'api' | 'express') => keptByRound.get(server) ?? [];
     const percentRange = (values: number[]) =>
-      `${(100 * Math.min(...values)).toFixed(0)}–${(100 * Math.max(...values)).toFixed(0)} %`;
+      `${(100 * Math.min(...values)).toFixed(1)}–${(100 * Math.max(...values)).toFixed(1)} %`;
     if (PHASES.has('mixed')) {
       // 3. Mixed load: the read routes in turn, without and with 5 % writes, alternated; the API and the baseline.
       const alertsPath = `/v1/users/${api.ready.userId}/alerts/`;
@@ -524,7 +524,7 @@ const main = async (): Promise<number> => {
           `    with 5 % writes   ${mixedReads.toFixed(0)} reads/s of ${med(mix, mixedKey, (r) => r.reqPerSec).toFixed(0)} req/s (range ${range(of(mix, mixedKey))}), p99 ${ms(med(mix, mixedKey, (r) => r.p99))} ms, non-2xx ${of(mix, mixedKey).reduce((n, r) => n + r.non2xx, 0)}`,
         );
         console.log(
-          `    reads keep        ${(100 * median(keptOf(server))).toFixed(0)} % (median of ${keptOf(server).length} rounds, each its two runs back to back; range ${percentRange(keptOf(server))}); medians over medians ${((100 * mixedReads) / readOnly).toFixed(0)} %`,
+          `    reads keep        ${(100 * median(keptOf(server))).toFixed(1)} % (median of ${keptOf(server).length} rounds, each its two runs back to back; range ${percentRange(keptOf(server))}); medians over medians ${((100 * mixedReads) / readOnly).toFixed(0)} %`,
         );
         if (mixCpu.has(readsKey) && mixCpu.has(mixedKey)) {
           const [readCpu, mixedCpu] = [cpuMedian(readsKey, (c) => c.perRequest), cpuMedian(mixedKey, (c) => c.perRequest)];

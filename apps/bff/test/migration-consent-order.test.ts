@@ -55,7 +55,9 @@ describe('migration 014 (the order consents were recorded in)', () => {
         );
       }
 
-      expect(await migrate(db)).toEqual(MIGRATIONS.slice(-1).map((m) => m.version));
+      expect(await migrate(db)).toEqual(
+        MIGRATIONS.slice(MIGRATIONS.findIndex((m) => m.version === '014-consent-order')).map((m) => m.version),
+      );
       // The open consent is the last recorded: first in the consent state and the history, whatever its time.
       const second = await db.query<{ id: string }>("select id from consents where user_id = 'usr_b' order by seq desc");
       expect(second.rows.map((r) => r.id)).toEqual(['cns_b0', 'cns_b5', 'cns_b9']);

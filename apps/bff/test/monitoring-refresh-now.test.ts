@@ -20,7 +20,8 @@ afterAll(() => app.close());
 
 const refresh = async (userId: string, as?: string, headers: Record<string, string> = {}) =>
   app.request('POST', `/v1/users/${userId}/credit-score/refresh`, { token: as ?? (await tok()), headers });
-const count = async (sql: string, params: unknown[]) => Number((await app.db.query<{ n: number }>(sql, params)).rows[0]?.n);
+const count = async (sql: string, params: unknown[], on: TestApp = app) =>
+  Number((await on.db.query<{ n: number }>(sql, params)).rows[0]?.n);
 
 describe('POST /v1/users/{userId}/credit-score/refresh', () => {
   it('pulls now, answers the new score with the previous one, and allows the next one a day later', async () => {
@@ -161,5 +162,47 @@ describe('refresh now while the pull is under way, and when it fails', () => {
     expect(failed.status).toBe(503);
     expect(failed.body.error.code).toBe('SERVICE_UNAVAILABLE');
     expect(await monitoring()).toBeNull();
+  });
+
+  it('frees the slot of a pull whose process stopped mid-pull once its lease has passed, and only then', async () => {
+    const token = await own.token(await own.createClient());
+    const userId = await enrolActiveUser(own, token);
+    const refreshOwn = () => own.request('POST', `/v1/users/${userId}/credit-score/refresh`, { token });
+    const monitoring = async () =>
+      (await own.request('GET', `/v1/users/${userId}`, { token })).body.data.monitoring.refreshAvailableAt;
+    const pulls = () =>
+      count(`select count(*)::int as n from score_history where user_id = $1 and source = 'refresh'`, [userId], own);
+
+    // A pull that does not come back: to the database, the same as a process killed while its bureau call ran.
+    let entered!: () => void;
+    const pulling = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    let letGo!: () => void;
+    hold = { entered, release: new Promise<void>((resolve) => (letGo = resolve)) };
+    const stranded = refreshOwn();
+    await pulling;
+    const takenAt = own.clock.now().getTime();
+    const lease = own.ctx.config.MONITORING_LEASE_SECONDS * 1000;
+
+    // Within the lease the pull may still answer: the slot stays taken.
+    own.clock.advance(lease - 1000);
+    const early = await refreshOwn();
+    expect(early.status).toBe(429);
+    expect(await monitoring()).toBe(new Date(takenAt + 24 * HOUR).toISOString());
+
+    // Past it, the slot is free, and the next call pulls and takes it.
+    own.clock.advance(2000);
+    expect(await monitoring()).toBeNull();
+    const retried = await refreshOwn();
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(retried.body.data.refreshAvailableAt).toBe(new Date(own.clock.now().getTime() + 24 * HOUR).toISOString());
+    expect(await pulls()).toBe(1);
+
+    // The stranded pull failing late gives nothing back: the slot is the new pull's now.
+    letGo();
+    expect((await stranded).status).toBe(503);
+    expect(await monitoring()).toBe(retried.body.data.refreshAvailableAt);
+    expect((await refreshOwn()).status).toBe(429);
   });
 });

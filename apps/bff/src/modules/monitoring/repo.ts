@@ -23,7 +23,7 @@ export const CONSENT_RECHECK_MS = 24 * 3_600_000;
 
 const CLAIM_COLUMNS =
   'id, client_id, external_user_id, email, first_name, last_name, status, created_at, last_score_date::text, locked_until, ' +
-  'monitoring_due_at, monitoring_last_at, monitoring_paused_reason, manual_refresh_at, ' +
+  'monitoring_due_at, monitoring_last_at, monitoring_paused_reason, manual_refresh_at, manual_refresh_pending_until, ' +
   'ssn_enc, date_of_birth_enc, address_enc, monitoring_period, monitoring_anchor_at, monitoring_attempts, consent_valid_until';
 
 /**
@@ -240,32 +240,36 @@ export const claimAlertKey = async (tx: Queryable, userId: string, digests: stri
 };
 
 /**
- * Takes the user's one refresh-now of the day: succeeds only when the last was at or before `cutoff`. Answers the
- * previous time (to give it back if the pull fails), or `false` when the slot is taken.
+ * Takes the user's one refresh-now of the day: succeeds when the last was at or before `cutoff`, or when the pull that
+ * took the slot is past its lease (`pendingUntil` of that claim: its process stopped mid-pull and never gave the slot
+ * back). Holds the slot with this claim's own lease until the pull's outcome is recorded. Answers the time to give back
+ * if the pull fails (null, "never", after a dead claim: any time a day old frees the slot alike), or `false` when the
+ * slot is taken.
  */
 export const claimManualRefresh = async (
   db: Queryable,
   userId: string,
-  now: Date,
-  cutoff: Date,
+  claim: { now: Date; cutoff: Date; pendingUntil: Date },
 ): Promise<{ previous: Date | null } | false> => {
   const { rows } = await db.query<{ previous: Date | null }>(
-    `update users u set manual_refresh_at = $2
-     from (select id, manual_refresh_at as previous from users where id = $1 for update) p
-     where u.id = p.id and (p.previous is null or p.previous <= $3)
-     returning p.previous`,
-    [userId, now, cutoff],
+    `update users u set manual_refresh_at = $2, manual_refresh_pending_until = $4
+     from (select id, manual_refresh_at as previous, manual_refresh_pending_until as pending
+           from users where id = $1 for update) p
+     where u.id = p.id and (p.previous is null or p.previous <= $3 or p.pending <= $2)
+     returning case when p.pending <= $2 then null else p.previous end as previous`,
+    [userId, claim.now, claim.cutoff, claim.pendingUntil],
   );
   const row = rows[0];
   return row ? { previous: row.previous } : false;
 };
 
+/** Gives the slot back after a failed pull, unless another claim has taken it since (this one's lease passed). */
 export const releaseManualRefresh = async (db: Queryable, userId: string, claimedAt: Date, previous: Date | null) => {
-  await db.query('update users set manual_refresh_at = $3 where id = $1 and manual_refresh_at = $2', [
-    userId,
-    claimedAt,
-    previous,
-  ]);
+  await db.query(
+    `update users set manual_refresh_at = $3, manual_refresh_pending_until = null
+     where id = $1 and manual_refresh_at = $2`,
+    [userId, claimedAt, previous],
+  );
 };
 
 export const lastManualRefresh = async (db: Queryable, userId: string): Promise<Date | null> => {
@@ -278,10 +282,15 @@ export const markFrozen = async (db: Queryable, userId: string): Promise<void> =
   await db.query(`update users set monitoring_paused_reason = 'credit_frozen' where id = $1`, [userId]);
 };
 
-/** A refresh now's pull: the user was refreshed at `at`, and its snapshot (if any) saved by the same statement. */
+/**
+ * A refresh now's pull: the user was refreshed at `at` (the time its claim took the day's slot), and its snapshot (if
+ * any) saved by the same statement. The slot stays taken and its lease ends, unless another claim holds it by now.
+ */
 export const markRefreshed = async (tx: Queryable, userId: string, at: Date, snapshot?: SnapshotToSave): Promise<void> => {
   await tx.query(
-    `${SAVE_SNAPSHOT_CTE(3)}update users set monitoring_last_at = $2, monitoring_paused_reason = null where id = $1`,
+    `${SAVE_SNAPSHOT_CTE(3)}update users set monitoring_last_at = $2, monitoring_paused_reason = null,
+       manual_refresh_pending_until = case when manual_refresh_at = $2 then null else manual_refresh_pending_until end
+     where id = $1`,
     [userId, at, ...snapshotParams(snapshot)],
   );
 };

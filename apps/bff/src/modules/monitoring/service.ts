@@ -189,7 +189,8 @@ const frozenError = () =>
 
 /**
  * Refresh now: one pull outside the schedule, at most one per user per day (a pull is billed). The day's slot is taken
- * before the pull, so two concurrent calls never pull twice; it is given back if the pull fails or finds the file frozen.
+ * before the pull, so two concurrent calls never pull twice; it is given back if the pull fails or finds the file frozen,
+ * and frees itself if the process stops mid-pull (after MONITORING_LEASE_SECONDS, the claim's lease).
  */
 export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string): Promise<TCreditScoreRefreshResult> => {
   const user = await requireActiveUser(ctx, caller, userId);
@@ -197,9 +198,14 @@ export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string
   const now = ctx.clock.now();
   const windowMs = MANUAL_REFRESH_INTERVAL_HOURS * HOUR_MS;
   // Claimed and given back through writeUser: the user row the read cache holds shows the slot (refreshAvailableAt).
+  // The claim's lease is the monitoring job's: a pull still unanswered after it is taken to have died with its process.
   const claim = await writeUser(ctx, async (tx, touches) => {
     touches(userTag(user.id));
-    return claimManualRefresh(tx, user.id, now, new Date(now.getTime() - windowMs));
+    return claimManualRefresh(tx, user.id, {
+      now,
+      cutoff: new Date(now.getTime() - windowMs),
+      pendingUntil: new Date(now.getTime() + ctx.config.MONITORING_LEASE_SECONDS * 1000),
+    });
   });
   if (!claim) {
     const last = (await lastManualRefresh(ctx.db, user.id)) ?? now;

@@ -20,6 +20,7 @@ export interface UserRow extends ConsentColumns {
   monitoring_last_at: Date | null;
   monitoring_paused_reason: 'credit_frozen' | null;
   manual_refresh_at: Date | null;
+  manual_refresh_pending_until: Date | null;
   /** Sandbox: the frozen time of the test clock the user is on (their "now"), and whether it is advancing. */
   clock_time?: Date | null;
   clock_advancing?: boolean | null;
@@ -27,7 +28,7 @@ export interface UserRow extends ConsentColumns {
 
 const COLUMNS =
   'id, client_id, external_user_id, email, first_name, last_name, status, created_at, last_score_date::text, locked_until, ' +
-  'monitoring_due_at, monitoring_last_at, monitoring_paused_reason, manual_refresh_at, ' +
+  'monitoring_due_at, monitoring_last_at, monitoring_paused_reason, manual_refresh_at, manual_refresh_pending_until, ' +
   '(select frozen_time from sandbox_clocks k where k.id = users.clock_id) as clock_time, ' +
   `(select status = 'advancing' from sandbox_clocks k where k.id = users.clock_id) as clock_advancing, ${CONSENT_COLUMNS}`;
 

@@ -118,20 +118,36 @@ describe('POST /v1/users/{userId}/credit-score/refresh', () => {
 });
 
 describe('refresh now while the pull is under way, and when it fails', () => {
-  /** The sandbox bureau, except that a held credit pull waits until it is let go, then fails as a bureau outage. */
+  /**
+   * The sandbox bureau, except that a held credit pull waits until it is let go, then fails as a bureau outage (or,
+   * `succeed`, answers the file). Every credit pull's idempotency key is kept in `pullIds`.
+   */
   const inner = new SandboxBureau();
-  let hold: { entered: () => void; release: Promise<void> } | undefined;
+  let hold: { entered: () => void; release: Promise<void>; succeed?: boolean } | undefined;
+  const pullIds: (string | undefined)[] = [];
   const bureau: BureauProvider = {
     name: inner.name,
     pullIdentityFile: (...args) => inner.pullIdentityFile(...args),
-    pullCreditFile: async (subject, asOf) => {
+    pullCreditFile: async (subject, asOf, options) => {
+      pullIds.push(options?.pullId);
       const held = hold;
       if (!held) return inner.pullCreditFile(subject, asOf);
       hold = undefined;
       held.entered();
       await held.release;
+      if (held.succeed) return inner.pullCreditFile(subject, asOf);
       throw new BureauUnavailableError('timeout');
     },
+  };
+  /** Holds the next credit pull: resolves once it has reached the bureau; `letGo()` ends it. */
+  const holdNextPull = (succeed = false) => {
+    let entered!: () => void;
+    const reached = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    let letGo!: () => void;
+    hold = { entered, release: new Promise<void>((resolve) => (letGo = resolve)), succeed };
+    return { reached, letGo };
   };
   let own: TestApp;
   beforeAll(async () => {
@@ -174,35 +190,72 @@ describe('refresh now while the pull is under way, and when it fails', () => {
       count(`select count(*)::int as n from score_history where user_id = $1 and source = 'refresh'`, [userId], own);
 
     // A pull that does not come back: to the database, the same as a process killed while its bureau call ran.
-    let entered!: () => void;
-    const pulling = new Promise<void>((resolve) => {
-      entered = resolve;
-    });
-    let letGo!: () => void;
-    hold = { entered, release: new Promise<void>((resolve) => (letGo = resolve)) };
-    const stranded = refreshOwn();
-    await pulling;
-    const takenAt = own.clock.now().getTime();
-    const lease = own.ctx.config.MONITORING_LEASE_SECONDS * 1000;
+    const stranded = holdNextPull();
+    const first = refreshOwn();
+    try {
+      await stranded.reached;
+      const takenAt = own.clock.now();
+      const lease = own.ctx.config.MONITORING_LEASE_SECONDS * 1000;
 
-    // Within the lease the pull may still answer: the slot stays taken.
-    own.clock.advance(lease - 1000);
-    const early = await refreshOwn();
-    expect(early.status).toBe(429);
-    expect(await monitoring()).toBe(new Date(takenAt + 24 * HOUR).toISOString());
+      // Within the lease the pull may still answer: the slot stays taken, and the 429 says when that is known.
+      own.clock.advance(lease - 5000);
+      const early = await refreshOwn();
+      expect(early.status).toBe(429);
+      expect(early.headers.get('retry-after')).toBe('5');
+      expect(early.body.error.retryAfter).toBe(5);
+      expect(await monitoring()).toBe(new Date(takenAt.getTime() + 24 * HOUR).toISOString());
 
-    // Past it, the slot is free, and the next call pulls and takes it.
-    own.clock.advance(2000);
-    expect(await monitoring()).toBeNull();
-    const retried = await refreshOwn();
-    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
-    expect(retried.body.data.refreshAvailableAt).toBe(new Date(own.clock.now().getTime() + 24 * HOUR).toISOString());
-    expect(await pulls()).toBe(1);
-
+      // Past it, the slot is free, and the next call pulls, as the stranded pull asked (billed once if it got through).
+      own.clock.advance(6000);
+      expect(await monitoring()).toBeNull();
+      const retried = await refreshOwn();
+      expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+      expect(retried.body.data.refreshAvailableAt).toBe(new Date(own.clock.now().getTime() + 24 * HOUR).toISOString());
+      expect(await pulls()).toBe(1);
+      expect(pullIds.slice(-2)).toEqual([
+        `${userId}:refresh:${takenAt.toISOString()}`,
+        `${userId}:refresh:${takenAt.toISOString()}`,
+      ]);
+    } finally {
+      stranded.letGo();
+    }
     // The stranded pull failing late gives nothing back: the slot is the new pull's now.
-    letGo();
-    expect((await stranded).status).toBe(503);
-    expect(await monitoring()).toBe(retried.body.data.refreshAvailableAt);
+    expect((await first).status).toBe(503);
+    expect(await monitoring()).toBe(new Date(own.clock.now().getTime() + 24 * HOUR).toISOString());
     expect((await refreshOwn()).status).toBe(429);
+  });
+
+  it('keeps the slot of a pull that answers after its lease when the call that took over failed', async () => {
+    const token = await own.token(await own.createClient());
+    const userId = await enrolActiveUser(own, token);
+    const refreshOwn = () => own.request('POST', `/v1/users/${userId}/credit-score/refresh`, { token });
+    const monitoring = async () =>
+      (await own.request('GET', `/v1/users/${userId}`, { token })).body.data.monitoring.refreshAvailableAt;
+
+    const slow = holdNextPull(true);
+    const first = refreshOwn();
+    let answered = false;
+    try {
+      await slow.reached;
+      const takenAt = own.clock.now();
+      own.clock.advance(own.ctx.config.MONITORING_LEASE_SECONDS * 1000 + 1000);
+      // The call that takes over fails (the bureau is down): the slot goes back as it was, free.
+      const takeover = holdNextPull();
+      const second = refreshOwn();
+      await takeover.reached;
+      takeover.letGo();
+      expect((await second).status).toBe(503);
+      expect(await monitoring()).toBeNull();
+
+      // The slow pull answers after all: it was billed and is recorded, and the day's slot is its own.
+      slow.letGo();
+      const late = await first;
+      answered = true;
+      expect(late.status, JSON.stringify(late.body)).toBe(200);
+      expect(await monitoring()).toBe(new Date(takenAt.getTime() + 24 * HOUR).toISOString());
+      expect((await refreshOwn()).status).toBe(429);
+    } finally {
+      if (!answered) slow.letGo();
+    }
   });
 });

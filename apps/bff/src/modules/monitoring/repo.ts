@@ -239,42 +239,58 @@ export const claimAlertKey = async (tx: Queryable, userId: string, digests: stri
   return rowCount === 1;
 };
 
+/** The day's slot as a claim found it: given back as it was when the claim's pull fails. */
+export interface ManualRefreshSlot {
+  at: Date | null;
+  pendingUntil: Date | null;
+}
+
+/** A taken slot: `takenOverFrom` is the claim time of a pull that died holding it (its lease passed). */
+export type ManualRefreshClaim = { previous: ManualRefreshSlot; takenOverFrom: Date | null };
+
 /**
  * Takes the user's one refresh-now of the day: succeeds when the last was at or before `cutoff`, or when the pull that
  * took the slot is past its lease (`pendingUntil` of that claim: its process stopped mid-pull and never gave the slot
- * back). Holds the slot with this claim's own lease until the pull's outcome is recorded. Answers the time to give back
- * if the pull fails (null, "never", after a dead claim: any time a day old frees the slot alike), or `false` when the
- * slot is taken.
+ * back). Holds the slot with this claim's own lease until the pull's outcome is recorded. Answers the slot as it was
+ * (to give back if the pull fails), or `false` when the slot is taken.
  */
 export const claimManualRefresh = async (
   db: Queryable,
   userId: string,
   claim: { now: Date; cutoff: Date; pendingUntil: Date },
-): Promise<{ previous: Date | null } | false> => {
-  const { rows } = await db.query<{ previous: Date | null }>(
+): Promise<ManualRefreshClaim | false> => {
+  const { rows } = await db.query<{ at: Date | null; pending_until: Date | null; taken_over: boolean }>(
     `update users u set manual_refresh_at = $2, manual_refresh_pending_until = $4
      from (select id, manual_refresh_at as previous, manual_refresh_pending_until as pending
            from users where id = $1 for update) p
      where u.id = p.id and (p.previous is null or p.previous <= $3 or p.pending <= $2)
-     returning case when p.pending <= $2 then null else p.previous end as previous`,
+     returning p.previous as at, p.pending as pending_until, coalesce(p.pending <= $2, false) as taken_over`,
     [userId, claim.now, claim.cutoff, claim.pendingUntil],
   );
   const row = rows[0];
-  return row ? { previous: row.previous } : false;
+  if (!row) return false;
+  return { previous: { at: row.at, pendingUntil: row.pending_until }, takenOverFrom: row.taken_over ? row.at : null };
 };
 
-/** Gives the slot back after a failed pull, unless another claim has taken it since (this one's lease passed). */
-export const releaseManualRefresh = async (db: Queryable, userId: string, claimedAt: Date, previous: Date | null) => {
+/**
+ * Gives the slot back as the claim found it after a failed pull, unless another claim has taken it since (this one's
+ * lease passed). A dead pull's slot goes back with its passed lease: still free, and still that pull's should it answer.
+ */
+export const releaseManualRefresh = async (db: Queryable, userId: string, claimedAt: Date, previous: ManualRefreshSlot) => {
   await db.query(
-    `update users set manual_refresh_at = $3, manual_refresh_pending_until = null
+    `update users set manual_refresh_at = $3, manual_refresh_pending_until = $4
      where id = $1 and manual_refresh_at = $2`,
-    [userId, claimedAt, previous],
+    [userId, claimedAt, previous.at, previous.pendingUntil],
   );
 };
 
-export const lastManualRefresh = async (db: Queryable, userId: string): Promise<Date | null> => {
-  const { rows } = await db.query<{ at: Date | null }>('select manual_refresh_at as at from users where id = $1', [userId]);
-  return rows[0]?.at ?? null;
+/** The slot's time, and while a pull holds it, until when (its lease). */
+export const manualRefreshSlot = async (db: Queryable, userId: string): Promise<ManualRefreshSlot> => {
+  const { rows } = await db.query<{ at: Date | null; pending_until: Date | null }>(
+    'select manual_refresh_at as at, manual_refresh_pending_until as pending_until from users where id = $1',
+    [userId],
+  );
+  return { at: rows[0]?.at ?? null, pendingUntil: rows[0]?.pending_until ?? null };
 };
 
 /** Marks a frozen file seen by refresh now, so `monitoring.status` shows it at once. */

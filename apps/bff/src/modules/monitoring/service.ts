@@ -16,8 +16,8 @@ import {
   claimManualRefresh,
   completePeriod,
   deferForConsent,
-  lastManualRefresh,
   lockRefreshState,
+  manualRefreshSlot,
   markFrozen,
   markRefreshed,
   recordFailedAttempt,
@@ -208,11 +208,16 @@ export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string
     });
   });
   if (!claim) {
-    const last = (await lastManualRefresh(ctx.db, user.id)) ?? now;
-    const retryAfter = Math.max(1, Math.ceil((new Date(last).getTime() + windowMs - now.getTime()) / 1000));
+    // While a pull holds the slot, the answer is known once it ends or its lease passes; otherwise, a day after the last.
+    const slot = await manualRefreshSlot(ctx.db, user.id);
+    const pending = slot.pendingUntil && new Date(slot.pendingUntil).getTime() > now.getTime() ? slot.pendingUntil : null;
+    const until = pending ? new Date(pending).getTime() : new Date(slot.at ?? now).getTime() + windowMs;
+    const retryAfter = Math.max(1, Math.ceil((until - now.getTime()) / 1000));
     throw new ApiError(
       'RATE_LIMIT_EXCEEDED',
-      `This user’s credit file was refreshed less than ${MANUAL_REFRESH_INTERVAL_HOURS} hours ago; retry after ${retryAfter} s.`,
+      pending
+        ? `A refresh of this user’s credit file is under way; retry after ${retryAfter} s.`
+        : `This user’s credit file was refreshed less than ${MANUAL_REFRESH_INTERVAL_HOURS} hours ago; retry after ${retryAfter} s.`,
       undefined,
       { retryAfter },
     );
@@ -229,7 +234,8 @@ export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string
   let result: Awaited<ReturnType<typeof bureau.pullCreditFile>>;
   try {
     result = await bureau.pullCreditFile(await loadCreditSubject(ctx, user), now, {
-      pullId: `${user.id}:refresh:${now.toISOString()}`,
+      // Taking over a dead pull's slot, ask as that pull did: if it reached the bureau, the bureau bills it once.
+      pullId: `${user.id}:refresh:${(claim.takenOverFrom ? new Date(claim.takenOverFrom) : now).toISOString()}`,
     });
   } catch (error) {
     await giveBack();

@@ -57,4 +57,32 @@ describe('the accessibility check', () => {
     const button = audits[0]?.find((v) => v.rule === 'button-name');
     expect(button?.targets).toEqual([JSON.stringify(['iframe', 'button'])]);
   });
+
+  it('audits a frame that is slow to take axe, where AxeBuilder gives up after a second and skips it', async () => {
+    // Told to, the frame's page keeps its thread busy for 2 s: loading axe into it waits past AxeBuilder's 1 s.
+    const busy = await servePage(
+      '127.0.0.1',
+      () =>
+        '<!doctype html><html lang="en"><title>busy frame</title><button></button><script>' +
+        "addEventListener('message', () => setTimeout(() => { const end = Date.now() + 2000; while (Date.now() < end); }));" +
+        '</script></html>',
+    );
+    const page = await servePage(
+      'localhost',
+      () =>
+        `<!doctype html><html lang="en"><title>page</title><main><iframe title="widget" src="${busy.url}/"></iframe></main></html>`,
+    );
+    const { context, page: tab } = await openPage(browser);
+    try {
+      await tab.goto(`${page.url}/`);
+      await tab.frameLocator('iframe').locator('button').waitFor({ state: 'attached' });
+      await tab.evaluate(() => document.querySelector('iframe')?.contentWindow?.postMessage('busy', '*'));
+      const violations = await findA11yViolations(tab);
+      expect(violations.find((v) => v.rule === 'button-name')?.targets).toEqual([JSON.stringify(['iframe', 'button'])]);
+    } finally {
+      await context.close();
+      await busy.close();
+      await page.close();
+    }
+  });
 });

@@ -327,6 +327,13 @@ const main = async (): Promise<number> => {
     );
     const headerLines = (answers[0]?.[2].length ?? 0) + 3; // + Date, Connection, Keep-Alive / Content-Length
     console.log(`baseline   Express 5 answering the API's captured bytes and its ${headerLines} header lines`);
+    const diagnostics = [
+      process.env.BENCH_AUDIT === 'unheld' &&
+        "BENCH_AUDIT=unheld (reads answered before their audit entry commits: not the product's behaviour)",
+      process.env.BENCH_MIX_HANDLER === 'baseline' &&
+        "BENCH_MIX_HANDLER=baseline (the API's process answers the mix's writes with the baseline's handlers)",
+    ].filter(Boolean);
+    if (diagnostics.length) console.log(`diagnostic ${diagnostics.join('; ')}`);
     console.log(`runs       ${WARMUP} s warm-up each, then ${ROUNDS} alternated round(s) × ${DURATION} s per route and server\n`);
 
     // CPU µs per request of each server's process (the API as one process only): on a shared machine this moves

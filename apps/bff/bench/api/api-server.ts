@@ -8,7 +8,9 @@
  * (node:cluster, as API_PROCESSES does in the start command): it migrates and seeds, they serve.
  *
  * Env: DATABASE_URL, BENCH_API_PROCESSES (1), BENCH_LOG_LEVEL (info), RATE_LIMIT_* (the coordinator raises them),
- * BENCH_AUDIT=0 (reads are not recorded in the audit trail: what the audit hook costs, by difference), BENCH_ROLE
+ * BENCH_AUDIT=0 (reads are not recorded in the audit trail: what the audit hook costs, by difference) or `unheld`
+ * (recorded, but answered before the entry commits: a diagnostic), BENCH_MIX_HANDLER=baseline (the mix's writes
+ * answered by the Express baseline's handlers in this process), BENCH_ROLE
  * (`all`, the default: this process also chains the spooled read entries, as the start command's single process does;
  * `api`, PostgreSQL only: a split deployment, where a worker process of its own, forked here and pinned to
  * BENCH_CHAIN_WORKER_CPU when the coordinator pins, chains them).
@@ -24,6 +26,7 @@ import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import express from 'express';
 import { z } from 'zod';
 import { forkApiProcesses, reportListening } from '../../src/api-processes.ts';
 import { createApp } from '../../src/app.ts';
@@ -31,14 +34,17 @@ import { buildContext } from '../../src/bootstrap.ts';
 import type { ReadCache } from '../../src/cache/read-cache.ts';
 import type { Config } from '../../src/config.ts';
 import { loadConfig } from '../../src/config.ts';
+import type { AuditTrail } from '../../src/core/audit-trail.ts';
 import type { Db } from '../../src/db/db.ts';
 import { openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
+import type { RequestListener } from '../../src/http/front-door.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { createLogger, openLogDestination } from '../../src/logger.ts';
 import { AuditChainer } from '../../src/modules/audit/chainer.ts';
 import { createClient } from '../../src/modules/clients/service.ts';
 import { listen, type RunningServer } from '../../src/server.ts';
+import { serveWrites } from './baseline-writes.ts';
 import { MIX_ALERT_POOL, mixAlertIdSql } from './mix-alerts.ts';
 
 const SECRET = 'sk_bench_secret_0123456789abcdefghijklmnop';
@@ -60,10 +66,50 @@ const openBenchDb = async (): Promise<Db> => {
   };
 };
 
-/** BENCH_AUDIT=0: without the dispatcher's audit hook (ctx.audit), to measure what recording reads costs. */
-const withoutAuditWhenAsked = <T extends { audit?: unknown }>(ctx: T): T => {
+/**
+ * BENCH_AUDIT=0: without the dispatcher's audit hook (ctx.audit), to measure what recording reads costs.
+ * BENCH_AUDIT=unheld (a diagnostic, not something the product may do): reads are still spooled, but answered without
+ * waiting for their entry's commit, which is what tells the group commit's holding of answers from its work.
+ */
+const withoutAuditWhenAsked = <T extends { audit?: AuditTrail }>(ctx: T): T => {
   if (process.env.BENCH_AUDIT === '0') ctx.audit = undefined;
+  const audit = ctx.audit;
+  if (process.env.BENCH_AUDIT === 'unheld' && audit) {
+    ctx.audit = {
+      ...audit,
+      recordOperation: (...args) => {
+        audit.recordOperation(...args).catch((error: unknown) => console.error(error));
+        return Promise.resolve();
+      },
+    };
+  }
   return ctx;
+};
+
+/**
+ * BENCH_MIX_HANDLER=baseline: once seeded, the mixed load's writes are answered in this process by the Express
+ * baseline's own handlers (baseline-writes.ts: one statement each, on a pg pool and schema of their own) instead of
+ * the API's write routes; reads go through the API as always. What the API's reads keep then is what any write that
+ * reaches the database costs them, whatever its code.
+ */
+const MIX_WRITE = /^\/v1\/users\/(enroll$|[^/]+\/(alerts\/[^/]+|consent)$)/;
+const withBaselineWrites = (listener: RequestListener) => {
+  if (process.env.BENCH_MIX_HANDLER !== 'baseline') return { listener, start: async () => async () => {} };
+  if (!process.env.DATABASE_URL) throw new Error('BENCH_MIX_HANDLER=baseline needs DATABASE_URL (PostgreSQL)');
+  let writes: express.Express | undefined;
+  const start = async () => {
+    const app = express();
+    app.set('etag', false);
+    app.set('x-powered-by', false);
+    const close = await serveWrites(app, process.env.DATABASE_URL as string, () => {});
+    writes = app;
+    return close;
+  };
+  const wrapped: RequestListener = (req, res) => {
+    if (writes && req.method !== 'GET' && MIX_WRITE.test(req.url ?? '')) writes(req, res);
+    else listener(req, res);
+  };
+  return { listener: wrapped, start };
 };
 
 const benchConfig = (): Config =>
@@ -142,10 +188,17 @@ const startChainWorker = (config: Config, db: Db): ChildProcess | undefined => {
  * The app in this process, or (BENCH_API_PROCESSES > 1) in that many API processes forked from it; with the read
  * cache of the one in this process (its loads are reported to the coordinator).
  */
-const serve = async (config: Config, db: Db): Promise<{ server: RunningServer; readCache?: ReadCache }> => {
+const serve = async (
+  config: Config,
+  db: Db,
+): Promise<{ server: RunningServer; readCache?: ReadCache; startBaselineWrites?: () => Promise<() => Promise<void>> }> => {
   const logger = createLogger(config.LOG_LEVEL, openLogDestination());
   const ctx = withoutAuditWhenAsked(await buildContext({ config, db, logger }));
-  if (PROCESSES === 1) return { server: await listen(createApp(ctx), config), readCache: ctx.readCache };
+  if (PROCESSES === 1) {
+    const { listener, start } = withBaselineWrites(createApp(ctx));
+    return { server: await listen(listener, config), readCache: ctx.readCache, startBaselineWrites: start };
+  }
+  if (process.env.BENCH_MIX_HANDLER) throw new Error('BENCH_MIX_HANDLER needs BENCH_API_PROCESSES=1');
   if (db.kind !== 'postgres') throw new Error('BENCH_API_PROCESSES above 1 needs DATABASE_URL (PostgreSQL)');
   return { server: await forkApiProcesses(PROCESSES, logger) };
 };
@@ -220,8 +273,10 @@ const main = async () => {
   const db = await openBenchDb();
   let api: RunningServer | undefined;
   let chainWorker: ChildProcess | undefined;
+  let closeBaselineWrites = async () => {};
   const stop = async () => {
     try {
+      await closeBaselineWrites();
       await stopChainWorker(chainWorker);
       await api?.close();
     } finally {
@@ -237,6 +292,7 @@ const main = async () => {
     chainWorker = startChainWorker(config, db);
     config.PUBLIC_URL ??= api.url;
     seeded = await seed(config, db, api);
+    if (served.startBaselineWrites) closeBaselineWrites = await served.startBaselineWrites();
   } catch (error) {
     // A failed start leaves no schema behind in the shared database.
     await stop().catch(() => {});

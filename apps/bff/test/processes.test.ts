@@ -30,7 +30,11 @@ const PROCESS_TEST_TIMEOUT_MS = 180_000;
 // process takes the machine's other core.
 describe('the start command', { timeout: PROCESS_TEST_TIMEOUT_MS, concurrent: true }, () => {
   describe.sequential('one process start after another', () => {
-    it('starts on PGlite, prints URL and credentials once, keeps data across restarts, and refuses a second process', async () => {
+    // The test context's `expect`: the global one finds its test through a global that another concurrent test of this
+    // file resets when it ends, after which `expect.poll` throws "must be called inside a test" (CI, 2026-11-28).
+    it('starts on PGlite, prints URL and credentials once, keeps data across restarts, and refuses a second process', async ({
+      expect,
+    }) => {
       const DATA_DIR = freshDir();
       const first = await startServerProcess({ DATA_DIR });
       expect(first.output()).toMatch(/Reference:\s+http:\/\/127\.0\.0\.1:\d+\/docs/);

@@ -30,7 +30,8 @@
  * Processes: the API (apps/bff/bench/api/api-server.ts, api role, no webhook worker, LOG_LEVEL=info to /dev/null,
  * BENCH_LOG_LEVEL to change), the baseline (api/baseline-server.ts) and the load generators each run in their own
  * process. Pinning (taskset, 2+ CPUs, BENCH_PIN=0 turns it off): both servers on CPU 0, wrk/hey and this process on
- * CPU 1; PostgreSQL runs wherever the kernel puts it. Only one server is under load at a time.
+ * CPU 1; PostgreSQL runs wherever the kernel puts it (BENCH_PIN_POSTGRES=1: a local one joins CPU 1 for the run and
+ * gets its own mask back at the end, api/postgres-pinning.ts). Only one server is under load at a time.
  * Knobs: BENCH_CONNECTIONS (64), BENCH_DURATION (10 s), BENCH_ROUNDS (2), BENCH_WARMUP (2 s), BENCH_TIMEOUT (2 s),
  * BENCH_PACED_DURATION (10 s), BENCH_PACED_WORKERS (16), BENCH_GENERATOR=autocannon (fallbacks), BENCH_API_PROCESSES,
  * BENCH_PHASES (throughput,paced,mixed,audit: paced needs throughput), BENCH_ROLE (all), BENCH_CPU_PROF=<dir> (the API runs under
@@ -49,6 +50,7 @@ import path from 'node:path';
 import type { BaselineSetup, CapturedAnswer } from './api/baseline-server.ts';
 import { type Generator, hasCommand, type LoadResult, openGenerator, openPacer, type Pacer, type Pin } from './api/load.ts';
 import { mixAlertIdLua } from './api/mix-alerts.ts';
+import { type PostgresPinning, pinPostgres } from './api/postgres-pinning.ts';
 
 const envInt = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -171,6 +173,9 @@ const capture = (url: string, headers: Record<string, string>, pathOnly: string)
 
 interface Usage {
   cpuUs: number;
+  /** The server's garbage collection so far: pause time (µs) and major collections (api/gc-meter.ts). */
+  gcUs: number;
+  majorGcs: number;
   /** The API's read-cache loads so far (the baseline has no cache; nor does the bench read it with several processes). */
   cacheLoads?: number;
 }
@@ -268,6 +273,13 @@ const range = (results: LoadResult[]) => {
 
 const main = async (): Promise<number> => {
   pin.process(process.pid, CPU.generator);
+  // BENCH_PIN_POSTGRES=1: a local PostgreSQL shares the generators' CPU for the run (api/postgres-pinning.ts).
+  const postgresPinning: PostgresPinning | undefined =
+    process.env.BENCH_PIN_POSTGRES === '1'
+      ? canPin && process.env.DATABASE_URL
+        ? await pinPostgres(process.env.DATABASE_URL, CPU.generator)
+        : { pinned: false, why: 'no DATABASE_URL, or no pinning (BENCH_PIN=0, one CPU or no taskset)' }
+      : undefined;
   const children: ChildProcess[] = [];
   // API processes drop their PostgreSQL schema when told to stop; the others are just let go.
   const apiChildren = new Set<ChildProcess>();
@@ -325,6 +337,13 @@ const main = async (): Promise<number> => {
         ? `pinning    servers CPU ${CPU.servers}; generators and coordinator CPU ${CPU.generator}`
         : 'pinning    none (no taskset, one CPU, or BENCH_PIN=0)',
     );
+    if (postgresPinning) {
+      console.log(
+        postgresPinning.pinned
+          ? `           PostgreSQL (postmaster ${postgresPinning.postmaster}, its backends and workers) CPU ${CPU.generator} for this run, then as it was`
+          : `           PostgreSQL not pinned: ${postgresPinning.why} (it may run on the servers' CPU)`,
+      );
+    }
     const headerLines = (answers[0]?.[2].length ?? 0) + 3; // + Date, Connection, Keep-Alive / Content-Length
     console.log(`baseline   Express 5 answering the API's captured bytes and its ${headerLines} header lines`);
     const diagnostics = [
@@ -332,6 +351,8 @@ const main = async (): Promise<number> => {
         "BENCH_AUDIT=unheld (reads answered before their audit entry commits: not the product's behaviour)",
       process.env.BENCH_MIX_HANDLER === 'baseline' &&
         "BENCH_MIX_HANDLER=baseline (the API's process answers the mix's writes with the baseline's handlers)",
+      process.env.BENCH_BASELINE_READS === 'raw' &&
+        "BENCH_BASELINE_READS=raw (the baseline answers the reads before Express: Node's HTTP server alone)",
     ].filter(Boolean);
     if (diagnostics.length) console.log(`diagnostic ${diagnostics.join('; ')}`);
     console.log(`runs       ${WARMUP} s warm-up each, then ${ROUNDS} alternated round(s) × ${DURATION} s per route and server\n`);
@@ -459,7 +480,8 @@ const main = async (): Promise<number> => {
       // on its core, connections waiting on writes: its share falls).
       // And the API's read-cache loads per 1,000 requests: a write that empties caches it does not touch (issue 25's
       // defect 1) makes the reads after it load again, which this shows whatever the host's speed.
-      const mixCpu = new Map<string, { perRequest: number; share: number; loadsPerThousand?: number }[]>();
+      type MixCpu = { perRequest: number; share: number; gcPerRequest: number; majorGcs: number; loadsPerThousand?: number };
+      const mixCpu = new Map<string, MixCpu[]>();
       const mixRun = async (server: 'api' | 'express', writes: boolean, measured = true) => {
         const child = childOf[server];
         const before = child ? await usageOf(child) : undefined;
@@ -486,6 +508,8 @@ const main = async (): Promise<number> => {
           const key = mixKey(server, writes);
           const sample = {
             perRequest: used / requests,
+            gcPerRequest: (after.gcUs - before.gcUs) / requests,
+            majorGcs: after.majorGcs - before.majorGcs,
             share: used / ((performance.now() - started) * 1000),
             ...(after.cacheLoads !== undefined && before.cacheLoads !== undefined
               ? { loadsPerThousand: (1000 * (after.cacheLoads - before.cacheLoads)) / requests }
@@ -512,8 +536,7 @@ const main = async (): Promise<number> => {
         }
       }
       const readShare = 1 - 1 / WRITE_EVERY;
-      const cpuMedian = (key: string, pick: (c: { perRequest: number; share: number; loadsPerThousand?: number }) => number) =>
-        median((mixCpu.get(key) ?? []).map(pick));
+      const cpuMedian = (key: string, pick: (c: MixCpu) => number) => median((mixCpu.get(key) ?? []).map(pick));
       console.log(`\n3. mixed load (wrk, ${CONNECTIONS} connections, the three read routes in turn)`);
       for (const server of mixServers) {
         const [readsKey, mixedKey] = [mixKey(server, false), mixKey(server, true)];
@@ -539,6 +562,9 @@ const main = async (): Promise<number> => {
           const writeCpu = (mixedCpu - readShare * readCpu) * WRITE_EVERY;
           console.log(
             `    CPU               read-only ${readCpu.toFixed(0)} µs/request, ${(100 * cpuMedian(readsKey, (c) => c.share)).toFixed(0)} % of a core; with writes ${mixedCpu.toFixed(0)} µs/request, ${(100 * cpuMedian(mixedKey, (c) => c.share)).toFixed(0)} % of a core (a write ≈ ${writeCpu.toFixed(0)} µs, ${(writeCpu / readCpu).toFixed(1)} reads)`,
+          );
+          console.log(
+            `    GC                read-only ${cpuMedian(readsKey, (c) => c.gcPerRequest).toFixed(1)} µs/request, ${cpuMedian(readsKey, (c) => c.majorGcs)} major a run; with writes ${cpuMedian(mixedKey, (c) => c.gcPerRequest).toFixed(1)} µs/request, ${cpuMedian(mixedKey, (c) => c.majorGcs)} major a run (medians; pauses on the main thread)`,
           );
           const loads = (key: string) =>
             (mixCpu.get(key) ?? []).flatMap((c) => (c.loadsPerThousand === undefined ? [] : [c.loadsPerThousand]));
@@ -685,6 +711,7 @@ const main = async (): Promise<number> => {
       check(`${ROUTES[i]?.name} (audit phase)`, [...of(audit, `${i}|api`), ...of(audit, `${i}|unaudited`)]);
     return failed > 0 ? 1 : 0;
   } finally {
+    if (postgresPinning?.pinned) postgresPinning.restore();
     generator?.close();
     pacer?.close();
     for (const child of children) {

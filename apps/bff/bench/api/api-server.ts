@@ -45,6 +45,7 @@ import { AuditChainer } from '../../src/modules/audit/chainer.ts';
 import { createClient } from '../../src/modules/clients/service.ts';
 import { listen, type RunningServer } from '../../src/server.ts';
 import { serveWrites } from './baseline-writes.ts';
+import { gcTotals } from './gc-meter.ts';
 import { MIX_ALERT_POOL, mixAlertIdSql } from './mix-alerts.ts';
 
 const SECRET = 'sk_bench_secret_0123456789abcdefghijklmnop';
@@ -305,7 +306,7 @@ const main = async () => {
     // differences over a run.
     if (message === 'cpu') {
       const { user, system } = process.cpuUsage();
-      process.send?.({ cpuUs: user + system, cacheLoads: readCache?.loads });
+      process.send?.({ cpuUs: user + system, cacheLoads: readCache?.loads, ...gcTotals() });
       return;
     }
     if (message !== 'stop') return;

@@ -21,6 +21,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { serveWrites } from './baseline-writes.ts';
+import { gcTotals } from './gc-meter.ts';
 
 export type CapturedAnswer = [path: string, body: string, headers: [string, string][]];
 export interface BaselineSetup {
@@ -55,7 +56,16 @@ process.once('message', async (message: BaselineSetup) => {
       for (const [name, value] of writeHeaders) res.setHeader(name, value);
     });
   }
-  const server = http.createServer(app);
+  // BENCH_BASELINE_READS=raw (a diagnostic): the measured reads are answered before Express, by Node's HTTP server
+  // alone, so they cost about what the API's cached reads cost; the writes still go through Express. What a server
+  // whose reads are that cheap keeps with the same writes among them (docs/operator/benchmarks.md, eleventh session).
+  const rawReads = process.env.BENCH_BASELINE_READS === 'raw';
+  const server = http.createServer((req, res) => {
+    const answer = rawReads && req.method === 'GET' ? answers.get(req.url ?? '') : undefined;
+    if (!answer) return app(req, res);
+    for (const [name, value] of answer.headers) res.setHeader(name, value);
+    res.end(answer.body);
+  });
   server.keepAliveTimeout = 65_000;
   server.listen(0, '127.0.0.1', () => {
     process.send?.({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
@@ -64,6 +74,6 @@ process.once('message', async (message: BaselineSetup) => {
 process.on('message', (message) => {
   if (message !== 'cpu') return;
   const { user, system } = process.cpuUsage();
-  process.send?.({ cpuUs: user + system });
+  process.send?.({ cpuUs: user + system, ...gcTotals() });
 });
 process.once('disconnect', () => void closeWrites().finally(() => process.exit(0)));

@@ -7,7 +7,7 @@
  * proportion to the database work that server's requests cause. Pinned, it takes it from the generators and slows
  * every answer that waits on it instead. Neither placement is the production one (a database on its own machine), so
  * the bench prints which it used. Measured in the eleventh session (docs/operator/benchmarks.md): pinned, the mixed
- * load's reads kept more (median 84 % against 70 %, six alternated pairs), and the API's paced latency got worse (its
+ * load's reads kept more (median 84 % against 72 %, six alternated pairs), and the API's paced latency got worse (its
  * reads wait on the audit spool's commits, which then share a CPU with `hey`).
  *
  * How: the postmaster is found as the parent of this connection's backend; it and its children (backends, WAL
@@ -54,40 +54,88 @@ const setAffinity = (pid: number, args: string[]) => {
   }
 };
 
-export const pinPostgres = async (databaseUrl: string, cpu: number): Promise<PostgresPinning> => {
-  const host = new URL(databaseUrl).hostname;
-  if (!LOOPBACK.has(host)) return { pinned: false, why: `PostgreSQL at ${host} is not on this machine` };
+const commandOf = (pid: number): string => fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+
+const hasPgrep = (): boolean => {
+  try {
+    execFileSync('pgrep', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The postmaster of the server behind `databaseUrl`, when it runs on this machine and /proc shows it: the parent of
+ * this connection's backend, both named `postgres`. (A server in a container reports a pid of its own namespace,
+ * which on the host may be any process: the name check refuses it.)
+ */
+const findPostmaster = async (databaseUrl: string): Promise<number> => {
   const client = new pg.Client({ connectionString: databaseUrl });
-  let postmaster: number;
-  let original: string;
   try {
     await client.connect();
     const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
     // Read while the backend lives: it exits with the connection.
-    postmaster = parentOf(Number(rows[0]?.pid));
-    original = affinityOf(postmaster);
-    execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(postmaster)], { stdio: 'ignore' });
-  } catch (error) {
-    // Another user's server, or a PostgreSQL in a container whose processes this machine's /proc does not show.
-    return { pinned: false, why: `cannot set its CPU affinity (${(error as Error).message.split('\n')[0]})` };
+    const backend = Number(rows[0]?.pid);
+    const postmaster = parentOf(backend);
+    if (commandOf(backend) !== 'postgres' || commandOf(postmaster) !== 'postgres') {
+      throw new Error(`process ${backend} or its parent ${postmaster} is not named postgres here`);
+    }
+    return postmaster;
   } finally {
     await client.end().catch(() => {});
   }
-  for (const child of childrenOf(postmaster)) setAffinity(child, ['-c', String(cpu)]);
+};
+
+export const pinPostgres = async (databaseUrl: string, cpu: number): Promise<PostgresPinning> => {
+  let host: string;
+  try {
+    host = new URL(databaseUrl).hostname;
+  } catch {
+    return { pinned: false, why: 'DATABASE_URL is not a URL' };
+  }
+  if (!LOOPBACK.has(host)) return { pinned: false, why: `PostgreSQL at ${host} is not on this machine` };
+  // Without pgrep its children could not be listed, so backends forked during the run would keep the CPU after it.
+  if (!hasPgrep()) return { pinned: false, why: 'no pgrep to list its processes' };
+  let postmaster: number;
+  try {
+    postmaster = await findPostmaster(databaseUrl);
+  } catch (error) {
+    return { pinned: false, why: `cannot find its processes (${(error as Error).message.split('\n')[0]})` };
+  }
+  // Each process's own mask, to put back; processes forked during the run get the postmaster's.
+  const originals = new Map<number, string>();
+  try {
+    for (const pid of [postmaster, ...childrenOf(postmaster)]) originals.set(pid, affinityOf(pid));
+  } catch (error) {
+    return { pinned: false, why: `cannot read its CPU affinity (${(error as Error).message.split('\n')[0]})` };
+  }
+  const postmasterMask = originals.get(postmaster) as string;
 
   let restored = false;
   const restore = () => {
     if (restored) return;
     restored = true;
-    setAffinity(postmaster, [original]);
-    for (const child of childrenOf(postmaster)) setAffinity(child, [original]);
+    setAffinity(postmaster, [postmasterMask]);
+    for (const child of childrenOf(postmaster)) setAffinity(child, [originals.get(child) ?? postmasterMask]);
   };
+  // Registered before anything is pinned, so no way out of the run leaves PostgreSQL pinned.
   process.once('exit', restore);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     process.once(signal, () => {
       restore();
-      process.exit(130);
+      process.exit(code);
     });
   }
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(postmaster)], { stdio: 'ignore' });
+  } catch (error) {
+    restore();
+    return { pinned: false, why: `cannot set its CPU affinity (${(error as Error).message.split('\n')[0]})` };
+  }
+  for (const child of childrenOf(postmaster)) setAffinity(child, ['-c', String(cpu)]);
   return { pinned: true, postmaster, restore };
 };

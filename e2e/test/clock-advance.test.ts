@@ -113,6 +113,15 @@ describe('the demo customer moves a year on with the sandbox clock', () => {
       const firstPull = async () => (await bank.sdk.call('getUser', { params: { userId } })).monitoring.lastRefreshedAt;
       await expect.poll(firstPull, { message: 'the first monitoring pull', timeout: 15_000 }).not.toBeNull();
 
+      // The Score tab says when the file on record was pulled and when the next pull is due, as the API does.
+      const { monitoring } = await bank.sdk.call('getUser', { params: { userId } });
+      const day = (iso: string | null) =>
+        frame
+          .locator('body')
+          .evaluate((_, date) => new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' }).format(new Date(date)), iso ?? '');
+      const updated = `Updated ${await day(monitoring.lastRefreshedAt)}. Next update ${await day(monitoring.nextRefreshAt)}.`;
+      await expect.poll(() => frame.getByTestId('score-updated').textContent(), { message: 'the update line' }).toBe(updated);
+
       // The starting point, as the widget shows it: the 24-month history as a table, and the alerts.
       await frame.getByRole('tab', { name: 'History' }).click();
       await frame.getByRole('heading', { name: 'Score history' }).waitFor();

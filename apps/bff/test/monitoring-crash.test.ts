@@ -3,6 +3,7 @@ import { seedMonitoredUsers } from '../bench/monitoring/seed-users.ts';
 import { buildContext } from '../src/bootstrap.ts';
 import type { Db } from '../src/db/db.ts';
 import { createLogger } from '../src/logger.ts';
+import { chainSpooledEntries } from '../src/modules/audit/chainer.ts';
 import { createClient } from '../src/modules/clients/service.ts';
 import { testConfig } from './helpers/harness.ts';
 import { type StartedProcess, spawnMain } from './helpers/processes.ts';
@@ -58,6 +59,17 @@ const expectEachPeriodOnce = async (db: Db) => {
   const alerts = await countWhere(db, 'select count(*)::int as n from alerts');
   expect(await countWhere(db, `select count(*)::int as n from outbox_events where type = 'alert.created'`)).toBe(alerts);
   expect(await countWhere(db, 'select count(*)::int as n from monitoring_alert_keys')).toBe(alerts);
+  // Each user's file was recorded once, and every pull of it, first or repeated after the kill, was the same pull to the
+  // bureau (one pullId: billed once).
+  await chainSpooledEntries({ db });
+  const pulls = await db.query<{ pulls: number; pull_ids: number; recorded: number }>(
+    `select count(*) filter (where type = 'bureau.pull')::int as pulls,
+       count(distinct subject->>'pullId') filter (where type = 'bureau.pull')::int as pull_ids,
+       count(*) filter (where type = 'credit_file.recorded')::int as recorded
+     from audit_events where type in ('bureau.pull', 'credit_file.recorded') group by user_id`,
+  );
+  expect(pulls.rows).toHaveLength(USERS);
+  for (const row of pulls.rows) expect({ pullIds: row.pull_ids, recorded: row.recorded }).toEqual({ pullIds: 1, recorded: 1 });
   // Every story-1003 file showed its fraud flag.
   expect(
     await countWhere(db, `select count(distinct user_id)::int as n from alerts where type = 'fraud_alert'`),
@@ -86,8 +98,8 @@ describe('monitoring survives a worker killed mid-cycle', { timeout: 180_000 }, 
       expect(doneByDoomed).toBeLessThan(USERS);
 
       // What the finisher may have left to do: every user the dead worker did not commit. By its log lines on PostgreSQL;
-      // on PGlite from the database itself, which died with the worker: a scheduled refresh commits without waiting for
-      // its WAL flush (docs/operator/monitoring.md), so the last refreshes it logged can be lost with it, and redone.
+      // on PGlite from the database itself, which died with the worker (an embedded database's last commits can die
+      // with its process, and are then redone).
       let leftByDoomed = USERS - doneByDoomed;
       let finisher: StartedProcess;
       if (survivor) {

@@ -400,7 +400,7 @@ describe('the hot read path', () => {
 });
 
 describe('an entry loaded once for concurrent reads', () => {
-  it('pulls a user’s file from the bureau once when many reads of their score arrive before it is cached', async () => {
+  it('serves many reads of a score on a later day from one load of the file on record, and pulls nothing', async () => {
     const counting = countingBureau();
     const app = await startTestApp({ bureau: counting.bureau });
     try {
@@ -409,14 +409,18 @@ describe('an entry loaded once for concurrent reads', () => {
       let token = await app.token(client);
       const userId = await enrolActiveUser(app, token);
       const score = () => app.request('GET', `/v1/users/${userId}/credit-score`, { token });
-      expect((await score()).status).toBe(200); // the first read also seeds the score history (a write to the user)
-      // The file is cached per user and day: the next day's reads find none, and arrive together.
+      const first = await score();
+      expect(first.status).toBe(200);
+      // The next day every cached entry has expired, and the reads arrive together.
       app.clock.set('2026-11-24T10:00:00.000Z');
       token = await app.token(client);
-      const before = counting.pulls.credit;
+      const before = { pulls: counting.pulls.credit, loads: app.ctx.readCache.loads };
       const answers = await Promise.all(Array.from({ length: 12 }, score));
       expect(answers.map((answer) => answer.status)).toEqual(Array(12).fill(200));
-      expect(counting.pulls.credit - before).toBe(1);
+      expect(new Set(answers.map((answer) => answer.body.data.score))).toEqual(new Set([first.body.data.score]));
+      expect(counting.pulls.credit - before.pulls).toBe(0);
+      // The token, the user row, the file and the score: each loaded once for the twelve reads.
+      expect(app.ctx.readCache.loads - before.loads).toBeLessThanOrEqual(4);
     } finally {
       await app.close();
     }
@@ -424,7 +428,7 @@ describe('an entry loaded once for concurrent reads', () => {
 });
 
 describe('a write of scores alone', () => {
-  it('keeps the day’s credit file (one bureau pull) and drops what the scores change: the score, the user’s lastScoreDate', async () => {
+  it('keeps the file on record cached and drops what the scores change: the score, the user’s lastScoreDate', async () => {
     const counting = countingBureau();
     const app = await startTestApp({ bureau: counting.bureau });
     try {
@@ -435,18 +439,20 @@ describe('a write of scores alone', () => {
       const user = async () =>
         (await app.request('GET', `/v1/users/${userId}`, { token })).body as { data: { lastScoreDate: string } };
       expect((await user()).data.lastScoreDate).toBe('2026-11-23');
-      // A new day: the file is pulled again once, by the first read that needs it.
       app.clock.set('2026-11-24T10:00:00.000Z');
       token = await app.token(client, 'read write admin');
       const before = counting.pulls.credit;
       expect((await app.request('GET', `/v1/users/${userId}/credit-score`, { token })).status).toBe(200);
       expect((await app.request('GET', `/v1/users/${userId}/offers`, { token })).status).toBe(200);
+      const loadsBefore = app.ctx.readCache.loads;
       const refreshed = await app.request('POST', `/v1/sandbox/users/${userId}/score-refresh`, { token, body: { score: 712 } });
       expect(refreshed.status).toBe(200);
       const after = await app.request('GET', `/v1/users/${userId}/credit-score`, { token });
       expect((after.body as { data: { score: number } }).data.score).toBe(712);
+      // The refresh dropped the score and the user row (scores:<id>), not the file on record (user:<id> only).
+      expect(app.ctx.readCache.loads - loadsBefore).toBe(2);
       expect((await app.request('GET', `/v1/users/${userId}/offers`, { token })).status).toBe(200);
-      expect(counting.pulls.credit - before).toBe(1);
+      expect(counting.pulls.credit - before).toBe(0);
       // The refresh stored today's score, which also moved the user row's lastScoreDate: the cached row is dropped.
       expect((await user()).data.lastScoreDate).toBe('2026-11-24');
     } finally {

@@ -86,9 +86,9 @@ export type CreditFileResult = { status: 'ok'; file: CreditFile } | { status: 'f
 /** How a billed pull is identified to the bureau. */
 export interface PullOptions {
   /**
-   * The pull's idempotency key (`usr_…:period:3`, `usr_…:refresh:<time>`): a request repeated with the same key is the
-   * same pull, billed once. Monitoring repeats a period's request only when a worker died between the bureau's answer
-   * and the commit.
+   * The pull's idempotency key (`usr_…:verification:<session>`, `usr_…:period:3`, `usr_…:refresh:<time>`): a request
+   * repeated with the same key is the same pull, billed once. Monitoring repeats a period's request only when a worker
+   * died between the bureau's answer and the commit.
    */
   pullId?: string;
 }

@@ -12,6 +12,7 @@ import * as widgetDisclosure from './migrations/012-widget-disclosure.ts';
 import * as auditSpool from './migrations/013-audit-spool.ts';
 import * as consentOrder from './migrations/014-consent-order.ts';
 import * as manualRefreshLease from './migrations/015-manual-refresh-lease.ts';
+import * as fileOnRecord from './migrations/016-file-on-record.ts';
 
 /** Ordered, append-only. A migration never changes once released; add a new one instead. */
 export const MIGRATIONS: { version: string; sql: string }[] = [
@@ -28,6 +29,7 @@ export const MIGRATIONS: { version: string; sql: string }[] = [
   { version: '013-audit-spool', sql: auditSpool.sql },
   { version: '014-consent-order', sql: consentOrder.sql },
   { version: '015-manual-refresh-lease', sql: manualRefreshLease.sql },
+  { version: '016-file-on-record', sql: fileOnRecord.sql },
 ];
 
 // Any fixed 64-bit number shared by every instance: whoever holds it migrates, the others wait.

@@ -1,15 +1,26 @@
 import type { BureauProvider } from '../../src/bureau/provider.ts';
 import { SandboxBureau } from '../../src/bureau/sandbox/sandbox-bureau.ts';
 
-/** The sandbox bureau, counting the pulls that reach it (a real bureau bills each one). */
+/**
+ * The sandbox bureau, counting the pulls that reach it (a real bureau bills each one), per user and with their pullIds,
+ * and running a hook while the next credit pull is in flight (after it reached the bureau, before its answer comes
+ * back): where a consumer's withdrawal can land.
+ */
 export const countingBureau = () => {
   const inner = new SandboxBureau();
   const pulls = { credit: 0, identity: 0 };
+  const creditPulls: { userId: string; pullId: string | undefined }[] = [];
+  let duringPull: ((userId: string) => Promise<void>) | undefined;
   const bureau: BureauProvider = {
     name: inner.name,
-    pullCreditFile: (subject, asOf) => {
+    pullCreditFile: async (subject, asOf, options) => {
       pulls.credit += 1;
-      return inner.pullCreditFile(subject, asOf);
+      creditPulls.push({ userId: subject.userId, pullId: options?.pullId });
+      const answer = await inner.pullCreditFile(subject, asOf);
+      const hook = duringPull;
+      duringPull = undefined;
+      await hook?.(subject.userId);
+      return answer;
     },
     pullIdentityFile: (...args) => {
       pulls.identity += 1;
@@ -17,5 +28,14 @@ export const countingBureau = () => {
     },
     alwaysFailsVerification: (subject) => inner.alwaysFailsVerification?.(subject) ?? false,
   };
-  return { bureau, pulls, total: () => pulls.credit + pulls.identity };
+  return {
+    bureau,
+    pulls,
+    total: () => pulls.credit + pulls.identity,
+    creditPullsOf: (userId: string) => creditPulls.filter((p) => p.userId === userId).length,
+    pullIdsOf: (userId: string) => creditPulls.filter((p) => p.userId === userId).map((p) => p.pullId),
+    onNextCreditPull: (hook: (userId: string) => Promise<void>) => {
+      duringPull = hook;
+    },
+  };
 };

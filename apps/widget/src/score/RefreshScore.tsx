@@ -13,6 +13,9 @@ import { messages } from './messages.ts';
 /** setTimeout's longest delay; a later time is checked again when the frame is next looked at. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** When the file on record was pulled and the next pull is due: a day is what a monthly schedule means. */
+const DATE_ONLY: Intl.DateTimeFormatOptions = { dateStyle: 'medium' };
+
 /**
  * "Refresh score": a bureau pull now, allowed once a day. The server says when the next one is allowed
  * (`monitoring.refreshAvailableAt` on the user, null when allowed now), so the button never trusts the
@@ -30,6 +33,8 @@ export function RefreshScore({ userId }: { userId: string }) {
   // keeps the button disabled; it is never shown as a date (the refetched user record brings the server's).
   const [blockedUntil, setBlockedUntil] = useState<string | null>(null);
   const shownAvailableAt = me.data?.monitoring.refreshAvailableAt ?? null;
+  const lastRefreshedAt = me.data?.monitoring.lastRefreshedAt ?? null;
+  const nextRefreshAt = me.data?.monitoring.status === 'active' ? (me.data.monitoring.nextRefreshAt ?? null) : null;
   const availableAt = shownAvailableAt ?? blockedUntil;
 
   useEffect(() => {
@@ -77,6 +82,11 @@ export function RefreshScore({ userId }: { userId: string }) {
   const result = refresh.data;
   return (
     <div className="cw-refresh">
+      {lastRefreshedAt ? (
+        <p className="cw-muted cw-small" data-testid="score-updated">
+          {t.updated(formatDateTime(lastRefreshedAt, DATE_ONLY), nextRefreshAt ? formatDateTime(nextRefreshAt, DATE_ONLY) : null)}
+        </p>
+      ) : null}
       <Button variant="secondary" loading={refresh.isPending} disabled={Boolean(availableAt)} onClick={() => refresh.mutate()}>
         {refresh.isPending ? t.refreshing : t.refresh}
       </Button>

@@ -19,6 +19,8 @@ interface ScoreMessages {
   refreshed: (score: string, previous: string | null) => string;
   refreshFailed: string;
   nextRefresh: (when: string) => string;
+  /** When the file on record was pulled, and when the next scheduled pull is due (null: none scheduled). */
+  updated: (when: string, next: string | null) => string;
 }
 
 const EN_PERIODS: Record<TrendPeriod, string> = {
@@ -60,6 +62,7 @@ export const messages: { en: ScoreMessages; es: ScoreMessages } = {
     refreshed: (score, previous) => (previous ? `Score refreshed: ${score}, was ${previous}.` : `Score refreshed: ${score}.`),
     refreshFailed: 'Your score could not be refreshed. Please try again later.',
     nextRefresh: (when) => `Next refresh available ${when}.`,
+    updated: (when, next) => (next ? `Updated ${when}. Next update ${next}.` : `Updated ${when}.`),
   },
   es: {
     heading: 'Puntaje de crédito',
@@ -88,5 +91,6 @@ export const messages: { en: ScoreMessages; es: ScoreMessages } = {
       previous ? `Puntaje actualizado: ${score}, antes ${previous}.` : `Puntaje actualizado: ${score}.`,
     refreshFailed: 'No se pudo actualizar su puntaje. Inténtelo de nuevo más tarde.',
     nextRefresh: (when) => `Podrá actualizarlo de nuevo el ${when.replace(/\.$/, '')}.`,
+    updated: (when, next) => (next ? `Actualizado el ${when}. Próxima actualización: ${next}.` : `Actualizado el ${when}.`),
   },
 };

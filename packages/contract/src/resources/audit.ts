@@ -6,6 +6,7 @@ export const AUDIT_EVENT_TYPES = [
   'credit_data.read',
   'personal_data.read',
   'bureau.pull',
+  'credit_file.recorded',
   'consent.given',
   'consent.withdrawn',
   'token.minted',

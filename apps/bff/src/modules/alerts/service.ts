@@ -1,5 +1,4 @@
 import type { TAlert, TAlertType, TListAlertsQuery, TUpdateAlertInput } from '@credit/contract';
-import type { CreditFile } from '../../bureau/provider.ts';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
@@ -7,13 +6,14 @@ import type { Queryable } from '../../db/db.ts';
 import { cursorsOf } from '../../http/cursor.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import {
+  creditFileOnRecord,
   getCurrentScore,
   type OnSignificantChange,
-  pullCreditFile,
   pullIdentityFile,
   requireActiveUser,
+  storedCreditFile,
 } from '../credit/service.ts';
-import type { UserRow } from '../users/service.ts';
+import { loadCreditSubject, type UserRow } from '../users/service.ts';
 import { type AlertDraft, scoreChangeAlertDraft } from './alert-draft.ts';
 import { insertAlert, lastTwoScores, listUserAlerts, markAlertRead, toAlert } from './repo.ts';
 import { sandboxAlertDraft } from './sandbox-alert-drafts.ts';
@@ -91,23 +91,26 @@ export const updateAlert = async (
   return toAlert(row);
 };
 
-/** The user's last two stored scores (seeding the history from the file the first time). */
-const lastScoreMove = async (ctx: AppContext, user: UserRow, file: CreditFile) => {
-  const current = await getCurrentScore(ctx, user, file);
+/** The user's last two stored scores. */
+const lastScoreMove = async (ctx: AppContext, user: UserRow) => {
+  const current = await getCurrentScore(ctx, user);
   const [latest = current.score, previous = latest] = await lastTwoScores(ctx.db, user.client_id, user.id);
   return { previous, current: latest };
 };
 
 /**
- * Sandbox helper: an alert of `type` drawn from the user's own file (the identity pull, so a frozen
- * file still gets alerts, as monitoring does). `score_change` reports the user's last two stored scores.
+ * Sandbox helper: an alert of `type` drawn from the user's own file on record, frozen or not (monitoring does not stop
+ * for a freeze). A user whose only pull found the file frozen has no file on record: the sandbox's identity file,
+ * which a freeze does not block, stands in. `score_change` reports the user's last two stored scores, refused like
+ * the score itself for a frozen file, so a freeze never leaks a score.
  */
 export const createSandboxAlert = async (ctx: AppContext, caller: Caller, userId: string, type: TAlertType): Promise<TAlert> => {
   const user = await requireActiveUser(ctx, caller, userId);
-  const { subject, file } = await pullIdentityFile(ctx, user);
-  // Only a score alert reads scores, through the lender's pull: a frozen file is CREDIT_FROZEN here, so a
-  // freeze never leaks a score. A first read seeds the history and announces it (score.updated).
-  const scores = type === 'score_change' ? await lastScoreMove(ctx, user, await pullCreditFile(ctx, user)) : undefined;
+  // Gated like a score read: no consent or a frozen file refuses it before anything is written.
+  if (type === 'score_change') await creditFileOnRecord(ctx, user);
+  const scores = type === 'score_change' ? await lastScoreMove(ctx, user) : undefined;
+  const subject = await loadCreditSubject(ctx, user);
+  const file = (await storedCreditFile(ctx, user.id)) ?? (await pullIdentityFile(ctx, user)).file;
   const draft = sandboxAlertDraft(type, { file, subject, scores, asOf: ctx.clock.now() });
   return createAlert(ctx, user, draft);
 };

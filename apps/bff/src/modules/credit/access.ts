@@ -5,6 +5,8 @@ import { ApiError } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
 import type { UserRow } from '../users/service.ts';
 import { assertCurrentConsent, effectiveStatus, loadCreditSubject, requireUser } from '../users/service.ts';
+import { type FileOnRecord, openCreditFile } from './file-on-record.ts';
+import { findSealedFileOnRecord } from './repo.ts';
 
 /**
  * The user behind a credit route: visible to this caller (else 404) and `active` (else 403
@@ -24,31 +26,44 @@ export const requireActiveUser = async (ctx: AppContext, caller: Caller, userId:
 const bureauUnavailable = () =>
   new ApiError('SERVICE_UNAVAILABLE', 'The credit bureau is not available in this environment. Try again later.');
 
+const frozen = () =>
+  new ApiError(
+    'CREDIT_FROZEN',
+    'This user’s credit file is frozen at the bureau. The user must lift the freeze; the next refresh (scheduled, or ' +
+      'POST …/credit-score/refresh) then reads it.',
+  );
+
+/** How long a caller is asked to wait for a first pull that has not committed yet: the monitoring job retries it. */
+const FIRST_PULL_RETRY_AFTER_S = 60;
+
+const notPulledYet = () =>
+  new ApiError(
+    'SERVICE_UNAVAILABLE',
+    'This user’s credit file has not been pulled yet: the first pull after verification did not complete, and the ' +
+      'monitoring job is retrying it. Try again later.',
+    undefined,
+    { retryAfter: FIRST_PULL_RETRY_AFTER_S },
+  );
+
 /**
- * Pulls the user's credit file from the configured bureau. No current consent → 403 CONSENT_REQUIRED (checked before
- * the day's cached file too: a file pulled this morning is not served after the consumer withdrew); no bureau → 503
- * (never synthetic data in production); a frozen file → 403 CREDIT_FROZEN.
+ * The file on record: the file of the user's last committed pull (verification's first pull, a monitoring period or
+ * refresh now), never a new pull. No current consent → 403 CONSENT_REQUIRED (a file pulled earlier is not shown after
+ * the consumer withdrew); the last pull found the file frozen → 403 CREDIT_FROZEN; no pull committed yet → 503 with
+ * Retry-After. Cached per user until a write to the user (tag user:<id>: every commit of a pull touches it).
  */
-export const pullCreditFile = async (ctx: AppContext, user: UserRow): Promise<CreditFile> => {
-  const now = ctx.clock.now();
-  assertCurrentConsent(user, now);
-  const bureau = ctx.bureau;
-  if (!bureau) throw bureauUnavailable();
-  // One pull per user and day at most while cached: a bureau bills every pull, and the sandbox's file is a function of
-  // the day. A write to the user (tag user:<id>) or the TTL backstop (a freeze placed at the bureau) ends it.
-  const result = await ctx.readCache.read(
-    `file:${user.id}:${now.toISOString().slice(0, 10)}`,
-    async () => bureau.pullCreditFile(await loadCreditSubject(ctx, user), now),
+export const creditFileOnRecord = async (ctx: AppContext, user: UserRow): Promise<FileOnRecord> => {
+  assertCurrentConsent(user, ctx.clock.now());
+  if (user.monitoring_paused_reason === 'credit_frozen') throw frozen();
+  const record = await ctx.readCache.read(
+    `file:${user.id}`,
+    async () => {
+      const sealed = await findSealedFileOnRecord(ctx.db, user.id);
+      return sealed && { file: openCreditFile(ctx, user.id, sealed.sealed), asOf: sealed.asOf };
+    },
     () => [userTag(user.id)],
   );
-  if (!result) throw bureauUnavailable();
-  if (result.status === 'frozen') {
-    throw new ApiError(
-      'CREDIT_FROZEN',
-      'This user’s credit file is frozen at the bureau. The user must lift the freeze before scores and offers can be read.',
-    );
-  }
-  return result.file;
+  if (!record) throw notPulledYet();
+  return record;
 };
 
 /** The file behind identity verification: a freeze does not block it, a missing bureau does (503). */
@@ -56,4 +71,10 @@ export const pullIdentityFile = async (ctx: AppContext, user: UserRow) => {
   if (!ctx.bureau) throw bureauUnavailable();
   const subject = await loadCreditSubject(ctx, user);
   return { subject, file: await ctx.bureau.pullIdentityFile(subject, ctx.clock.now()) };
+};
+
+/** The file on record whatever its freeze or consent, for sandbox helpers that draw on it; undefined before a pull. */
+export const storedCreditFile = async (ctx: AppContext, userId: string): Promise<CreditFile | undefined> => {
+  const sealed = await findSealedFileOnRecord(ctx.db, userId);
+  return sealed && openCreditFile(ctx, userId, sealed.sealed);
 };

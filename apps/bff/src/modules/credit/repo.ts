@@ -124,3 +124,22 @@ export const listScoresSince = async (
   );
   return { rows: rows.map(toStored), total: Number(count.rows[0]?.n ?? 0) };
 };
+
+/** The sealed file on record and the time it is as of; undefined before the first committed pull. */
+export const findSealedFileOnRecord = async (
+  db: Queryable,
+  userId: string,
+): Promise<{ sealed: string; asOf: Date } | undefined> => {
+  const { rows } = await db.query<{ file_enc: string; as_of: Date }>(
+    'select file_enc, as_of from credit_snapshots where user_id = $1 and file_enc is not null',
+    [userId],
+  );
+  const row = rows[0];
+  return row ? { sealed: row.file_enc, asOf: new Date(row.as_of) } : undefined;
+};
+
+/** Whether a pull of the user's file has committed (a file is on record). */
+export const hasFileOnRecord = async (db: Queryable, userId: string): Promise<boolean> => {
+  const { rows } = await db.query('select 1 from credit_snapshots where user_id = $1 and file_enc is not null', [userId]);
+  return rows.length > 0;
+};

@@ -22,10 +22,13 @@ import { cursorsOf } from '../../http/cursor.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import type { UserRow } from '../users/service.ts';
 import { writeUser } from '../users/service.ts';
-import { pullCreditFile, requireActiveUser } from './access.ts';
+import { creditFileOnRecord, requireActiveUser } from './access.ts';
+import type { FileOnRecord } from './file-on-record.ts';
 
-export { pullCreditFile, pullIdentityFile, requireActiveUser } from './access.ts';
+export { creditFileOnRecord, pullIdentityFile, requireActiveUser, storedCreditFile } from './access.ts';
 export { eraseCreditData } from './erase-credit-data.ts';
+export { type FileOnRecord, sealCreditFile } from './file-on-record.ts';
+export { hasFileOnRecord } from './repo.ts';
 
 import { decodeHistoryCursor, encodeHistoryCursor } from './history-cursor.ts';
 import {
@@ -50,17 +53,6 @@ export interface CurrentScore {
 
 /** The score read reports the change over three months (DECISIONS: trend.period `3months`). */
 const TREND_MONTHS = 3;
-
-/**
- * Stores the bureau's monthly scores the first time a user's file is read and announces the first
- * score with `score.updated` (previousScore null). Idempotent: the user row lock makes a second,
- * concurrent caller find the history already there.
- */
-export const ensureScoreHistory = async (tx: Queryable, ctx: AppContext, user: UserRow, file: CreditFile): Promise<void> => {
-  await lockUserForScores(tx, user.id);
-  if ((await countScores(tx, user.id)) > 0) return;
-  await seedScoreHistory(tx, ctx, user, file);
-};
 
 /** Stores the file's monthly scores as the user's history and announces the current one; the caller holds the user row. */
 const seedScoreHistory = async (tx: Queryable, ctx: AppContext, user: UserRow, file: CreditFile): Promise<void> => {
@@ -93,23 +85,13 @@ const seedScoreHistory = async (tx: Queryable, ctx: AppContext, user: UserRow, f
   });
 };
 
-/** The user's current score: the latest stored one (seeding history from `file` the first time). */
-export const getCurrentScore = async (ctx: AppContext, user: UserRow, file: CreditFile): Promise<CurrentScore> => {
-  const latestScore = () =>
-    ctx.readCache.read(
-      `score:${user.id}`,
-      () => latestScoreWithBaseline(ctx.db, user.id, TREND_MONTHS),
-      () => [userTag(user.id), scoresTag(user.id)],
-    );
-  let latest = await latestScore();
-  if (!latest) {
-    // Seeding writes scores only: the credit file just pulled (and cached for the day) stays.
-    await writeUser(ctx, (tx, touches) => {
-      touches(scoresTag(user.id));
-      return ensureScoreHistory(tx, ctx, user, file);
-    });
-    latest = await latestScore();
-  }
+/** The user's current score: the newest point of the history that committed pulls (and sandbox refreshes) wrote. */
+export const getCurrentScore = async (ctx: AppContext, user: UserRow): Promise<CurrentScore> => {
+  const latest = await ctx.readCache.read(
+    `score:${user.id}`,
+    () => latestScoreWithBaseline(ctx.db, user.id, TREND_MONTHS),
+    () => [userTag(user.id), scoresTag(user.id)],
+  );
   if (!latest) {
     // A real bureau can hold a file too thin to score; say so instead of failing.
     throw new ApiError('SERVICE_UNAVAILABLE', 'The credit bureau has no score for this user yet. Try again later.');
@@ -118,16 +100,15 @@ export const getCurrentScore = async (ctx: AppContext, user: UserRow, file: Cred
 };
 
 /**
- * The factors of a file as of a day. A file is pulled (and cached) per user and day, so its factors are computed once
- * per file and day, not on every read.
+ * The factors of a file on record, as of its pull: computed once per file (the read cache holds the same object until
+ * the next pull commits), and the same on every day until then.
  */
-const factorsByFile = new WeakMap<CreditFile, { day: string; factors: TCreditScore['factors'] }>();
-const factorsOf = (file: CreditFile, now: Date): TCreditScore['factors'] => {
-  const day = now.toISOString().slice(0, 10);
+const factorsByFile = new WeakMap<CreditFile, TCreditScore['factors']>();
+const factorsOf = ({ file, asOf }: FileOnRecord): TCreditScore['factors'] => {
   const known = factorsByFile.get(file);
-  if (known?.day === day) return known.factors;
-  const factors = creditFactors(file, now);
-  factorsByFile.set(file, { day, factors });
+  if (known) return known;
+  const factors = creditFactors(file, asOf);
+  factorsByFile.set(file, factors);
   return factors;
 };
 
@@ -141,7 +122,7 @@ const trendOf = (change: number): TCreditTrend => ({
 export const creditScoreOf = async (
   ctx: AppContext,
   user: UserRow,
-  file: CreditFile,
+  record: FileOnRecord,
   current: CurrentScore,
 ): Promise<TCreditScore> => {
   const baseline =
@@ -154,16 +135,16 @@ export const creditScoreOf = async (
     scoreDate: current.scoreDate,
     scoreRange: { min: SCORE_MIN, max: SCORE_MAX },
     rating: ratingForScore(current.score),
-    bureau: file.bureau,
-    factors: factorsOf(file, ctx.clock.now()),
+    bureau: record.file.bureau,
+    factors: factorsOf(record),
     trend: trendOf(baseline === null ? 0 : current.score - baseline),
   };
 };
 
 export const getCreditScore = async (ctx: AppContext, caller: Caller, userId: string): Promise<TCreditScore> => {
   const user = await requireActiveUser(ctx, caller, userId);
-  const file = await pullCreditFile(ctx, user);
-  return creditScoreOf(ctx, user, file, await getCurrentScore(ctx, user, file));
+  const record = await creditFileOnRecord(ctx, user);
+  return creditScoreOf(ctx, user, record, await getCurrentScore(ctx, user));
 };
 
 export const listScoreHistory = async (
@@ -173,8 +154,7 @@ export const listScoreHistory = async (
   query: TCreditHistoryQuery,
 ): Promise<{ items: TScoreHistoryEntry[]; pagination: TPagination }> => {
   const user = await requireActiveUser(ctx, caller, userId);
-  const file = await pullCreditFile(ctx, user);
-  await getCurrentScore(ctx, user, file);
+  await creditFileOnRecord(ctx, user);
   const beforeSeq = query.cursor ? decodeHistoryCursor(cursorsOf(ctx), user.id, query.months, query.cursor) : undefined;
   const since = monthsBefore(ctx.clock.now(), query.months);
   const { rows, total } = await listScoresSince(ctx.db, user.id, since, query.limit + 1, beforeSeq);
@@ -203,25 +183,26 @@ export const refreshScore = async (
   onSignificantChange: OnSignificantChange,
 ): Promise<TSandboxScoreRefreshResult> => {
   const user = await requireActiveUser(ctx, caller, userId);
-  const file = await pullCreditFile(ctx, user);
-  await getCurrentScore(ctx, user, file);
+  const record = await creditFileOnRecord(ctx, user);
+  await getCurrentScore(ctx, user);
   const now = ctx.clock.now();
   const scoreDate = now.toISOString().slice(0, 10);
   const { previous, score } = await writeUser(ctx, async (tx, touches) => {
-    // A new score, not a new file: the sandbox bureau's file is a function of the user and the day.
+    // A new score, not a new file: the file on record stays the last pull's.
     touches(scoresTag(user.id));
     await lockUserForScores(tx, user.id);
     const [latest] = await latestScores(tx, user.id, 1);
     const previousScore = latest?.score ?? null;
     const refreshes = await countScores(tx, user.id, 'refresh');
-    const next = requested ?? nextSandboxScore(user.id, previousScore ?? file.monthlyScores.at(-1)?.score ?? 700, refreshes + 1);
+    const next =
+      requested ?? nextSandboxScore(user.id, previousScore ?? record.file.monthlyScores.at(-1)?.score ?? 700, refreshes + 1);
     await insertScores(tx, [
       { userId: user.id, clientId: user.client_id, score: next, scoreDate, source: 'refresh', createdAt: now },
     ]);
     await recordScoreChange(tx, ctx, user, { previousScore, score: next, scoreDate }, onSignificantChange);
     return { previous: previousScore, score: next };
   });
-  return { ...(await creditScoreOf(ctx, user, file, { score, scoreDate })), previousScore: previous };
+  return { ...(await creditScoreOf(ctx, user, record, { score, scoreDate })), previousScore: previous };
 };
 
 /** What recording a pulled file's score did: the score before it (null on the first pull) and the one now on file. */
@@ -235,8 +216,8 @@ export interface RecordedScore {
  * Records the score of a file pulled by monitoring or refresh now, in the caller's transaction, which must hold the user
  * row (monitoring's refresh locks it first: one lock, not one per step). The first pull seeds the
  * history with the file's monthly scores (announced as `score.updated` with previousScore null); a later one appends
- * one point dated `asOf` and announces it (`score.changed` and a `score_change` alert past the threshold). A first pull
- * on a day whose score a read already seeded adds nothing: that point is this file's.
+ * one point dated `asOf` and announces it (`score.changed` and a `score_change` alert past the threshold). The first
+ * comparison on a day that already has a point (a sandbox score refresh made before it) adds nothing.
  */
 export const recordPulledScore = async (
   tx: Queryable,

@@ -1,12 +1,13 @@
-import type { CreditFile } from '../../bureau/provider.ts';
+import type { CreditFile, CreditFileResult } from '../../bureau/provider.ts';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { recordAlert, recordScoreChangeAlert } from '../alerts/service.ts';
-import { type OnSignificantChange, type RecordedScore, recordPulledScore } from '../credit/service.ts';
-import type { UserRow } from '../users/service.ts';
+import { recordAudit } from '../audit/service.ts';
+import { type OnSignificantChange, type RecordedScore, recordPulledScore, sealCreditFile } from '../credit/service.ts';
+import { consentPause, type UserRow } from '../users/service.ts';
 import { detectAlerts } from './file-diff.ts';
 import { type FileSnapshot, snapshotOf } from './file-snapshot.ts';
-import { claimAlertKey, type RefreshState, type SnapshotToSave } from './repo.ts';
+import { claimAlertKey, lockRefreshState, type RefreshState, type SnapshotToSave } from './repo.ts';
 
 const snapshotContext = (userId: string) => `credit_snapshots:${userId}`;
 
@@ -58,8 +59,69 @@ export const applyPulledFile = async (
   const snapshot = {
     clientId: user.client_id,
     sealed: ctx.cipher.encrypt(JSON.stringify(next), snapshotContext(user.id)),
+    fileSealed: sealCreditFile(ctx, user.id, file),
     asOf,
     takenAt: now,
   };
   return { ...recorded, alertsRaised, snapshot };
+};
+
+/** The three moments that buy a credit file. */
+export type PullSource = 'verification' | 'monitoring' | 'refresh';
+
+/** Why a pulled file was dropped unused: the user is gone or not verified, the period moved on, or consent ended. */
+export type DropReason = 'deleted' | 'not_active' | 'period_moved' | 'no_consent';
+
+export type PullCommit =
+  | { outcome: 'committed'; state: RefreshState; applied: AppliedPull | undefined }
+  | { outcome: 'frozen'; state: RefreshState }
+  | { outcome: 'dropped'; reason: DropReason; state: RefreshState | undefined };
+
+/**
+ * The one unit that commits a pulled credit file, for verification's first pull, each monitoring period and refresh
+ * now, in the caller's transaction. Under the user's row lock it re-checks what may have changed while the bureau
+ * answered (deletion, status, the claimed period, consent at `asOf`); a file that passes becomes the file on record
+ * with its history point, alerts, events (applyPulledFile) and a `credit_file.recorded` audit entry, all committed or
+ * none. A dropped file writes nothing; the caller records what the drop means for its schedule or its answer.
+ * The caller saves `applied.snapshot` with its own update of the user row (one statement).
+ */
+export const commitPulledFile = async (
+  tx: Queryable,
+  ctx: AppContext,
+  user: UserRow,
+  pull: { result: CreditFileResult; asOf: Date; source: PullSource; pullId: string; period?: number },
+): Promise<PullCommit> => {
+  const state = await lockRefreshState(tx, user.id);
+  if (!state || state.deleted) return { outcome: 'dropped', reason: 'deleted', state };
+  if (state.status !== 'active') return { outcome: 'dropped', reason: 'not_active', state };
+  if (pull.period !== undefined && state.monitoring_period !== pull.period) {
+    return { outcome: 'dropped', reason: 'period_moved', state };
+  }
+  if (consentPause({ consent_valid_until: state.consentValidUntil, consent_ended: null }, pull.asOf)) {
+    return { outcome: 'dropped', reason: 'no_consent', state };
+  }
+  if (pull.result.status === 'frozen') return { outcome: 'frozen', state };
+  const applied = await applyPulledFile(
+    tx,
+    ctx,
+    user,
+    state,
+    pull.result.file,
+    pull.asOf,
+    pull.source === 'refresh' ? 'refresh' : 'monitoring',
+  );
+  if (applied) {
+    await recordAudit(
+      ctx,
+      {
+        type: 'credit_file.recorded',
+        clientId: user.client_id,
+        userId: user.id,
+        ...(pull.source === 'monitoring' ? { actor: { kind: 'job', id: 'monitoring' } } : {}),
+        subject: { source: pull.source, pullId: pull.pullId, asOf: pull.asOf.toISOString(), score: String(applied.score) },
+      },
+      tx,
+    );
+  }
+  return { outcome: 'committed', state, applied };
 };

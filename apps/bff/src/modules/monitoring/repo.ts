@@ -94,18 +94,12 @@ export interface RefreshState {
 }
 
 /**
- * Locks the user for the rest of the transaction and reads, in the same round trip, everything a refresh decides on:
- * whether it may still commit (status, deletion, period, consent), the previous snapshot and the newest history point.
- * `asyncCommit`: the transaction commits without waiting for its WAL flush (`synchronous_commit = off`, for this
- * transaction only). Only a scheduled refresh asks for it: if PostgreSQL crashes before the flush, the commit is lost as
- * a whole, the period is still the one claimed and its lease runs out, so the period is pulled again under the same
- * pullId (billed once) and committed once. Nothing outside the database saw the lost commit: its events were in it.
+ * Locks the user for the rest of the transaction and reads, in the same round trip, everything a pull's commit decides
+ * on: whether it may still commit (status, deletion, period, consent), the previous snapshot and the newest history
+ * point. Every commit waits for its WAL flush: its outbox rows and NOTIFY become visible only once durable, so a
+ * webhook never announces a commit that a crash could still erase.
  */
-export const lockRefreshState = async (
-  tx: Queryable,
-  userId: string,
-  options: { asyncCommit?: boolean } = {},
-): Promise<RefreshState | undefined> => {
+export const lockRefreshState = async (tx: Queryable, userId: string): Promise<RefreshState | undefined> => {
   const { rows } = await tx.query<{
     status: UserRow['status'];
     deleted_at: Date | null;
@@ -117,14 +111,13 @@ export const lockRefreshState = async (
     consent_valid_until: Date | null;
   }>(
     `select u.status, u.deleted_at, u.monitoring_period, u.consent_valid_until, s.snapshot_enc, s.as_of as snapshot_as_of,
-       l.score as latest_score, l.score_date::text as latest_score_date,
-       case when $2 then set_config('synchronous_commit', 'off', true) end as commit_mode
+       l.score as latest_score, l.score_date::text as latest_score_date
      from users u
      left join credit_snapshots s on s.user_id = u.id
      left join lateral (select score, score_date from score_history h where h.user_id = u.id order by seq desc limit 1) l
        on true
      where u.id = $1 for no key update of u`,
-    [userId, options.asyncCommit === true],
+    [userId],
   );
   const row = rows[0];
   if (!row) return undefined;
@@ -148,17 +141,21 @@ export const lockRefreshState = async (
 export interface SnapshotToSave {
   clientId: string;
   sealed: string;
+  /** The whole file, sealed: the file on record that reads serve. */
+  fileSealed: string;
   asOf: Date;
   takenAt: Date;
 }
 
 /** Upserts the snapshot (when there is one) in a CTE of the statement that follows, so both cost one round trip. */
 const SAVE_SNAPSHOT_CTE = (first: number) => `with saved as (
-       insert into credit_snapshots (user_id, client_id, snapshot_enc, as_of, taken_at)
-       select $1, $${first}::text, $${first + 1}::text, $${first + 2}::timestamptz, $${first + 3}::timestamptz
+       insert into credit_snapshots (user_id, client_id, snapshot_enc, as_of, taken_at, file_enc)
+       select $1, $${first}::text, $${first + 1}::text, $${first + 2}::timestamptz, $${first + 3}::timestamptz,
+         $${first + 4}::text
        where $${first + 1}::text is not null
        on conflict (user_id) do update
-         set snapshot_enc = excluded.snapshot_enc, as_of = excluded.as_of, taken_at = excluded.taken_at
+         set snapshot_enc = excluded.snapshot_enc, as_of = excluded.as_of, taken_at = excluded.taken_at,
+           file_enc = excluded.file_enc
        returning 1)
      `;
 const snapshotParams = (snapshot: SnapshotToSave | undefined) => [
@@ -166,6 +163,7 @@ const snapshotParams = (snapshot: SnapshotToSave | undefined) => [
   snapshot?.sealed ?? null,
   snapshot?.asOf ?? null,
   snapshot?.takenAt ?? null,
+  snapshot?.fileSealed ?? null,
 ];
 
 /**
@@ -309,4 +307,9 @@ export const markRefreshed = async (tx: Queryable, userId: string, at: Date, sna
      where id = $1`,
     [userId, at, ...snapshotParams(snapshot)],
   );
+};
+
+/** A refresh now whose file was dropped unused: its slot stays taken (the file was bought) and its lease ends. */
+export const endManualRefreshLease = async (tx: Queryable, userId: string, at: Date): Promise<void> => {
+  await tx.query('update users set manual_refresh_pending_until = null where id = $1 and manual_refresh_at = $2', [userId, at]);
 };

@@ -7,16 +7,16 @@ import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
-import { creditScoreOf, ensureScoreHistory, getCurrentScore, requireActiveUser } from '../credit/service.ts';
+import { creditFileOnRecord, creditScoreOf, getCurrentScore, requireActiveUser } from '../credit/service.ts';
 import { findConsentGate, loadCreditSubject, type UserRow, writeUser } from '../users/service.ts';
-import { applyPulledFile } from './apply-pull.ts';
+import { commitPulledFile, type DropReason } from './apply-pull.ts';
 import {
   type ClaimedUser,
   CONSENT_RECHECK_MS,
   claimManualRefresh,
   completePeriod,
   deferForConsent,
-  lockRefreshState,
+  endManualRefreshLease,
   manualRefreshSlot,
   markFrozen,
   markRefreshed,
@@ -89,15 +89,14 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
     return 'skipped';
   }
 
-  let result: Awaited<ReturnType<NonNullable<AppContext['bureau']>['pullCreditFile']>>;
+  let result: CreditFileResult;
+  // Keyed by the period: a request repeated after a crash is the same pull to the bureau, billed once.
+  const pullId = `${user.id}:period:${period}`;
   try {
-    // Keyed by the period: a request repeated after a crash is the same pull to the bureau, billed once.
     // The claimed row's consent is as of the claim: the gate is read again (one primary-key read) so a withdrawal since
     // then stops the pull itself, not only its commit.
     const gate = await findConsentGate(ctx.db, user.id);
-    result = await bureauOf(ctx).pullCreditFile(await loadCreditSubject(ctx, { ...user, ...gate }), now, {
-      pullId: `${user.id}:period:${period}`,
-    });
+    result = await bureauOf(ctx).pullCreditFile(await loadCreditSubject(ctx, { ...user, ...gate }), now, { pullId });
   } catch (error) {
     if (error instanceof ApiError && error.code === 'CONSENT_REQUIRED') {
       // Consent ended between the claim and the pull: a skip, not a failed pull.
@@ -128,35 +127,41 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
   }
 
   return writeUser(ctx, async (tx, touches) => {
-    const state = await lockRefreshState(tx, user.id, { asyncCommit: true });
-    if (!state || state.monitoring_period !== claimedPeriod) return 'skipped';
-    if (state.deleted || state.status !== 'active') {
+    const committed = await commitPulledFile(tx, ctx, user, {
+      result,
+      asOf: now,
+      source: 'monitoring',
+      pullId,
+      period: claimedPeriod,
+    });
+    if (committed.outcome === 'dropped') {
+      if (committed.reason === 'period_moved') return 'skipped';
+      if (committed.reason === 'no_consent') {
+        // Consent ended while the file was being pulled: the file is dropped unused and the period waits like the
+        // claim's consent skip, with no attempt counted.
+        await deferForConsent(tx, user.id, claimedPeriod, new Date(now.getTime() + CONSENT_RECHECK_MS));
+        return 'skipped';
+      }
       await unschedule(tx, user.id);
-      return 'skipped';
-    }
-    if (!state.consentValidUntil || state.consentValidUntil.getTime() <= now.getTime()) {
-      // Consent ended while the file was being pulled: the file is dropped unused (no history point, no events, no
-      // snapshot) and the period waits like the claim's consent skip, with no attempt counted.
-      await deferForConsent(tx, user.id, claimedPeriod, new Date(now.getTime() + CONSENT_RECHECK_MS));
       return 'skipped';
     }
     touches(userTag(user.id));
     const next = { nextPeriod: period + 1, dueAt: nextDueAt };
-    if (result.status === 'frozen') {
+    if (committed.outcome === 'frozen') {
       await completePeriod(tx, user.id, { ...next, refreshedAt: null, pausedReason: 'credit_frozen' });
       return 'frozen';
     }
-    const applied = await applyPulledFile(tx, ctx, user, state, result.file, now, 'monitoring');
-    await completePeriod(tx, user.id, { ...next, refreshedAt: now, pausedReason: null }, applied?.snapshot);
+    await completePeriod(tx, user.id, { ...next, refreshedAt: now, pausedReason: null }, committed.applied?.snapshot);
     return 'refreshed';
   });
 };
 
 /**
- * Verification's pull is monitoring's first refresh (period 0): the file verification pulled to start the score history
- * is applied as period 0 in verification's transaction (history, the first pull's alerts, the snapshot) and period 1 is
- * due one interval after verification, so the first period is never pulled a second time. A step-up verification of a
- * user monitoring already refreshed changes nothing in the schedule; its file only seeds a history that is missing.
+ * Verification's pull is monitoring's first refresh (period 0): the file verification pulled is committed as period 0
+ * in verification's transaction (history, the first pull's alerts, the file on record) and period 1 is due one interval
+ * after verification, so the first period is never pulled a second time. A user whose schedule is past period 0 (a
+ * step-up verification that pulled because no file was on record) keeps their schedule; the file only becomes the file
+ * on record. A file dropped (consent ended meanwhile) leaves period 0 due: the monitoring job pulls it.
  * Runs in the caller's transaction, which holds the user row and has just marked the user verified.
  */
 export const applyVerificationPull = async (
@@ -165,20 +170,34 @@ export const applyVerificationPull = async (
   user: UserRow,
   result: CreditFileResult,
   at: Date,
+  pullId: string,
 ): Promise<void> => {
-  const state = await lockRefreshState(tx, user.id);
-  if (!state || state.deleted) return;
-  if (state.monitoring_period !== 0 || state.snapshot) {
-    if (result.status === 'ok') await ensureScoreHistory(tx, ctx, user, result.file);
-    return;
-  }
+  const committed = await commitPulledFile(tx, ctx, user, { result, asOf: at, source: 'verification', pullId });
+  if (committed.outcome === 'dropped') return;
+  const firstPeriod = committed.state.monitoring_period === 0;
   const next = { nextPeriod: 1, dueAt: new Date(at.getTime() + ctx.config.MONITORING_INTERVAL) };
-  if (result.status === 'frozen') {
-    await completePeriod(tx, user.id, { ...next, refreshedAt: null, pausedReason: 'credit_frozen' });
+  if (committed.outcome === 'frozen') {
+    if (firstPeriod) await completePeriod(tx, user.id, { ...next, refreshedAt: null, pausedReason: 'credit_frozen' });
+    else await markFrozen(tx, user.id);
     return;
   }
-  const applied = await applyPulledFile(tx, ctx, user, state, result.file, at, 'monitoring');
-  await completePeriod(tx, user.id, { ...next, refreshedAt: at, pausedReason: null }, applied?.snapshot);
+  if (firstPeriod) {
+    await completePeriod(tx, user.id, { ...next, refreshedAt: at, pausedReason: null }, committed.applied?.snapshot);
+  } else {
+    await markRefreshed(tx, user.id, at, committed.applied?.snapshot);
+  }
+};
+
+/** What refresh now answers when its file was dropped: the state that made the commit refuse it. */
+const droppedError = (reason: DropReason) => {
+  if (reason === 'deleted') return notFound('User');
+  if (reason === 'no_consent') {
+    return new ApiError(
+      'CONSENT_REQUIRED',
+      'The consumer’s consent ended while the file was being pulled; nothing was recorded. Record consent again first.',
+    );
+  }
+  return new ApiError('USER_NOT_ENROLLED', 'The user is no longer verified; nothing was recorded.');
 };
 
 const frozenError = () =>
@@ -231,12 +250,11 @@ export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string
       ctx.logger.error({ err: error, userId: user.id }, 'refresh now could not give back the day’s slot');
     });
 
-  let result: Awaited<ReturnType<typeof bureau.pullCreditFile>>;
+  let result: CreditFileResult;
+  // Taking over a dead pull's slot, ask as that pull did: if it reached the bureau, the bureau bills it once.
+  const pullId = `${user.id}:refresh:${(claim.takenOverFrom ? new Date(claim.takenOverFrom) : now).toISOString()}`;
   try {
-    result = await bureau.pullCreditFile(await loadCreditSubject(ctx, user), now, {
-      // Taking over a dead pull's slot, ask as that pull did: if it reached the bureau, the bureau bills it once.
-      pullId: `${user.id}:refresh:${(claim.takenOverFrom ? new Date(claim.takenOverFrom) : now).toISOString()}`,
-    });
+    result = await bureau.pullCreditFile(await loadCreditSubject(ctx, user), now, { pullId });
   } catch (error) {
     await giveBack();
     throw error;
@@ -249,18 +267,20 @@ export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string
     });
     throw frozenError();
   }
-  const file = result.file;
-  const applied = await writeUser(ctx, async (tx, touches) => {
+  const committed = await writeUser(ctx, async (tx, touches) => {
     touches(userTag(user.id));
-    const state = await lockRefreshState(tx, user.id);
-    if (!state || state.deleted) throw notFound('User');
-    const pulled = await applyPulledFile(tx, ctx, user, state, file, now, 'refresh');
-    await markRefreshed(tx, user.id, now, pulled?.snapshot);
-    return pulled;
+    const outcome = await commitPulledFile(tx, ctx, user, { result, asOf: now, source: 'refresh', pullId });
+    if (outcome.outcome === 'committed') await markRefreshed(tx, user.id, now, outcome.applied?.snapshot);
+    // A file dropped unused was still bought: the day's slot stays taken, and its lease ends.
+    else await endManualRefreshLease(tx, user.id, now);
+    return outcome;
   });
+  if (committed.outcome === 'dropped') throw droppedError(committed.reason);
+  const applied = committed.outcome === 'committed' ? committed.applied : undefined;
+  const record = await creditFileOnRecord(ctx, user);
   // A newer scheduled pull committed first: the score on file is already newer than this pull's.
-  const current = applied ?? { ...(await getCurrentScore(ctx, user, file)), previousScore: null };
-  const score = await creditScoreOf(ctx, user, file, { score: current.score, scoreDate: current.scoreDate });
+  const current = applied ?? { ...(await getCurrentScore(ctx, user)), previousScore: null };
+  const score = await creditScoreOf(ctx, user, record, { score: current.score, scoreDate: current.scoreDate });
   return {
     ...score,
     previousScore: current.previousScore,

@@ -14,7 +14,7 @@ import type { Caller } from '../../core/principal.ts';
 import { cursorsOf } from '../../http/cursor.ts';
 import { sharedAnswerData } from '../../http/route.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
-import { getCurrentScore, pullCreditFile, requireActiveUser } from '../credit/service.ts';
+import { creditFileOnRecord, getCurrentScore, requireActiveUser } from '../credit/service.ts';
 import { type DatedOffer, datedCatalogue, findOffer, isActive, toOffer } from './catalogue.ts';
 import { decodeOfferCursor, encodeOfferCursor, type OfferListKey } from './cursor.ts';
 import { rankForScore } from './ranking.ts';
@@ -106,8 +106,8 @@ const rankedPage = (ctx: AppContext, now: Date, score: number, query: TListUserO
 /** The catalogue for one user: `preQualified` and the order follow the user's current score. */
 export const listUserOffers = async (ctx: AppContext, caller: Caller, userId: string, query: TListUserOffersQuery) => {
   const user = await requireActiveUser(ctx, caller, userId);
-  const file = await pullCreditFile(ctx, user);
-  const { score } = await getCurrentScore(ctx, user, file);
+  await creditFileOnRecord(ctx, user);
+  const { score } = await getCurrentScore(ctx, user);
   const key = listKeyOf(user.id, query);
   const offset = offsetOf(ctx, key, query);
   const { items, total } = rankedPage(ctx, ctx.clock.now(), score, query, offset);
@@ -140,7 +140,7 @@ export const recordOfferClick = async (
   input: TOfferClickInput,
 ): Promise<TOfferClick> => {
   const user = await requireActiveUser(ctx, caller, userId);
-  await pullCreditFile(ctx, user);
+  await creditFileOnRecord(ctx, user);
   const now = ctx.clock.now();
   const offer = findOffer(offerId, now);
   if (!offer || !isActive(offer, now)) throw notFound('Offer');

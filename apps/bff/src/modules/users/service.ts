@@ -38,7 +38,7 @@ import {
   type UserRow,
 } from './repo.ts';
 
-export { assertCurrentConsent } from './consent-gate.ts';
+export { assertCurrentConsent, consentPause } from './consent-gate.ts';
 export type { RequestOrigin } from './consent-record.ts';
 export { findConsentGate } from './consent-repo.ts';
 export { effectiveStatus, type IdentityRow, type UserRow } from './repo.ts';

@@ -10,7 +10,7 @@ import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
-import { pullIdentityFile } from '../credit/service.ts';
+import { hasFileOnRecord, pullIdentityFile } from '../credit/service.ts';
 import { applyVerificationPull } from '../monitoring/service.ts';
 import type { UserRow } from '../users/service.ts';
 import { loadCreditSubject, requireUser, writeUser } from '../users/service.ts';
@@ -31,6 +31,9 @@ import {
 } from './repo.ts';
 
 export const SESSION_TTL_MS = 10 * 60 * 1000;
+
+/** Keyed by the session: answers sent again after a crash before the commit ask the bureau for the same pull. */
+const verificationPullId = (userId: string, sessionId: string) => `${userId}:verification:${sessionId}`;
 
 const ALREADY_ANSWERED =
   'This verification session has already been answered; each session can be answered once. Start a new one.';
@@ -58,11 +61,11 @@ const identityOf = async (ctx: AppContext, user: UserRow, now: Date) => {
  * (its score must not reach the client through `score.updated`). Pulled before the transaction,
  * so a bureau outage fails the request without using up the session.
  */
-const fileForScores = async (ctx: AppContext, subject: CreditSubject, now: Date): Promise<CreditFileResult> => {
+const fileForScores = async (ctx: AppContext, subject: CreditSubject, now: Date, pullId: string): Promise<CreditFileResult> => {
   if (!ctx.bureau) {
     throw new ApiError('SERVICE_UNAVAILABLE', 'The credit bureau is not available in this environment. Try again later.');
   }
-  return ctx.bureau.pullCreditFile(subject, now);
+  return ctx.bureau.pullCreditFile(subject, now, { pullId });
 };
 
 /**
@@ -132,7 +135,11 @@ export const submitVerificationAnswers = async (
   }
   const key = openAnswerKey(ctx.cipher, session.id, session.answer_key_enc);
   const passed = allAnswersRight(key, input.answers) && !ctx.bureau?.alwaysFailsVerification?.(subject);
-  const scores = passed ? await fileForScores(ctx, subject, now) : null;
+  // The first pull after verification, and only the first: a step-up by a user with a file on record buys none.
+  const scores =
+    passed && !(await hasFileOnRecord(ctx.db, user.id))
+      ? await fileForScores(ctx, subject, now, verificationPullId(user.id, session.id))
+      : null;
 
   return writeUser(ctx, async (tx, touches): Promise<TVerificationResult> => {
     touches(userTag(user.id));
@@ -162,8 +169,8 @@ export const submitVerificationAnswers = async (
           createdAt: now,
         });
       }
-      // The file just pulled is monitoring's first refresh: period 0 is not pulled again.
-      if (scores) await applyVerificationPull(tx, ctx, user, scores, now);
+      // The file just pulled is monitoring's first refresh: period 0 is not pulled again (unless it is dropped).
+      if (scores) await applyVerificationPull(tx, ctx, user, scores, now, verificationPullId(user.id, session.id));
       return { verified: true, userId: user.id, verifiedAt: now.toISOString() };
     }
     const failures = await countFailuresSince(tx, user.id, hashes, new Date(now.getTime() - LOCK_WINDOW_MS));

@@ -75,3 +75,35 @@ describe('migration 014 (the order consents were recorded in)', () => {
     }
   });
 });
+
+describe('migration 016 (the file on record)', () => {
+  it('brings the next pull of every user pulled before it forward to now, keeping period and due date', async () => {
+    const db = await openTestDb();
+    try {
+      await migrateUpTo(db, '016-file-on-record');
+      await db.exec(`
+        insert into clients (id, name, environment, secret_hash, scopes, contact_email, created_at)
+          values ('cli_a', 'A', 'sandbox', 'x', '{read}', 'a@example.test', now());
+        insert into users (id, client_id, status, created_at, monitoring_period, monitoring_due_at, monitoring_next_attempt_at)
+          values ('usr_pulled', 'cli_a', 'active', now(), 3, '2030-01-01T00:00:00Z', '2030-01-01T00:00:00Z'),
+                 ('usr_never', 'cli_a', 'active', now(), 0, '2030-01-01T00:00:00Z', '2030-01-01T00:00:00Z'),
+                 ('usr_unscheduled', 'cli_a', 'active', now(), 2, '2030-01-01T00:00:00Z', null);
+        insert into credit_snapshots (user_id, client_id, snapshot_enc, as_of, taken_at)
+          values ('usr_pulled', 'cli_a', 'sealed', now(), now()), ('usr_unscheduled', 'cli_a', 'sealed', now(), now());
+      `);
+      await migrate(db);
+      const { rows } = await db.query<{ id: string; period: number; due: Date; next: Date | null }>(
+        `select id, monitoring_period as period, monitoring_due_at as due, monitoring_next_attempt_at as next
+         from users order by id`,
+      );
+      const soon = (at: Date | null) => at !== null && Math.abs(new Date(at).getTime() - Date.now()) < 60_000;
+      const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
+      expect(soon(byId.usr_pulled?.next ?? null)).toBe(true);
+      expect(byId.usr_pulled).toMatchObject({ period: 3, due: new Date('2030-01-01T00:00:00Z') });
+      expect(byId.usr_never?.next).toEqual(new Date('2030-01-01T00:00:00Z'));
+      expect(byId.usr_unscheduled?.next).toBeNull();
+    } finally {
+      await db.close();
+    }
+  });
+});

@@ -32,6 +32,9 @@ describe('the declarative embed', () => {
         await page.goto(page$.url);
         await widgetFrame(page).getByRole('heading', { name: 'Configure su puntaje de crédito' }).waitFor();
         expect(await page.locator('[data-credit-widget] iframe').count()).toBe(1);
+        // Handed to the frame, the token is gone from the page: another script on it cannot read it.
+        expect(await page.locator('[data-credit-widget]').getAttribute('data-user-token')).toBeNull();
+        expect(await page.content()).not.toContain(userToken);
         // Scanning again (as a page adding elements later would) starts nothing twice.
         await page.evaluate(() => window.CreditWidget?.scan(document));
         expect(await page.locator('iframe').count()).toBe(1);

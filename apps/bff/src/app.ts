@@ -3,6 +3,7 @@ import type { AppContext } from './context.ts';
 import { ApiError } from './core/api-error.ts';
 import { accessLog } from './http/access-log.ts';
 import { classifyBodyError } from './http/body-errors.ts';
+import { bodyShapeProblem } from './http/body-shape.ts';
 import { dispatchOperations } from './http/dispatch.ts';
 import { errorAnswer } from './http/error-response.ts';
 import { frontDoor, type RequestListener } from './http/front-door.ts';
@@ -27,6 +28,7 @@ import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { isWidgetFile, widgetRoutes, widgetStaticRoutes } from './modules/widget/routes.ts';
 
 export const BODY_LIMIT = '1mb';
+const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** `TRUST_PROXY`: unset → none; `true`; a hop count; or addresses/CIDRs/`loopback` as Express takes them. */
 const trustProxySetting = (value: string | undefined): boolean | number | string => {
@@ -38,13 +40,22 @@ const trustProxySetting = (value: string | undefined): boolean | number | string
 /** Parses a body but keeps a parse failure for later, so the route's rate limit still counts (and labels) the request. */
 const deferBodyErrors =
   (parser: RequestHandler): RequestHandler =>
-  (req, res, next) =>
-    !hasBody(req)
-      ? next()
-      : parser(req, res, (error?: unknown) => {
-          if (error) req.bodyError = classifyBodyError(error, req) as Express.Request['bodyError'];
-          next();
-        });
+  (req, res, next) => {
+    if (!hasBody(req)) return next();
+    // A compressed body is refused by its announced length before anything is inflated; inflated, the same limit
+    // applies again (body-parser), so neither side of the decompression can exceed it.
+    if (req.get('content-encoding') && Number(req.get('content-length') ?? 0) > BODY_LIMIT_BYTES) {
+      req.bodyError = { type: 'entity.too.large', message: 'request entity too large' };
+      return next();
+    }
+    parser(req, res, (error?: unknown) => {
+      if (error) req.bodyError = classifyBodyError(error, req) as Express.Request['bodyError'];
+      else if (req.bodyError === undefined && req.body !== undefined) {
+        req.bodyError = bodyShapeProblem(req.body) as Express.Request['bodyError'];
+      }
+      next();
+    });
+  };
 
 /**
  * API answers are private and current: never stored by a cache, no ETag and never a 304. Express answers 304

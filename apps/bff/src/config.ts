@@ -63,6 +63,8 @@ export const ZConfig = z.object({
   RATE_LIMIT_AUTH_PER_MIN: positiveInt(100),
   RATE_LIMIT_BATCH_PER_MIN: positiveInt(50),
   RATE_LIMIT_USER_OPS_PER_MIN: positiveInt(1000),
+  /** Failed client authentications a minute from one address for one client id (three times this for any). */
+  RATE_LIMIT_AUTH_FAILURES_PER_MIN: positiveInt(10),
   TLS_CERT_FILE: optionalText,
   TLS_KEY_FILE: optionalText,
   TRUST_PROXY: optionalText,
@@ -85,12 +87,12 @@ export const ZConfig = z.object({
   WEBHOOK_CONNECTIONS_PER_ORIGIN: positiveInt(32),
   /**
    * Sandbox only (production never delivers to loopback): whether webhook receivers on this machine's loopback
-   * (`http://localhost:4242`) are accepted and delivered to. A hosted sandbox shared by outside partners sets false, so a
-   * subscription cannot reach services on our own host or port-scan it through the delivery log.
+   * (`http://localhost:4242`) are accepted and delivered to. A local-development setting: `pnpm start` turns it on;
+   * off by default, so a sandbox shared by outside partners cannot be made to call services on its own host.
    */
   WEBHOOK_ALLOW_LOOPBACK_HTTP: z
     .enum(['true', 'false'])
-    .default('true')
+    .default('false')
     .transform((value) => value === 'true'),
   /** The credit bureau's base URL (the JSON contract in bureau/http/contract.ts). Unset: sandbox uses its built-in bureau, production answers 503. */
   BUREAU_URL: optionalText.refine((value) => value === undefined || /^https?:\/\/[^/?#\s]+(?:\/[^?#\s]*)?$/.test(value), {

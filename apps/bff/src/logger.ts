@@ -24,6 +24,7 @@ interface LoggedRequest {
   originalUrl?: string;
   id?: string;
   requestId?: string;
+  correlationId?: string;
 }
 
 /** The URL up to its query string (every access-log line: a slice, not a split into an array). */
@@ -36,6 +37,8 @@ export const httpSerializers = {
   // Id, method and path only: headers carry credentials and query strings can carry e-mail addresses.
   req: (req: LoggedRequest) => ({
     id: req.requestId ?? req.id,
+    // The caller's own X-Request-ID, so a partner's support ticket finds the line by either id.
+    ...(req.correlationId ? { correlationId: req.correlationId } : {}),
     method: req.method,
     path: pathOf(req.originalUrl ?? req.url),
   }),

@@ -13,10 +13,13 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe('envelope and request ids', () => {
-  it('wraps data with meta.requestId and timestamp, echoing the caller’s X-Request-ID', async () => {
+  it('wraps data with our meta.requestId and timestamp, echoing the caller’s X-Request-ID as its correlation id', async () => {
     const res = await app.request('GET', '/v1/users', { token, headers: { 'x-request-id': 'trace-abc.123' } });
     expect(res.headers.get('x-request-id')).toBe('trace-abc.123');
-    expect(res.body.meta).toEqual({ requestId: 'trace-abc.123', timestamp: expect.any(String) });
+    expect(res.body.meta).toEqual({ requestId: expect.stringMatching(/^req_[A-Za-z0-9]{20}$/), timestamp: expect.any(String) });
+    // Logged beside ours, so either finds the line.
+    const line = app.logs.map((l) => JSON.parse(l)).find((l) => l.req?.id === res.body.meta.requestId);
+    expect(line?.req).toMatchObject({ correlationId: 'trace-abc.123' });
   });
 
   it('generates a req_ id when none (or an unsafe one) is sent', async () => {

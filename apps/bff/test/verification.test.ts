@@ -282,33 +282,41 @@ describe('POST /v1/users/{userId}/verification/answers', () => {
     expect(rows[0]).toEqual({ n: 0 });
   });
 
-  it('counts failures per person: other enrolments of the same identity, at any client, lock too', async () => {
+  it('counts failures per person within a client: its other enrolments lock too, another tenant’s never do', async () => {
     const person = { ...anotherPerson(), ssn: '9999' };
     const first = await enrolUser(app, token, person);
     const second = await enrolUser(app, token, person);
     const otherClient = await app.createClient();
-    const otherToken = await app.token(otherClient);
-    const third = await enrolUser(app, otherToken, person);
+    let otherToken = await app.token(otherClient);
+    const elsewhere = await enrolUser(app, otherToken, person);
+    // Another tenant enrols the same person and fails three times: its own enrolment locks, ours does not.
+    for (const left of [2, 1, 0]) {
+      const s = await questions(elsewhere, otherToken);
+      const k = await answerKey(elsewhere, s.body.data.sessionId, otherToken);
+      // ssn 9999: the sandbox fails every verification of this person, right answers included.
+      const attempt = { sessionId: s.body.data.sessionId, answers: k.body.data.answers };
+      expect((await submit(elsewhere, attempt, otherToken)).body.data.attemptsRemaining).toBe(left);
+      await advance(MINUTE);
+      otherToken = await app.token(otherClient);
+    }
+    expect((await app.request('GET', `/v1/users/${elsewhere}`, { token: otherToken })).body.data.status).toBe('locked');
+    expect((await questions(first)).status).toBe(200);
+
+    // Within one client, failures of any enrolment of the person count together.
     expect((await failOnce(first)).body.data.attemptsRemaining).toBe(2);
     await advance(MINUTE);
     expect((await failOnce(second)).body.data.attemptsRemaining).toBe(1);
     await advance(MINUTE);
     const open = await startSession(first);
-    const s3 = await questions(third, otherToken);
-    const k3 = await answerKey(third, s3.body.data.sessionId, otherToken);
-    const locking = await submit(third, { sessionId: s3.body.data.sessionId, answers: k3.body.data.answers }, otherToken);
+    const locking = await failOnce(second);
     const unlocksAt = new Date(app.clock.now().getTime() + DAY).toISOString();
-    expect(locking.body.data).toEqual({ verified: false, userId: third, verifiedAt: null, attemptsRemaining: 0, unlocksAt });
-    // The user that failed last is locked as usual; the other enrolments are refused as well.
-    expect((await app.request('GET', `/v1/users/${third}`, { token: otherToken })).body.data.status).toBe('locked');
-    for (const userId of [first, second]) {
-      const res = await questions(userId);
-      expect(res.status).toBe(403);
-      expect(res.body.error).toMatchObject({ code: 'VERIFICATION_LOCKED', unlocksAt });
-    }
+    expect(locking.body.data).toEqual({ verified: false, userId: second, verifiedAt: null, attemptsRemaining: 0, unlocksAt });
+    const refused = await questions(first);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'VERIFICATION_LOCKED', unlocksAt });
     const late = await submit(first, { sessionId: open.sessionId, answers: open.right });
     expect(late.body.error).toMatchObject({ code: 'VERIFICATION_LOCKED', unlocksAt });
-    // A new enrolment of the same person does not start afresh either.
+    // A new enrolment of the same person at this client does not start afresh either.
     const fourth = await enrolUser(app, token, person);
     expect((await questions(fourth)).body.error.code).toBe('VERIFICATION_LOCKED');
     await advance(DAY);

@@ -1,13 +1,17 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCreditClient } from '../../../docs/samples/src/credit-client.ts';
 import { enrolCustomer } from '../../../docs/samples/src/enrol-customer.ts';
 import { subscribeToWebhooks } from '../../../docs/samples/src/subscribe-webhooks.ts';
 import { verifyInSandbox } from '../../../docs/samples/src/verify-in-sandbox.ts';
 import { handleCreditWebhook } from '../../../docs/samples/src/webhook-handler.ts';
+import { loadConfig } from '../src/config.ts';
 import { Deliverer } from '../src/modules/webhooks/deliver.ts';
 import { type Dispatcher, startDispatcher } from '../src/modules/webhooks/dispatcher.ts';
 import { productionEnv, startTestApp, type TestApp, testConfig } from './helpers/harness.ts';
 import { type PlainReceiver, startPlainReceiver } from './helpers/http-receiver.ts';
+import { REPO_ROOT } from './helpers/processes.ts';
 
 /**
  * Issue 23, "the first webhook": a partner's receiver on their own machine is plain `http://localhost`. The sandbox
@@ -162,15 +166,20 @@ describe('a loopback http:// receiver', () => {
   });
 });
 
-describe('a sandbox with WEBHOOK_ALLOW_LOOPBACK_HTTP=false (hosted for outside partners)', () => {
+describe('a sandbox without loopback delivery (the default; hosted for outside partners)', () => {
   const message =
     'must not be a loopback receiver: this sandbox does not deliver to http://localhost or other addresses of its own host; use a public https:// URL (for a receiver on your machine, a tunnel to it)';
   const count = async () => Number((await hosted.db.query<{ n: number }>('select count(*)::int as n from webhooks')).rows[0]?.n);
 
-  it('is on by default in the sandbox, so local receivers keep working there', () => {
+  it('is off unless turned on, as `pnpm start` and this suite do for receivers on the developer’s machine', () => {
+    expect(loadConfig({}).WEBHOOK_ALLOW_LOOPBACK_HTTP).toBe(false);
     expect(sandbox.ctx.config.WEBHOOK_ALLOW_LOOPBACK_HTTP).toBe(true);
     expect(testConfig().WEBHOOK_ALLOW_LOOPBACK_HTTP).toBe(true);
     expect(hosted.ctx.config.WEBHOOK_ALLOW_LOOPBACK_HTTP).toBe(false);
+    expect(JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).scripts.start).toContain(
+      // The shell's default-value expansion, as the script holds it.
+      `WEBHOOK_ALLOW_LOOPBACK_HTTP=\${WEBHOOK_ALLOW_LOOPBACK_HTTP:-true}`,
+    );
   });
 
   it('refuses loopback receivers on create and on change with a 400 that says why, and stores nothing', async () => {

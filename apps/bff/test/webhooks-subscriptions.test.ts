@@ -159,6 +159,24 @@ describe('address rules', () => {
     expect(isAllowedAddress('127.0.0.1', true)).toBe(true);
     expect(isAllowedAddress('10.1.2.3', true)).toBe(false);
   });
+
+  it('judges an IPv6 address that embeds an IPv4 one by the IPv4 address it routes to', () => {
+    const refused = [
+      '::127.0.0.1', // IPv4-compatible
+      '::169.254.169.254',
+      '::ffff:127.0.0.1', // IPv4-mapped
+      '::ffff:0:10.0.0.1', // IPv4-translated
+      '64:ff9b::10.0.0.1', // NAT64
+      '64:ff9b::a9fe:a9fe',
+      '2002:7f00:1::1', // 6to4 of 127.0.0.1
+      '2002:a9fe:a9fe::1',
+      '2001:0:4136:e378:8000:63bf:80ff:fffe', // Teredo, client 127.0.0.1 (inverted)
+    ];
+    for (const address of refused) expect(isAllowedAddress(address, false), address).toBe(false);
+    for (const address of ['::8.8.8.8', '64:ff9b::808:808', '2002:808:808::1']) {
+      expect(isAllowedAddress(address, false), address).toBe(true);
+    }
+  });
 });
 
 describe('production', () => {
@@ -214,6 +232,9 @@ describe('production', () => {
       'https://169.254.169.254/latest/meta-data',
       'https://[::1]/hooks',
       'https://[fd00:ec2::254]/hooks',
+      'https://[::127.0.0.1]/hooks',
+      'https://[::169.254.169.254]/latest/meta-data',
+      'https://[64:ff9b::a9fe:a9fe]/hooks',
     ]) {
       const res = await prod.request('POST', '/v1/webhooks', {
         token: t,
@@ -227,10 +248,9 @@ describe('production', () => {
       body: { url: 'https://93.184.216.34/hooks', events: ['user.enrolled'], secret: SECRET },
     });
     expect(ok.status).toBe(201);
-    const change = await prod.request('PATCH', `/v1/webhooks/${ok.body.data.webhookId}`, {
-      token: t,
-      body: { url: 'https://10.0.0.1/x' },
-    });
-    expect(change.status).toBe(400);
+    for (const url of ['https://10.0.0.1/x', 'https://[::127.0.0.1]/x', 'https://[::ffff:a9fe:a9fe]/x']) {
+      const change = await prod.request('PATCH', `/v1/webhooks/${ok.body.data.webhookId}`, { token: t, body: { url } });
+      expect(change.status, url).toBe(400);
+    }
   });
 });

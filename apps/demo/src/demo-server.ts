@@ -2,7 +2,7 @@
  * The demo partner site, "Maple Bank": a page on its own origin that mints user tokens server-side and
  * embeds the widget with the `/embed.js` script tag, exactly as a partner would. node:http only.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -76,6 +76,30 @@ const sendJson = (res: ServerResponse, status: number, body: unknown) => {
   res.end(JSON.stringify(body));
 };
 
+/**
+ * The demo page's own session, per customer: a cookie the page's GET sets (HttpOnly, SameSite=Strict) that its
+ * buttons' same-origin POSTs carry back. A bare request (a webhook delivery pointed at the demo, a page on another
+ * site) has none, so it cannot mint tokens or move a customer's clock. Keyed per process: a restart signs everyone out.
+ */
+const demoSessions = () => {
+  const key = randomBytes(32);
+  const nameOf = (user: string) => `maple_${user}`;
+  const signatureOf = (user: string) => createHmac('sha256', key).update(user).digest('base64url');
+  return {
+    cookie: (user: string) => `${nameOf(user)}=${signatureOf(user)}; Path=/; HttpOnly; SameSite=Strict`,
+    holds: (req: IncomingMessage, user: string): boolean => {
+      const wanted = Buffer.from(signatureOf(user));
+      for (const part of (req.headers.cookie ?? '').split(';')) {
+        const [name, value] = part.trim().split('=', 2);
+        if (name !== nameOf(user) || value === undefined) continue;
+        const given = Buffer.from(value);
+        if (given.length === wanted.length && timingSafeEqual(given, wanted)) return true;
+      }
+      return false;
+    },
+  };
+};
+
 const readableMessage = (error: unknown) =>
   error instanceof PartnerApiError
     ? `${error.message}${error.requestId ? ` (request id ${error.requestId})` : ''}`
@@ -116,7 +140,7 @@ export const startDemoServer = async (options: DemoServerOptions): Promise<DemoS
     };
   };
 
-  // Demo only: anyone who knows a customer id may drive these (see the comment at the `/token` handler).
+  // Demo only: the holder of a customer's page session may drive these (see the comment at the `/token` handler).
   const sandboxActions: Record<string, (user: string) => Promise<unknown>> = {
     '/sandbox/answers': async (user) => ({ answers: await api.sandboxAnswers(await enrolledUserId(user)) }),
     '/sandbox/score-refresh': async (user) => {
@@ -131,9 +155,12 @@ export const startDemoServer = async (options: DemoServerOptions): Promise<DemoS
     '/sandbox/advance-year': (user) => advance(user, 12),
   };
 
+  const sessions = demoSessions();
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://demo.invalid');
     const user = url.searchParams.get('user');
+    // Every page of a customer opens (or renews) that customer's session; the actions below need it.
+    if (req.method === 'GET' && user !== null && USER_ID_PATTERN.test(user)) res.setHeader('set-cookie', sessions.cookie(user));
     const asset = assets[url.pathname];
     if (req.method === 'GET' && asset) {
       res.writeHead(200, { ...COMMON_HEADERS, 'content-type': asset.type, 'cache-control': 'no-cache' });
@@ -176,9 +203,9 @@ export const startDemoServer = async (options: DemoServerOptions): Promise<DemoS
       }
       return;
     }
-    // `/token` and `/sandbox/*` act for whichever customer `?user=` names. A real partner server binds them to
-    // its own signed-in customer (the session cookie, plus a CSRF token on these POSTs) and never takes the
-    // customer from the request; the demo cannot, because its customers are anonymous throw-away ids.
+    // `/token` and `/sandbox/*` act for the customer `?user=` names, if the caller holds that customer's page session.
+    // A real partner server binds them to its own signed-in customer and never takes the customer from the request;
+    // the demo's customers are anonymous throw-away ids, so the page that names one is what signs it in.
     const action = url.pathname === '/token' ? null : sandboxActions[url.pathname];
     if (url.pathname === '/token' || action) {
       if (req.method !== 'POST') {
@@ -188,6 +215,10 @@ export const startDemoServer = async (options: DemoServerOptions): Promise<DemoS
       }
       if (user === null || !USER_ID_PATTERN.test(user)) {
         sendJson(res, 400, { error: 'A customer id (?user=) of 1–64 letters, digits, "-" or "_" is required.' });
+        return;
+      }
+      if (!sessions.holds(req, user)) {
+        sendJson(res, 403, { error: 'Open this customer’s page first: its buttons act through the page’s own session.' });
         return;
       }
       try {

@@ -25,7 +25,17 @@ afterAll(async () => {
 });
 
 const get = (path: string) => fetch(`${demo.url}${path}`, { redirect: 'manual' });
-const post = (path: string) => fetch(`${demo.url}${path}`, { method: 'POST' });
+/** The page's session cookie for the customer `path` names, as a browser holds it after opening that page. */
+const sessionOf = async (base: string, path: string): Promise<string> => {
+  const user = new URL(path, base).searchParams.get('user') ?? '';
+  const page = await fetch(`${base}/?user=${encodeURIComponent(user)}`, { redirect: 'manual' });
+  await page.arrayBuffer();
+  return (page.headers.get('set-cookie') ?? '').split(';')[0] as string;
+};
+/** A POST from the customer's own page: it carries the page's session. */
+const post = async (path: string, base = demo.url) =>
+  fetch(`${base}${path}`, { method: 'POST', headers: { cookie: await sessionOf(base, path) } });
+const bare = (path: string, headers: Record<string, string> = {}) => fetch(`${demo.url}${path}`, { method: 'POST', headers });
 
 /** The identity the page tells this customer to enrol with, read from its table as a person would. */
 const identityInPage = (html: string) => {
@@ -94,6 +104,19 @@ describe('the Maple Bank demo', () => {
     expect(userToken).toMatch(/^ut_/);
     expect((await asUser(userToken, 'GET', '/v1/me')).body.error.code).toBe('USER_NOT_ENROLLED');
     expect((await get('/token?user=alice_01')).status).toBe(405);
+  });
+
+  it('refuses every action to a bare request, or one holding another customer’s session', async () => {
+    const someoneElses = await sessionOf(demo.url, '/?user=bob_02');
+    for (const path of ['/token', '/sandbox/answers', '/sandbox/score-refresh', '/sandbox/alert', '/sandbox/advance-year']) {
+      // A webhook delivery pointed at the demo is such a request: JSON, no cookie.
+      for (const headers of [{ 'content-type': 'application/json' }, { cookie: someoneElses }]) {
+        const res = await bare(`${path}?user=alice_01`, headers);
+        expect(res.status, path).toBe(403);
+        expect(((await res.json()) as { error: string }).error).toMatch(/page first/);
+      }
+    }
+    expect(someoneElses).toMatch(/^maple_bob_02=/);
   });
 
   it('refuses customer ids that are empty, too long or have other characters', async () => {
@@ -306,7 +329,7 @@ describe('when the API fails', () => {
       const html = await page.text();
       expect(html).toContain('cannot be reached');
       expect(html).not.toMatch(/\bat .*\(.*:\d+:\d+\)/);
-      const token = await fetch(`${down.url}/token?user=x`, { method: 'POST' });
+      const token = await post('/token?user=x', down.url);
       expect(token.status).toBe(502);
       expect(((await token.json()) as any).error).toContain('cannot be reached');
     } finally {
@@ -353,8 +376,10 @@ describe('when the API fails', () => {
     const apiUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
     const partner = await startDemoServer({ host: '127.0.0.1', port: 0, apiUrl, clientId: 'cli_sbx_x', clientSecret: 'sk_x' });
     try {
+      // Opening the page mints a token too: its 401 is the one that makes the demo mint a second access token.
+      const cookie = await sessionOf(partner.url, '/?user=x');
       for (let i = 0; i < 3; i++) {
-        const res = await fetch(`${partner.url}/token?user=x`, { method: 'POST' });
+        const res = await fetch(`${partner.url}/token?user=x`, { method: 'POST', headers: { cookie } });
         expect(await res.json()).toEqual({ userToken: 'ut_sbx_fake' });
       }
       expect(mints).toBe(2);

@@ -37,8 +37,11 @@ export const scan = (root: ParentNode, scriptSrc: string | undefined): CreditWid
   const started: CreditWidgetHandle[] = [];
   for (const element of elements) {
     if (widgetIn(element)) continue;
+    const options = optionsFromElement(element);
+    // The token now lives in the loader's memory only: no other script on the page can read it from the DOM.
+    element.removeAttribute('data-user-token');
     try {
-      started.push(createWidget(optionsFromElement(element), scriptSrc));
+      started.push(createWidget(options, scriptSrc));
     } catch (error) {
       console.error(error);
     }

@@ -12,9 +12,10 @@ export type CredentialsErrorParser = (body: unknown, status: number) => CreditEr
 /** Checks a success body against the contract and throws `CreditResponseValidationError` when it does not match. */
 export type ResponseValidator = (operationId: string, body: unknown, requestId: string | undefined) => void;
 
+/** Ours (`meta.requestId`) first: the `X-Request-ID` header echoes the caller's own id when it sent one. */
 const requestIdOf = (response: Response, body?: unknown): string | undefined => {
   const fromBody = (body as { meta?: { requestId?: unknown } } | undefined)?.meta?.requestId;
-  return response.headers.get('x-request-id') ?? (typeof fromBody === 'string' ? fromBody : undefined);
+  return typeof fromBody === 'string' ? fromBody : (response.headers.get('x-request-id') ?? undefined);
 };
 
 /** The JSON body, or undefined for an empty one; a body that is not JSON is `unreadable`. */

@@ -31,6 +31,8 @@ export type Principal =
   | {
       kind: 'user';
       client: ClientRecord;
+      /** The scopes of the access token that minted it: a user token never reaches further than its minter. */
+      scopes: Scope[];
       externalUserId: string;
       /**
        * Names the token, not the person: a prefix of its keyed hash. The audit trail records it as the actor, so an

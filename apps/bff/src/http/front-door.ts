@@ -85,6 +85,7 @@ const declareRequestFields = (req: Request, res: Response, url: string, match: O
   req.baseUrl = '';
   (req as Matched)[FRONT_DOOR_MATCH] = match;
   req.requestId = undefined as unknown as string; // set by the first handler (request-id.ts)
+  req.correlationId = undefined;
   req.principal = undefined;
   req.authFailure = undefined;
   req.presentedToken = undefined;

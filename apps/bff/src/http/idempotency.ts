@@ -55,8 +55,26 @@ const claim = async (ctx: AppContext, clientId: string, key: string, fingerprint
   }
   return {
     kind: 'replay',
-    response: { status: row.status_code, body: row.response_body, headers: { 'Idempotent-Replayed': 'true' } },
+    response: {
+      status: row.status_code,
+      body: openStoredBody(ctx, clientId, key, row.response_body),
+      headers: { 'Idempotent-Replayed': 'true' },
+    },
   };
+};
+
+/**
+ * A stored answer is sealed like personal data: it can hold a minted user token, an enrolled customer's name and
+ * e-mail, a webhook secret, for its 24 hours. Bound to its client and key, so a row copied elsewhere does not open.
+ */
+const sealContext = (clientId: string, key: string) => `idempotency_keys.response:${clientId}:${key}`;
+const sealBody = (ctx: AppContext, clientId: string, key: string, body: unknown) => ({
+  $sealed: ctx.cipher.encrypt(JSON.stringify(body ?? null), sealContext(clientId, key)),
+});
+const openStoredBody = (ctx: AppContext, clientId: string, key: string, stored: unknown): unknown => {
+  const sealed = (stored as { $sealed?: unknown } | null)?.$sealed;
+  // Answers stored before they were sealed are replayed as they are until they expire (24 h).
+  return typeof sealed === 'string' ? JSON.parse(ctx.cipher.decrypt(sealed, sealContext(clientId, key))) : stored;
 };
 
 /**
@@ -85,7 +103,11 @@ export const withIdempotency = async (
     await releaseIdempotencyKey(ctx.db, clientId, key);
     throw error;
   }
-  if (isStorable(response)) await completeIdempotencyKey(ctx.db, clientId, key, response);
-  else await releaseIdempotencyKey(ctx.db, clientId, key);
+  if (isStorable(response)) {
+    await completeIdempotencyKey(ctx.db, clientId, key, {
+      status: response.status,
+      body: sealBody(ctx, clientId, key, response.body),
+    });
+  } else await releaseIdempotencyKey(ctx.db, clientId, key);
   return response;
 };

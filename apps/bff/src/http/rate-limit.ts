@@ -6,8 +6,11 @@ import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../core/api-error.ts';
 import type { ClientRecord } from '../core/principal.ts';
+import { isBasicAuthorization, parseBasicCredentials } from './basic-credentials.ts';
 
 const WINDOW_SECONDS = 60;
+/** The contract's buckets, and failed client authentications (counted apart from any client's own window). */
+type LimiterName = RateLimitBucket | 'authFailures';
 /** Requests that name no contract operation (docs, health, the widget frame, unknown routes) count here. */
 const PAGE_BUCKET: RateLimitBucket = 'userOps';
 
@@ -54,7 +57,7 @@ export interface RateLimitOutcome {
  */
 export class RateLimits {
   /** By bucket, then by limit: no key string to build per request. */
-  readonly #limiters = new Map<RateLimitBucket, Map<number, RateLimiterAbstract>>();
+  readonly #limiters = new Map<LimiterName, Map<number, RateLimiterAbstract>>();
   constructor(
     readonly defaults: Record<RateLimitBucket, number>,
     readonly redis?: Redis,
@@ -71,7 +74,7 @@ export class RateLimits {
     );
   }
 
-  #limiter(bucket: RateLimitBucket, points: number): RateLimiterAbstract {
+  #limiter(bucket: LimiterName, points: number): RateLimiterAbstract {
     let byPoints = this.#limiters.get(bucket);
     if (!byPoints) {
       byPoints = new Map();
@@ -99,13 +102,23 @@ export class RateLimits {
     return limiter;
   }
 
-  async consume(bucket: RateLimitBucket, key: string, limit = this.defaults[bucket]): Promise<RateLimitOutcome> {
+  async consume(bucket: LimiterName, key: string, limit: number): Promise<RateLimitOutcome> {
     try {
       return outcomeOf(limit, await this.#limiter(bucket, limit).consume(key), true);
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) return outcomeOf(limit, rejection, false);
       throw rejection;
     }
+  }
+
+  /** Seconds until `key` may be counted again when its window is used up; undefined while it has points left. */
+  async blockedFor(bucket: LimiterName, key: string, limit: number): Promise<number | undefined> {
+    // Redis unreachable: the attempt goes on to its own check (and is counted by the insurance when it fails).
+    const res = await this.#limiter(bucket, limit)
+      .get(key)
+      .catch(() => null);
+    if (!res || res.consumedPoints < limit) return undefined;
+    return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
   }
 }
 
@@ -128,16 +141,8 @@ const claimedClientId = (authorization: string | undefined, body: unknown): stri
 };
 
 const presentedClientId = (authorization: string | undefined, body: unknown): string | undefined => {
-  if (authorization && /^basic /i.test(authorization)) {
-    const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
-    const id = decoded.split(':')[0];
-    try {
-      return id ? decodeURIComponent(id) : undefined;
-    } catch {
-      // Undecodable credentials: count by address; the token endpoint answers invalid_client.
-      return undefined;
-    }
-  }
+  // Undecodable Basic credentials name no client: counted by address; the token endpoint answers invalid_client.
+  if (isBasicAuthorization(authorization)) return parseBasicCredentials(authorization)?.clientId;
   const fromBody = (body as { client_id?: unknown } | undefined)?.client_id;
   return typeof fromBody === 'string' ? fromBody : undefined;
 };
@@ -167,8 +172,9 @@ const claimedClient = async (ctx: AppContext, req: Request): Promise<ClientRecor
  *
  * The key: a user token counts against its own customer (with its partner's limit), so one busy or hostile widget
  * cannot use up the partner's server-side budget, nor other customers'; an access token against its client; a
- * token request (client credentials) against the client it claims, so a partner's token requests share its own
- * window; anyone else (no, bad or unresolvable credentials) by IP address.
+ * token request (client credentials) against the client it claims from its address, so someone else's requests
+ * naming the partner's client id never use up the partner's own window; anyone else (no, bad or unresolvable
+ * credentials) by IP address.
  */
 export const countRequest = async (
   ctx: AppContext,
@@ -182,9 +188,11 @@ export const countRequest = async (
   const key =
     principal?.kind === 'user'
       ? `client:${principal.client.id}:user:${principal.externalUserId}`
-      : client
-        ? `client:${client.id}`
-        : `ip:${req.ip}`;
+      : principal
+        ? `client:${principal.client.id}`
+        : client
+          ? `client:${client.id}:ip:${req.ip}`
+          : `ip:${req.ip}`;
   const outcome = await ctx.rateLimits.consume(bucket, key, client?.rateLimits[bucket] ?? ctx.rateLimits.defaults[bucket]);
   setHeaders(res, outcome);
   if (!outcome.allowed) {
@@ -196,4 +204,37 @@ export const countRequest = async (
       { retryAfter: outcome.retryAfterSeconds },
     );
   }
+};
+
+/** Failed client authentications allowed per minute from one address for one client id, and (× 3) for any. */
+const failureKeys = (ctx: AppContext, req: Request, clientId: string) => {
+  const perClient = ctx.config.RATE_LIMIT_AUTH_FAILURES_PER_MIN;
+  return [
+    { key: `ip:${req.ip}:client:${clientId}`, limit: perClient },
+    { key: `ip:${req.ip}`, limit: perClient * 3 },
+  ];
+};
+
+/**
+ * Refuses a token request (429, before its secret is checked) from an address that has used up its failed attempts,
+ * for this client id or for any. Counted per address only: someone failing from elsewhere never locks a partner out.
+ */
+export const assertCredentialAttemptsLeft = async (ctx: AppContext, req: Request, clientId: string): Promise<void> => {
+  for (const { key, limit } of failureKeys(ctx, req, clientId)) {
+    const waitSeconds = await ctx.rateLimits.blockedFor('authFailures', key, limit);
+    if (waitSeconds !== undefined) {
+      throw new ApiError(
+        'RATE_LIMIT_EXCEEDED',
+        `Too many failed client authentications from this address; retry after ${waitSeconds} s. Check the client ` +
+          'id and secret your server sends (and, in production, that this address is on the client’s allowlist).',
+        undefined,
+        { retryAfter: waitSeconds },
+      );
+    }
+  }
+};
+
+/** Counts one failed client authentication against the address, for the client id it named and overall. */
+export const recordFailedCredentials = async (ctx: AppContext, req: Request, clientId: string): Promise<void> => {
+  for (const { key, limit } of failureKeys(ctx, req, clientId)) await ctx.rateLimits.consume('authFailures', key, limit);
 };

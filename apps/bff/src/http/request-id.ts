@@ -15,10 +15,16 @@ const nextRequestId = (): string => {
   return `req_${PROCESS_PREFIX}${counter.toString(36).padStart(11, '0')}`;
 };
 
+/**
+ * Every request gets our own id (`meta.requestId`, the logs, the audit trail). A caller's own `X-Request-ID` is its
+ * correlation id: echoed in the `X-Request-ID` header and logged beside ours, never used as ours, so no caller can
+ * write another's id (or a partner's own) into a trail.
+ */
 export const requestId: RequestHandler = (req, res, next) => {
   const given = req.headers['x-request-id'];
-  const id = typeof given === 'string' && ACCEPTABLE.test(given) ? given : nextRequestId();
+  const id = nextRequestId();
   req.requestId = id;
-  res.setHeader('X-Request-ID', id);
+  req.correlationId = typeof given === 'string' && ACCEPTABLE.test(given) ? given : undefined;
+  res.setHeader('X-Request-ID', req.correlationId ?? id);
   next();
 };

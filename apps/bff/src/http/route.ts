@@ -71,11 +71,12 @@ const authorize = (op: Operation, req: Request, ctx: AppContext): Principal => {
   if (ctx.config.APP_ENV === 'production' && principal.kind === 'access') assertIpAllowed(principal.client.ipAllowlist, req.ip);
   if (principal.kind === 'user') {
     if (!op.auth.userToken) throw new ApiError('AUTHORIZATION_ERROR', 'A user token cannot call this route.');
-    return principal;
+  } else if (op.auth.userTokenOnly) {
+    throw new ApiError('AUTHORIZATION_ERROR', 'This route is for user tokens only.');
   }
-  if (op.auth.userTokenOnly) throw new ApiError('AUTHORIZATION_ERROR', 'This route is for user tokens only.');
   if (!hasScope(principal.scopes, op.auth.scope)) {
-    throw new ApiError('AUTHORIZATION_ERROR', `This token lacks the "${op.auth.scope}" scope.`);
+    const minted = principal.kind === 'user' ? ' (a user token has the scopes of the access token that minted it)' : '';
+    throw new ApiError('AUTHORIZATION_ERROR', `This token lacks the "${op.auth.scope}" scope${minted}.`);
   }
   return principal;
 };

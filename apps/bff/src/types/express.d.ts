@@ -4,6 +4,8 @@ declare global {
   namespace Express {
     interface Request {
       requestId: string;
+      /** The caller's own `X-Request-ID`, when it sent an acceptable one: echoed and logged, never our id. */
+      correlationId?: string;
       /** Who the bearer token or Basic credentials say the caller is, once resolved. */
       principal?: Principal;
       /** Why the presented token was not accepted, for the 401 message. */

@@ -1,7 +1,7 @@
 import type { Operation } from '@credit/contract';
 import fc from 'fast-check';
 import type { z } from 'zod';
-import { DEEP_BODIES, getAt, hostilePathSegments, leafPaths } from './fuzz-hostile.ts';
+import { AMPLIFYING_BODIES, DEEP_BODIES, getAt, hostilePathSegments, leafPaths } from './fuzz-hostile.ts';
 import { hostileQueryTexts, isForgedCursor, type QueryMutation, type QueryValue, UNKNOWN_QUERY_NAMES } from './fuzz-query.ts';
 import { type CallerName, type Category, type FuzzRequest, overridesFor, type Parts, toRequest } from './fuzz-requests.ts';
 import { CONTENT_TYPES, defaultContentType, ENCODINGS } from './fuzz-wire.ts';
@@ -108,6 +108,8 @@ export const exampleRequests = (world: FuzzWorld, op: Operation, category: Categ
         ),
         one({ bodyMutation: { kind: 'whole', value: null } }),
         ...DEEP_BODIES.map((value) => one({ bodyMutation: { kind: 'whole', value } })),
+        ...AMPLIFYING_BODIES.map((value) => one({ bodyMutation: { kind: 'whole', value } })),
+        ...AMPLIFYING_BODIES.map((value) => one({ bodyMutation: { kind: 'whole', value }, encoding: 'gzip' })),
         // With a key as well: the key's fingerprint walks the body, which answered 500 once where no schema bounded it.
         ...(op.idempotent
           ? DEEP_BODIES.map((value, i) =>

@@ -57,6 +57,13 @@ export const DEEP_BODIES: RawJson[] = [
   deeplyNested(4_000, 'objects'),
 ];
 
+/**
+ * Bodies whose error answer would dwarf them if every problem were listed: 20,000 unknown fields (under the 1 MB
+ * limit, a few KB gzipped), and one object just past the 100 fields any object may have.
+ */
+const manyFields = (count: number) => new RawJson(`{${Array.from({ length: count }, (_, i) => `"k${i}":${i}`).join(',')}}`);
+export const AMPLIFYING_BODIES: RawJson[] = [manyFields(20_000), manyFields(101)];
+
 export const WRONG_TYPES: unknown[] = [
   null,
   true,

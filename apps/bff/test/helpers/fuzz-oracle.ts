@@ -18,7 +18,11 @@ export const CHECKS = [
   'details',
   'id-404',
   'refused',
+  'error-size',
 ] as const;
+
+/** An error answer is bounded whatever the request: at most 25 details and one "more", each entry short. */
+const MAX_ERROR_BYTES = 16 * 1024;
 export type CheckName = (typeof CHECKS)[number];
 const skipped = new Set((process.env.FUZZ_SKIP_CHECKS ?? '').split(',').filter(Boolean));
 
@@ -70,6 +74,12 @@ export const judge = (world: FuzzWorld, request: FuzzRequest, response: RawRespo
     if (error.code === 'VALIDATION_ERROR' && !error.details?.length) {
       problems.push(['details', 'VALIDATION_ERROR without a details entry naming the field']);
     }
+  }
+  if (error && response.text.length > MAX_ERROR_BYTES) {
+    problems.push(['error-size', `an error answer of ${response.text.length} bytes (bound: ${MAX_ERROR_BYTES})`]);
+  }
+  if (error?.details && error.details.length > 26) {
+    problems.push(['error-size', `${error.details.length} details (bound: 25 and one saying how many more)`]);
   }
   if (status === 400 && error?.details) {
     const shape = (op.request.params?.shape ?? {}) as Record<string, never>;

@@ -70,8 +70,12 @@ export const productionEnv = (): Partial<Record<keyof Config, string>> => ({
   DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
 });
 
+/** The suite runs its webhook receivers on this machine, as a developer does with `pnpm start`. */
 export const testConfig = (overrides: Partial<Record<keyof Config, string>> = {}): Config =>
-  loadConfig({ LOG_LEVEL: 'info', DATA_DIR: '/nonexistent', ...overrides } as Record<string, string>);
+  loadConfig({ LOG_LEVEL: 'info', DATA_DIR: '/nonexistent', WEBHOOK_ALLOW_LOOPBACK_HTTP: 'true', ...overrides } as Record<
+    string,
+    string
+  >);
 
 /**
  * The real app on a real port, over a fresh database, with a clock the test controls.

@@ -9,7 +9,8 @@ const CLI = builtEntry('cli/clients');
 
 const baseEnv = (env: Record<string, string>) => {
   const { DATABASE_URL: _db, REDIS_URL: _redis, ...inherited } = process.env;
-  return { ...inherited, LOG_LEVEL: 'warn', PORT: '0', ...env };
+  // Receivers run on this machine, as with `pnpm start` (which turns loopback delivery on).
+  return { ...inherited, LOG_LEVEL: 'warn', PORT: '0', WEBHOOK_ALLOW_LOOPBACK_HTTP: 'true', ...env };
 };
 
 /**

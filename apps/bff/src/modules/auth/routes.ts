@@ -1,6 +1,8 @@
 import { createAccessToken, createUserToken, OAUTH_ERRORS, stringPolicyProblem } from '@credit/contract';
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.ts';
+import { isBasicAuthorization, parseBasicCredentials } from '../../http/basic-credentials.ts';
+import { assertCredentialAttemptsLeft, recordFailedCredentials } from '../../http/rate-limit.ts';
 import { bindRawRoute, bindRoute, type ModuleRoutes } from '../../http/route.ts';
 import { type ClientCredentials, issueAccessToken, issueUserToken, OAuthError } from './service.ts';
 
@@ -9,20 +11,12 @@ const readPresentedCredentials = (req: Request): ClientCredentials => {
   const body = (req.body ?? {}) as Record<string, unknown>;
   const header = req.get('authorization');
   const inBody = typeof body.client_id === 'string' || typeof body.client_secret === 'string';
-  if (header && /^basic /i.test(header)) {
+  if (isBasicAuthorization(header)) {
     if (inBody)
       throw new OAuthError('invalid_request', 'Send client credentials in one place: Basic auth or the body, not both.');
-    const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
-    const separator = decoded.indexOf(':');
-    if (separator < 1) throw new OAuthError('invalid_client', 'Malformed Basic credentials.');
-    try {
-      return {
-        clientId: decodeURIComponent(decoded.slice(0, separator).replace(/\+/g, ' ')),
-        clientSecret: decodeURIComponent(decoded.slice(separator + 1).replace(/\+/g, ' ')),
-      };
-    } catch {
-      throw new OAuthError('invalid_client', 'Malformed Basic credentials.');
-    }
+    const credentials = parseBasicCredentials(header);
+    if (!credentials) throw new OAuthError('invalid_client', 'Malformed Basic credentials.');
+    return credentials;
   }
   if (typeof body.client_id !== 'string' || typeof body.client_secret !== 'string') {
     throw new OAuthError('invalid_client', 'Client authentication is required: client_id and client_secret.');
@@ -65,8 +59,17 @@ const tokenEndpoint = (ctx: AppContext) => async (req: Request, res: Response) =
     if (body.grant_type !== 'client_credentials') {
       throw new OAuthError('unsupported_grant_type', 'Only grant_type=client_credentials is supported.');
     }
-    const token = await issueAccessToken(ctx, credentials, body.scope as string | undefined, req.ip, req.requestId);
-    res.status(200).json(token);
+    // Refused before the secret is checked while this address has failed too often, for this client or any.
+    await assertCredentialAttemptsLeft(ctx, req, credentials.clientId);
+    try {
+      const token = await issueAccessToken(ctx, credentials, body.scope as string | undefined, req.ip, req.requestId);
+      res.status(200).json(token);
+    } catch (error) {
+      if (error instanceof OAuthError && error.code === 'invalid_client') {
+        await recordFailedCredentials(ctx, req, credentials.clientId);
+      }
+      throw error;
+    }
   } catch (error) {
     if (error instanceof OAuthError) return sendOAuthError(res, error);
     throw error;

@@ -2,7 +2,7 @@ import { SCOPES, type Scope, type TTokenResponse, type TUserTokenRequest, type T
 import type { AppContext } from '../../context.ts';
 import type { Caller } from '../../core/principal.ts';
 import { ENVIRONMENT_TAG, userTokenRef } from '../../core/principal.ts';
-import { assertIpAllowed } from '../../http/ip-allowlist.ts';
+import { ipAllowed } from '../../http/ip-allowlist.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { verifySecret } from '../../security/secret-hash.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
@@ -53,16 +53,17 @@ export const issueAccessToken = async (
   requestId?: string,
 ): Promise<TTokenResponse> => {
   const client = credentials.clientId.length <= 100 ? await findClient(ctx.db, credentials.clientId) : undefined;
+  // The allowlist is decided first and answered like a wrong secret: a right secret from a wrong address must not
+  // tell anyone it was right. The secret is still checked, so every failure costs the same time.
+  const fromAllowedAddress = !client || ctx.config.APP_ENV !== 'production' || ipAllowed(client.ipAllowlist, ip);
   const secretMatches = await verifySecret(credentials.clientSecret, client?.secretHash);
-  if (!client || !secretMatches || client.environment !== ctx.config.APP_ENV) {
-    throw new OAuthError('invalid_client', 'Client authentication failed.');
-  }
-  if (ctx.config.APP_ENV === 'production') {
-    try {
-      assertIpAllowed(client.ipAllowlist, ip);
-    } catch {
-      throw new OAuthError('unauthorized_client', 'Requests from this IP address are not allowed for this client.');
-    }
+  if (!client || !fromAllowedAddress || !secretMatches || client.environment !== ctx.config.APP_ENV) {
+    throw new OAuthError(
+      'invalid_client',
+      'Client authentication failed. Check that your server sends this environment’s client id and its current ' +
+        'secret (a rotated secret replaces the old one at once), and, in production, that it calls from an address ' +
+        'on the client’s allowlist.',
+    );
   }
   const scopes = grantScopes(requestedScope, client.scopes);
   const token = mintToken('at', ctx);
@@ -95,7 +96,8 @@ export const issueUserToken = async (ctx: AppContext, caller: Caller, input: TUs
     hash,
     clientId: caller.clientId,
     kind: 'user',
-    scopes: [],
+    // At most what minted it: a client limited to `write` cannot read through its customers' tokens.
+    scopes: caller.principal.kind === 'access' ? caller.principal.scopes : [],
     externalUserId: input.userId,
     claims: {
       email: input.email,
@@ -108,7 +110,11 @@ export const issueUserToken = async (ctx: AppContext, caller: Caller, input: TUs
     expiresAt,
   });
   // The token's reference (as its reads are recorded), never the partner's customer id: see Principal.tokenRef.
-  const subject = { tokenKind: 'user', tokenRef: userTokenRef(hash) };
+  const subject = {
+    tokenKind: 'user',
+    tokenRef: userTokenRef(hash),
+    scopes: caller.principal.kind === 'access' ? caller.principal.scopes.join(' ') : '',
+  };
   await recordAudit(ctx, { type: 'token.minted', clientId: caller.clientId, actor: actorOf(caller.principal), subject });
   return { userToken: token, expiresIn: TOKEN_LIFETIME_SECONDS, expiresAt: expiresAt.toISOString() };
 };

@@ -88,6 +88,8 @@ export const createAuthService = ({ config, db, clock, tokens, readCache }: Reso
           principal: {
             kind: 'user',
             client: stored.client,
+            // A token minted before user tokens carried scopes (none stored) has its client's.
+            scopes: stored.scopes.length > 0 ? stored.scopes : stored.client.scopes,
             externalUserId: stored.externalUserId,
             tokenRef: userTokenRef(hashes[0] as string),
             claims: stored.claims,

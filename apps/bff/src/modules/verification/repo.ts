@@ -65,32 +65,43 @@ export const claimSession = async (
  * digests under every key), whichever has more: the person may have failed under other user ids
  * or at other clients.
  */
-export const countFailuresSince = async (tx: Queryable, userId: string, identityHashes: string[], since: Date) => {
+export const countFailuresSince = async (
+  tx: Queryable,
+  clientId: string,
+  userId: string,
+  identityHashes: string[],
+  since: Date,
+) => {
   const { rows } = await tx.query<{ by_user: number | string; by_identity: number | string }>(
     `select count(*) filter (where user_id = $1)::int as by_user,
             count(*) filter (where identity_hash = any($2::text[]))::int as by_identity
      from verification_sessions
-     where (user_id = $1 or identity_hash = any($2::text[])) and passed = false and answered_at > $3`,
-    [userId, identityHashes, since],
+     where client_id = $4 and (user_id = $1 or identity_hash = any($2::text[])) and passed = false and answered_at > $3`,
+    [userId, identityHashes, since, clientId],
   );
   const row = rows[0];
   return Math.max(Number(row?.by_user ?? 0), Number(row?.by_identity ?? 0));
 };
 
 /**
- * When verification of this identity opens again, or null when it is not locked at `now`: the
+ * When verification of this identity at this client opens again, or null when it is not locked at `now`: the
  * latest failure that was the third (or later) within 24 h locks it until 24 h after that failure.
  * Derived from the sessions themselves, so concurrent failures under different user ids cannot
- * slip past the lock.
+ * slip past the lock. Per client: another tenant's failures for the same person neither lock nor tell anything.
  */
-export const identityLockEnd = async (db: Queryable, identityHashes: string[], now: Date): Promise<Date | null> => {
+export const identityLockEnd = async (
+  db: Queryable,
+  clientId: string,
+  identityHashes: string[],
+  now: Date,
+): Promise<Date | null> => {
   const { rows } = await db.query<{ locked_from: Date | null }>(
     `select max(f.answered_at) as locked_from from verification_sessions f
-     where f.identity_hash = any($1::text[]) and f.passed = false and f.answered_at > $2
+     where f.client_id = $5 and f.identity_hash = any($1::text[]) and f.passed = false and f.answered_at > $2
        and (select count(*) from verification_sessions g
-            where g.identity_hash = any($1::text[]) and g.passed = false
+            where g.client_id = $5 and g.identity_hash = any($1::text[]) and g.passed = false
               and g.answered_at > f.answered_at - $3 * interval '1 millisecond' and g.answered_at <= f.answered_at) >= $4`,
-    [identityHashes, new Date(now.getTime() - LOCK_WINDOW_MS), LOCK_WINDOW_MS, MAX_FAILED_SESSIONS],
+    [identityHashes, new Date(now.getTime() - LOCK_WINDOW_MS), LOCK_WINDOW_MS, MAX_FAILED_SESSIONS, clientId],
   );
   const from = rows[0]?.locked_from;
   return from ? new Date(new Date(from).getTime() + LOCK_WINDOW_MS) : null;

@@ -46,12 +46,12 @@ const sessionSeed = (ctx: AppContext, sessionId: string) => ctx.tokens.hash(`ver
 
 /**
  * The person behind a user, as failures are counted: throws 403 VERIFICATION_LOCKED while the
- * identity is locked by failures under any of its enrolments, at any client.
+ * identity is locked by failures under any of its enrolments at this client (never another tenant's).
  */
 const identityOf = async (ctx: AppContext, user: UserRow, now: Date) => {
   const subject = await loadCreditSubject(ctx, user);
   const hashes = identityHashes(ctx, subject);
-  const until = await identityLockEnd(ctx.db, hashes, now);
+  const until = await identityLockEnd(ctx.db, user.client_id, hashes, now);
   if (until) throw verificationLocked(until);
   return { subject, hashes };
 };
@@ -110,8 +110,8 @@ export const startVerificationSession = async (
 /**
  * Grades a session, once. Pass: the user becomes `active` (emitting `user.verified` the first
  * time) and, unless the file is frozen, their score history is seeded, in one transaction. Fail:
- * counts towards the lock (3 failed sessions of the user, or of the identity across all its
- * enrolments and clients, within 24 h lock verification until 24 h after the last one).
+ * counts towards the lock (3 failed sessions of the user, or of the identity across its
+ * enrolments at this client, within 24 h lock verification until 24 h after the last one).
  */
 export const submitVerificationAnswers = async (
   ctx: AppContext,
@@ -146,7 +146,7 @@ export const submitVerificationAnswers = async (
     const state = await lockVerificationState(tx, caller.clientId, user.id);
     if (!state) throw notFound('User');
     assertNotLocked(state, now);
-    const identityLock = await identityLockEnd(tx, hashes, now);
+    const identityLock = await identityLockEnd(tx, caller.clientId, hashes, now);
     if (identityLock) throw verificationLocked(identityLock);
     const claimed = await claimSession(tx, {
       clientId: caller.clientId,
@@ -173,7 +173,7 @@ export const submitVerificationAnswers = async (
       if (scores) await applyVerificationPull(tx, ctx, user, scores, now, verificationPullId(user.id, session.id));
       return { verified: true, userId: user.id, verifiedAt: now.toISOString() };
     }
-    const failures = await countFailuresSince(tx, user.id, hashes, new Date(now.getTime() - LOCK_WINDOW_MS));
+    const failures = await countFailuresSince(tx, caller.clientId, user.id, hashes, new Date(now.getTime() - LOCK_WINDOW_MS));
     const { attemptsRemaining, lockedUntil } = afterFailure(failures, now);
     await recordFailureOutcome(tx, user.id, lockedUntil);
     return {

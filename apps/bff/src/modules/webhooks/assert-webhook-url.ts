@@ -19,13 +19,32 @@ export const loopbackReceiversAllowed = (config: Pick<Config, 'APP_ENV' | 'WEBHO
  */
 export const isAllowedAddress = (address: string, allowLoopback: boolean): boolean => {
   if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  }
-  const range = parsed.range();
+  const parsed = ipaddr.parse(address);
+  const judged = parsed.kind() === 'ipv6' ? (embeddedIPv4(parsed as ipaddr.IPv6) ?? parsed) : parsed;
+  const range = judged.range();
   if (range === 'unicast') return true;
   return allowLoopback && range === 'loopback';
+};
+
+/**
+ * The IPv4 address an IPv6 address carries and routes to, judged in its place: IPv4-mapped (`::ffff:a.b.c.d`),
+ * IPv4-translated (`::ffff:0:a.b.c.d`), IPv4-compatible (`::a.b.c.d`, deprecated but still routed by some stacks),
+ * NAT64 (`64:ff9b::a.b.c.d`), 6to4 (`2002:AABB:CCDD::`) and Teredo's client (`2001:0::…`, inverted). `[::127.0.0.1]`
+ * is loopback, `[::169.254.169.254]` the metadata address, whatever the IPv6 range tables call them.
+ */
+const embeddedIPv4 = (v6: ipaddr.IPv6): ipaddr.IPv4 | undefined => {
+  const bytes = v6.toByteArray();
+  const zero = (from: number, to: number) => bytes.slice(from, to).every((b) => b === 0);
+  const at = (offset: number, invert = false) =>
+    new ipaddr.IPv4(bytes.slice(offset, offset + 4).map((b) => (invert ? b ^ 0xff : b)));
+  if (zero(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return at(12);
+  if (zero(0, 8) && bytes[8] === 0xff && bytes[9] === 0xff && zero(10, 12)) return at(12);
+  // `::` and `::1` are IPv6's own unspecified and loopback addresses, judged as IPv6.
+  if (zero(0, 12) && !zero(12, 15)) return at(12);
+  if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b) return at(12);
+  if (bytes[0] === 0x20 && bytes[1] === 0x02) return at(2);
+  if (bytes[0] === 0x20 && bytes[1] === 0x01 && zero(2, 4)) return at(12, true);
+  return undefined;
 };
 
 /** Every address a host resolves to must be allowed; one private answer is enough to refuse. */

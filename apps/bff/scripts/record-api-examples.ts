@@ -52,6 +52,8 @@ const scrub = (text: string) =>
 
 const main = async () => {
   const config = loadConfig({
+    // The recorded webhook's receiver runs on this machine, as a developer's does with `pnpm start`.
+    WEBHOOK_ALLOW_LOOPBACK_HTTP: 'true',
     LOG_LEVEL: 'silent',
     HOST: '127.0.0.1',
     PORT: '0',

@@ -144,6 +144,19 @@ describe('reads serve the file on record', () => {
     expect(await pullsOf(clockUser)).toBe(before + periods);
   });
 
+  it('answers the new score when refresh now finds a freeze lifted since the last pull', async () => {
+    const token = await one.currentToken(client);
+    const thawed = await enrolActiveUser(one, token, { firstName: 'Thawed', lastName: 'File' });
+    // As if the last scheduled pull had found the file frozen: reads are refused until a pull finds it lifted.
+    await one.db.query(`update users set monitoring_paused_reason = 'credit_frozen' where id = $1`, [thawed]);
+    for (const app of [one, two]) app.ctx.readCache.invalidate([`user:${thawed}`]);
+    expect((await one.request('GET', `/v1/users/${thawed}/credit-score`, { token })).body.error?.code).toBe('CREDIT_FROZEN');
+    const refreshed = await one.request('POST', `/v1/users/${thawed}/credit-score/refresh`, { token });
+    expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+    const read = await one.request('GET', `/v1/users/${thawed}/credit-score`, { token });
+    expect(read.body.data.score).toBe(refreshed.body.data.score);
+  });
+
   it('records each committed file once on the audit trail, naming the moment that bought it', async () => {
     await chainSpooledEntries({ db: one.db });
     const { rows } = await one.db.query<{ source: string; n: number }>(

@@ -36,6 +36,8 @@ const main = async () => {
     ...process.env,
     LOG_LEVEL: 'silent',
     DATA_DIR: '/nonexistent',
+    // The bench's receiver runs on this machine, as a developer's does with `pnpm start`.
+    WEBHOOK_ALLOW_LOOPBACK_HTTP: 'true',
     WEBHOOK_CA_FILE: process.env.BENCH_CA_FILE,
     WEBHOOK_POLL_INTERVAL_MS: process.env.WEBHOOK_POLL_INTERVAL_MS ?? '250',
   });

@@ -3,9 +3,8 @@ import { type Clock, realNow } from '../lib/clock.ts';
 
 /**
  * What an entry depends on. A write names the tags it touched; every entry carrying one is dropped.
- * `client:<id>` covers a client and its tokens, `user:<id>` a user, their score and their credit file,
- * `scores:<id>` only the user's stored scores (a write of scores alone keeps the day's credit file: a bureau bills
- * every pull).
+ * `client:<id>` covers a client and its tokens, `user:<id>` a user, their score and their file on record,
+ * `scores:<id>` only the user's stored scores (a write of scores alone keeps the file on record cached).
  */
 export type CacheTag = `client:${string}` | `user:${string}` | `scores:${string}` | '*';
 

@@ -1,5 +1,9 @@
 import { validationError } from '../core/api-error.ts';
 
+/** Whether a request carries a body: one rule for the parsers and for the operations that take none. */
+export const hasBody = (req: { headers: Record<string, unknown> }): boolean =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+
 /** No contract object has more fields, and no list more items (a batch takes 1,000 users). */
 export const MAX_BODY_OBJECT_FIELDS = 100;
 export const MAX_BODY_ARRAY_ITEMS = 1_000;
@@ -17,10 +21,24 @@ interface Node {
   parent?: Node;
 }
 
-/** A field path as validation errors name them (`users.3.address`), each name cut to 64 characters. */
+const MAX_PATH_LENGTH = 128;
+
+/**
+ * A field path as validation errors name them (`users.3.address`), at most 128 characters: a path through 40,000
+ * nested arrays keeps its last names, the ones that say where.
+ */
 const pathOf = (node: Node): string => {
   const names: string[] = [];
-  for (let at: Node | undefined = node; at?.key !== undefined; at = at.parent) names.unshift(at.key.slice(0, 64));
+  let length = 0;
+  for (let at: Node | undefined = node; at?.key !== undefined; at = at.parent) {
+    const name = at.key.slice(0, 64);
+    if (length + name.length + 1 > MAX_PATH_LENGTH) {
+      names.unshift('…');
+      break;
+    }
+    names.unshift(name);
+    length += name.length + 1;
+  }
   return names.length > 0 ? names.join('.') : 'body';
 };
 

@@ -210,7 +210,8 @@ export const countRequest = async (
 const failureKeys = (ctx: AppContext, req: Request, clientId: string) => {
   const perClient = ctx.config.RATE_LIMIT_AUTH_FAILURES_PER_MIN;
   return [
-    { key: `ip:${req.ip}:client:${clientId}`, limit: perClient },
+    // Ids past 100 characters name no client (never looked up): cut, so no key grows with what a caller sends.
+    { key: `ip:${req.ip}:client:${clientId.slice(0, 100)}`, limit: perClient },
     { key: `ip:${req.ip}`, limit: perClient * 3 },
   ];
 };
@@ -218,6 +219,9 @@ const failureKeys = (ctx: AppContext, req: Request, clientId: string) => {
 /**
  * Refuses a token request (429, before its secret is checked) from an address that has used up its failed attempts,
  * for this client id or for any. Counted per address only: someone failing from elsewhere never locks a partner out.
+ * Only failures count (recordFailedCredentials), so a partner's burst of good requests is never held back; guesses
+ * sent in parallel can each pass this check before the others have failed, which the per-(client, address) request
+ * limit still bounds.
  */
 export const assertCredentialAttemptsLeft = async (ctx: AppContext, req: Request, clientId: string): Promise<void> => {
   for (const { key, limit } of failureKeys(ctx, req, clientId)) {

@@ -8,10 +8,10 @@ import { recordEvent } from '../../outbox/outbox.ts';
 import {
   creditFileOnRecord,
   getCurrentScore,
+  loadFileOnRecord,
   type OnSignificantChange,
   pullIdentityFile,
   requireActiveUser,
-  storedCreditFile,
 } from '../credit/service.ts';
 import { loadCreditSubject, type UserRow } from '../users/service.ts';
 import { type AlertDraft, scoreChangeAlertDraft } from './alert-draft.ts';
@@ -110,7 +110,7 @@ export const createSandboxAlert = async (ctx: AppContext, caller: Caller, userId
   if (type === 'score_change') await creditFileOnRecord(ctx, user);
   const scores = type === 'score_change' ? await lastScoreMove(ctx, user) : undefined;
   const subject = await loadCreditSubject(ctx, user);
-  const file = (await storedCreditFile(ctx, user.id)) ?? (await pullIdentityFile(ctx, user)).file;
+  const file = (await loadFileOnRecord(ctx, user.id))?.file ?? (await pullIdentityFile(ctx, user)).file;
   const draft = sandboxAlertDraft(type, { file, subject, scores, asOf: ctx.clock.now() });
   return createAlert(ctx, user, draft);
 };

@@ -1,4 +1,3 @@
-import type { CreditFile } from '../../bureau/provider.ts';
 import { userTag } from '../../cache/read-cache.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/api-error.ts';
@@ -45,6 +44,12 @@ const notPulledYet = () =>
     { retryAfter: FIRST_PULL_RETRY_AFTER_S },
   );
 
+/** The file on record as stored now, whatever the freeze or consent (the caller decided those); undefined before a pull. */
+export const loadFileOnRecord = async (ctx: AppContext, userId: string): Promise<FileOnRecord | undefined> => {
+  const sealed = await findSealedFileOnRecord(ctx.db, userId);
+  return sealed && { file: openCreditFile(ctx, userId, sealed.sealed), asOf: sealed.asOf };
+};
+
 /**
  * The file on record: the file of the user's last committed pull (verification's first pull, a monitoring period or
  * refresh now), never a new pull. No current consent → 403 CONSENT_REQUIRED (a file pulled earlier is not shown after
@@ -56,10 +61,7 @@ export const creditFileOnRecord = async (ctx: AppContext, user: UserRow): Promis
   if (user.monitoring_paused_reason === 'credit_frozen') throw frozen();
   const record = await ctx.readCache.read(
     `file:${user.id}`,
-    async () => {
-      const sealed = await findSealedFileOnRecord(ctx.db, user.id);
-      return sealed && { file: openCreditFile(ctx, user.id, sealed.sealed), asOf: sealed.asOf };
-    },
+    () => loadFileOnRecord(ctx, user.id),
     () => [userTag(user.id)],
   );
   if (!record) throw notPulledYet();
@@ -71,10 +73,4 @@ export const pullIdentityFile = async (ctx: AppContext, user: UserRow) => {
   if (!ctx.bureau) throw bureauUnavailable();
   const subject = await loadCreditSubject(ctx, user);
   return { subject, file: await ctx.bureau.pullIdentityFile(subject, ctx.clock.now()) };
-};
-
-/** The file on record whatever its freeze or consent, for sandbox helpers that draw on it; undefined before a pull. */
-export const storedCreditFile = async (ctx: AppContext, userId: string): Promise<CreditFile | undefined> => {
-  const sealed = await findSealedFileOnRecord(ctx.db, userId);
-  return sealed && openCreditFile(ctx, userId, sealed.sealed);
 };

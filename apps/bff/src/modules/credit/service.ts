@@ -25,7 +25,7 @@ import { writeUser } from '../users/service.ts';
 import { creditFileOnRecord, requireActiveUser } from './access.ts';
 import type { FileOnRecord } from './file-on-record.ts';
 
-export { creditFileOnRecord, pullIdentityFile, requireActiveUser, storedCreditFile } from './access.ts';
+export { creditFileOnRecord, loadFileOnRecord, pullIdentityFile, requireActiveUser } from './access.ts';
 export { eraseCreditData } from './erase-credit-data.ts';
 export { type FileOnRecord, sealCreditFile } from './file-on-record.ts';
 export { hasFileOnRecord } from './repo.ts';

@@ -118,7 +118,7 @@ export const commitPulledFile = async (
         clientId: user.client_id,
         userId: user.id,
         ...(pull.source === 'monitoring' ? { actor: { kind: 'job', id: 'monitoring' } } : {}),
-        subject: { source: pull.source, pullId: pull.pullId, asOf: pull.asOf.toISOString(), score: String(applied.score) },
+        subject: { source: pull.source, pullId: pull.pullId, asOf: pull.asOf.toISOString() },
       },
       tx,
     );

@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
-import { creditFileOnRecord, creditScoreOf, getCurrentScore, requireActiveUser } from '../credit/service.ts';
+import { creditScoreOf, getCurrentScore, loadFileOnRecord, requireActiveUser } from '../credit/service.ts';
 import { findConsentGate, loadCreditSubject, type UserRow, writeUser } from '../users/service.ts';
 import { commitPulledFile, type DropReason } from './apply-pull.ts';
 import {
@@ -277,7 +277,9 @@ export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string
   });
   if (committed.outcome === 'dropped') throw droppedError(committed.reason);
   const applied = committed.outcome === 'committed' ? committed.applied : undefined;
-  const record = await creditFileOnRecord(ctx, user);
+  // The file just committed (the user row read before the pull may still say frozen); a newer one if it won the race.
+  const record = applied ? { file: result.file, asOf: now } : await loadFileOnRecord(ctx, user.id);
+  if (!record) throw new ApiError('SERVICE_UNAVAILABLE', 'The refreshed file could not be read back; try again shortly.');
   // A newer scheduled pull committed first: the score on file is already newer than this pull's.
   const current = applied ?? { ...(await getCurrentScore(ctx, user)), previousScore: null };
   const score = await creditScoreOf(ctx, user, record, { score: current.score, scoreDate: current.scoreDate });

@@ -61,9 +61,8 @@ export const claimSession = async (
 };
 
 /**
- * Failed sessions answered after `since`, of one user or of one identity (`identityHashes`: its
- * digests under every key), whichever has more: the person may have failed under other user ids
- * or at other clients.
+ * Failed sessions answered after `since` at one client, of one user or of one identity (`identityHashes`: its
+ * digests under every key), whichever has more: the person may have failed under the client's other user ids.
  */
 export const countFailuresSince = async (
   tx: Queryable,

@@ -5,8 +5,8 @@ import type { Config } from '../../config.ts';
 import { validationError } from '../../core/api-error.ts';
 
 /**
- * Whether receivers on this machine's loopback are allowed: in the sandbox unless its operator turned them off
- * (WEBHOOK_ALLOW_LOOPBACK_HTTP=false, a hosted sandbox shared by outside partners); never in production.
+ * Whether receivers on this machine's loopback are allowed: in a sandbox that turned them on for local development
+ * (WEBHOOK_ALLOW_LOOPBACK_HTTP=true, as `pnpm start` does); never in production.
  */
 export const loopbackReceiversAllowed = (config: Pick<Config, 'APP_ENV' | 'WEBHOOK_ALLOW_LOOPBACK_HTTP'>): boolean =>
   config.APP_ENV === 'sandbox' && config.WEBHOOK_ALLOW_LOOPBACK_HTTP;
@@ -75,7 +75,7 @@ export class UnsafeAddressError extends Error {
 export const HTTPS_ONLY_IN_PRODUCTION =
   'must be an https:// URL: production delivers only over TLS (http://localhost receivers work in the sandbox only)';
 
-/** A sandbox whose operator turned loopback receivers off (WEBHOOK_ALLOW_LOOPBACK_HTTP=false) answers this for one. */
+/** A sandbox without loopback receivers (WEBHOOK_ALLOW_LOOPBACK_HTTP off, the default) answers this for one. */
 export const LOOPBACK_RECEIVERS_OFF =
   'must not be a loopback receiver: this sandbox does not deliver to http://localhost or other addresses of its own host; use a public https:// URL (for a receiver on your machine, a tunnel to it)';
 

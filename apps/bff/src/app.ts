@@ -3,7 +3,7 @@ import type { AppContext } from './context.ts';
 import { ApiError } from './core/api-error.ts';
 import { accessLog } from './http/access-log.ts';
 import { classifyBodyError } from './http/body-errors.ts';
-import { bodyShapeProblem } from './http/body-shape.ts';
+import { bodyShapeProblem, hasBody } from './http/body-shape.ts';
 import { dispatchOperations } from './http/dispatch.ts';
 import { errorAnswer } from './http/error-response.ts';
 import { frontDoor, type RequestListener } from './http/front-door.ts';
@@ -70,10 +70,6 @@ const noStore: RequestHandler = (req, res, next) => {
   if (req.headers['if-modified-since'] !== undefined) delete req.headers['if-modified-since'];
   next();
 };
-
-/** The body parsers, entered only by a request that has a body (what they would decide themselves, later). */
-const hasBody = (req: { headers: Record<string, unknown> }) =>
-  req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
 
 /**
  * Every module's routes, as values: the contract operations each binds (bindRoute), from which `createApp` builds the

@@ -73,11 +73,32 @@ export const ZPageQuery = z.object({
 const YEAR_RANGE = new RegExp(safePatternWithPrefix(String.raw`(?:19|[2-9]\d)\d{2}-`));
 const YEAR_RANGE_MESSAGE = 'must be a date in the years 1900–9999';
 
+const FIRST_INSTANT = Date.UTC(1900, 0, 1);
+const LAST_INSTANT = Date.UTC(10000, 0, 1) - 1;
+
+/**
+ * The instant an ISO 8601 date-time names, in UTC, or undefined when it names none: a day its month does not have
+ * (`2026-02-30`), or an offset that takes it outside 1900–9999. The one reading of every timestamp a caller sends, so
+ * the database only ever sees an instant it can hold.
+ */
+export const instantOf = (text: string): Date | undefined => {
+  const at = new Date(text);
+  const time = at.getTime();
+  if (Number.isNaN(time) || time < FIRST_INSTANT || time > LAST_INSTANT) return undefined;
+  // JavaScript rolls 2026-02-30 over to March 2nd: the calendar date written must be the one parsed, before the offset.
+  const written = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (!written) return undefined;
+  const [, year, month, day] = written.map(Number) as [number, number, number, number];
+  const calendar = new Date(Date.UTC(year, month - 1, day));
+  return calendar.getUTCMonth() === month - 1 && calendar.getUTCDate() === day ? at : undefined;
+};
+
 /** An instant a caller sends (ISO 8601, any offset), years 1900–9999. */
 export const instantInput = () =>
   z.iso
     .datetime({ offset: true, abort: true, error: 'must be an ISO 8601 date-time such as 2026-01-15T10:30:00Z' })
     .regex(YEAR_RANGE, YEAR_RANGE_MESSAGE)
+    .refine((text) => instantOf(text) !== undefined, 'must be a real date-time in the years 1900–9999 (UTC)')
     .meta({ format: 'date-time' });
 
 /** A calendar date a caller sends (YYYY-MM-DD), years 1900–9999. */

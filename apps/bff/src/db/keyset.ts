@@ -1,7 +1,14 @@
-import type { TPagination } from '@credit/contract';
+import { instantOf, type TPagination } from '@credit/contract';
 import { validationError } from '../core/api-error.ts';
 import { type CursorCodec, invalidCursor } from '../core/cursor.ts';
 import type { Queryable } from './db.ts';
+
+/** A validated instant as UTC text; one that names no instant (never past the contract) is the caller's 400. */
+const utcInstant = (text: string): string => {
+  const at = instantOf(text);
+  if (!at) throw validationError([{ field: 'query', message: `${text.slice(0, 40)} is not a real date-time` }]);
+  return at.toISOString();
+};
 
 export interface SortableColumn {
   column: string;
@@ -113,9 +120,17 @@ export class Filters {
 
   /** The shared creation window of every list: `createdAfter` inclusive, `createdBefore` exclusive. */
   createdWindow(query: { createdAfter?: string; createdBefore?: string }, column = 'created_at'): this {
-    if (query.createdAfter) this.add((p) => `${column} >= ${p}::timestamptz`, query.createdAfter);
-    if (query.createdBefore) this.add((p) => `${column} < ${p}::timestamptz`, query.createdBefore);
-    return this;
+    return this.instantAtLeast(column, query.createdAfter).instantBefore(column, query.createdBefore);
+  }
+
+  /** `column >= at` for a validated instant (contract `instantInput`), sent as UTC: an offset never reaches SQL. */
+  instantAtLeast(column: string, at: string | undefined): this {
+    return at ? this.add((p) => `${column} >= ${p}::timestamptz`, utcInstant(at)) : this;
+  }
+
+  /** `column < at`, likewise. */
+  instantBefore(column: string, at: string | undefined): this {
+    return at ? this.add((p) => `${column} < ${p}::timestamptz`, utcInstant(at)) : this;
   }
 
   get sql(): string {

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError, validationError } from '../core/api-error.ts';
 import { runInAuditScope } from '../core/audit-trail.ts';
 import { type Caller, hasScope, type Principal } from '../core/principal.ts';
+import { hasBody } from './body-shape.ts';
 import { responseMeta } from './envelope.ts';
 import { errorAnswer, type PreparedResponse } from './error-response.ts';
 import { fingerprintRequest, MAX_KEY_LENGTH, withIdempotency } from './idempotency.ts';
@@ -80,8 +81,6 @@ const authorize = (op: Operation, req: Request, ctx: AppContext): Principal => {
   }
   return principal;
 };
-
-const hasBody = (req: Request) => Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
 
 const prepareSuccess = (op: Operation, result: AnyHandlerResult, req: Request, ctx: AppContext): PreparedResponse => {
   if ('noContent' in result) return { status: 204 };
@@ -212,6 +211,10 @@ export const bindRoute = <O extends Operation>(
     const params = parseInput(op.request.params, req.params, 'path');
     const query = parseInput(op.request.query, hasQuery ? req.query : EMPTY_QUERY, 'query');
     const bodySchema = options.bodySchema?.(principal) ?? op.request.body;
+    // One body rule: an operation that takes no body refuses one, so a key's replay never hides a different body.
+    if (!bodySchema && hasBody(req)) {
+      throw validationError([{ field: 'body', message: 'must be empty: this operation takes no body' }]);
+    }
     const body = bodySchema ? parsePart(bodySchema, req.body, 'body') : undefined;
     const caller: Caller = {
       clientId: principal.client.id,

@@ -20,8 +20,7 @@ export const listClientAuditEvents = (
   const filters = new Filters().add((p) => `client_id = ${p}`, clientId);
   if (query.userId) filters.add((p) => `user_id = ${p}`, query.userId);
   if (query.type) filters.add((p) => `type = ${p}`, query.type);
-  if (query.from) filters.add((p) => `occurred_at >= ${p}::timestamptz`, query.from);
-  if (query.to) filters.add((p) => `occurred_at < ${p}::timestamptz`, query.to);
+  filters.instantAtLeast('occurred_at', query.from).instantBefore('occurred_at', query.to);
   return keysetPage<AuditEventRow>(db, {
     cursors,
     list: `audit-events:${clientId}`,

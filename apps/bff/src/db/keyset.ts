@@ -3,10 +3,10 @@ import { validationError } from '../core/api-error.ts';
 import { type CursorCodec, invalidCursor } from '../core/cursor.ts';
 import type { Queryable } from './db.ts';
 
-/** A validated instant as UTC text; one that names no instant (never past the contract) is the caller's 400. */
-const utcInstant = (text: string): string => {
+/** A contract-valid instant as UTC text; one whose offset takes it outside 1900–9999 is a 400 naming `field`. */
+const utcInstant = (text: string, field: string): string => {
   const at = instantOf(text);
-  if (!at) throw validationError([{ field: 'query', message: `${text.slice(0, 40)} is not a real date-time` }]);
+  if (!at) throw validationError([{ field, message: 'must be a real date-time in the years 1900–9999 (UTC)' }]);
   return at.toISOString();
 };
 
@@ -120,17 +120,21 @@ export class Filters {
 
   /** The shared creation window of every list: `createdAfter` inclusive, `createdBefore` exclusive. */
   createdWindow(query: { createdAfter?: string; createdBefore?: string }, column = 'created_at'): this {
-    return this.instantAtLeast(column, query.createdAfter).instantBefore(column, query.createdBefore);
+    return this.instantAtLeast(column, query.createdAfter, 'query.createdAfter').instantBefore(
+      column,
+      query.createdBefore,
+      'query.createdBefore',
+    );
   }
 
   /** `column >= at` for a validated instant (contract `instantInput`), sent as UTC: an offset never reaches SQL. */
-  instantAtLeast(column: string, at: string | undefined): this {
-    return at ? this.add((p) => `${column} >= ${p}::timestamptz`, utcInstant(at)) : this;
+  instantAtLeast(column: string, at: string | undefined, field: string): this {
+    return at ? this.add((p) => `${column} >= ${p}::timestamptz`, utcInstant(at, field)) : this;
   }
 
   /** `column < at`, likewise. */
-  instantBefore(column: string, at: string | undefined): this {
-    return at ? this.add((p) => `${column} < ${p}::timestamptz`, utcInstant(at)) : this;
+  instantBefore(column: string, at: string | undefined, field: string): this {
+    return at ? this.add((p) => `${column} < ${p}::timestamptz`, utcInstant(at, field)) : this;
   }
 
   get sql(): string {

@@ -20,7 +20,7 @@ export const listClientAuditEvents = (
   const filters = new Filters().add((p) => `client_id = ${p}`, clientId);
   if (query.userId) filters.add((p) => `user_id = ${p}`, query.userId);
   if (query.type) filters.add((p) => `type = ${p}`, query.type);
-  filters.instantAtLeast('occurred_at', query.from).instantBefore('occurred_at', query.to);
+  filters.instantAtLeast('occurred_at', query.from, 'query.from').instantBefore('occurred_at', query.to, 'query.to');
   return keysetPage<AuditEventRow>(db, {
     cursors,
     list: `audit-events:${clientId}`,

@@ -4,6 +4,8 @@
 const BFF = '^apps/bff/src/';
 /** Layers that know nothing of requests or resources. */
 const NEUTRAL = `${BFF}(core|lib|db|security|cache|bureau|outbox)/`;
+/** Repositories, the files that hold SQL besides db/: `repo.ts` or `*-repo.ts`, in a module or a neutral layer. */
+const REPO = `${BFF}.+[/-]repo\\.ts$`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -23,12 +25,20 @@ module.exports = {
       to: { path: `${BFF}(modules|http)/` },
     },
     {
-      name: 'repo-imports-no-http',
+      name: 'module-http-only-in-routes',
       comment:
-        'A repo (repo.ts or *-repo.ts: SQL) never imports http/; what repos share (keyset pagination, the cursor codec) lives in db/ and core/.',
+        'Inside a module only its HTTP adapters (routes.ts, *-routes.ts) import http/: services, repos and the rest return data or throw ApiError, and http/ alone turns them into statuses, headers and cookies. What they share with http/ (the cursor codec, zod issue details, answer data marked shared) lives in core/ and security/.',
       severity: 'error',
-      from: { path: `${BFF}modules/.+[/-]repo\\.ts$` },
+      from: { path: `${BFF}modules/`, pathNot: `${BFF}modules/.+[/-]routes\\.ts$` },
       to: { path: `${BFF}http/` },
+    },
+    {
+      name: 'sql-builders-only-in-repos',
+      comment:
+        "SQL lives in repos (repo.ts, *-repo.ts) and db/. SQL is plain strings handed to a Queryable, which an import does not show, so this rule holds what imports can: only repos and db/ import db/'s SQL builders (keyset.ts: paginated queries) and its migrations. The strings themselves are checked by apps/bff/test/layer-rules.test.ts, which reads every string literal outside repos and db/.",
+      severity: 'error',
+      from: { path: BFF, pathNot: [REPO, `${BFF}db/`] },
+      to: { path: [`${BFF}db/keyset\\.ts$`, `${BFF}db/migrations/`] },
     },
     {
       name: 'module-through-its-service',
@@ -80,6 +90,14 @@ module.exports = {
       severity: 'error',
       from: { path: BFF },
       to: { path: '^apps/widget/src/|^packages/(react|embed)/src/' },
+    },
+    {
+      name: 'server-source-for-bench-and-tests-only',
+      comment:
+        "Outside apps/bff, only the benchmarks (bench/) and tests with their helpers (e2e, test/ folders) import the server's source by path: it has no package export.",
+      severity: 'error',
+      from: { path: '^', pathNot: ['^apps/bff/', '^bench/', '^e2e/', '(^|/)test/'] },
+      to: { path: `${BFF}` },
     },
     {
       name: 'package-reached-by-name',

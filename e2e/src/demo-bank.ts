@@ -1,6 +1,7 @@
 import type { CreditClient } from '@credit/sdk';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { openMigratedTestDb } from '../../apps/bff/test/helpers/test-db.ts';
 import { sharedBrowser } from './browser.ts';
 import { assertBuilt } from './built-files.ts';
 import { partnerPageHtml } from './pages.ts';
@@ -45,7 +46,7 @@ export const useDemoBank = (options: DemoBankOptions = {}): DemoBank => {
 
   beforeAll(async () => {
     assertBuilt();
-    [started.browser, started.app] = await Promise.all([sharedBrowser(), startApi()]);
+    [started.browser, started.app] = await Promise.all([sharedBrowser(), openMigratedTestDb().then(startApi)]);
     const app = started.app;
     started.partner = await createPartner(app, embedOrigins);
     const partner = started.partner;

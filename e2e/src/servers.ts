@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startDemoServer } from '@credit/demo';
-import { ALL_SCOPES, startTestApp, type TestApp, type TestClient } from '../../apps/bff/test/helpers/harness.ts';
+import type { Db } from '../../apps/bff/src/db/db.ts';
+import { ALL_SCOPES, startAppOn, type TestApp, type TestClient } from '../../apps/bff/test/helpers/in-process-app.ts';
 import { assertBuilt } from './built-files.ts';
 
 export type { TestApp, TestClient };
@@ -12,12 +13,12 @@ export interface RunningServer {
 }
 
 /**
- * The real API in this process, on 127.0.0.1, over a fresh database and a clock the test moves.
+ * The real API in this process, on 127.0.0.1, over `db` and a clock the test moves.
  * It serves the built widget at /widget and the loader at /embed.js.
  */
-export const startApi = async (): Promise<TestApp> => {
+export const startApi = async (db: Db): Promise<TestApp> => {
   assertBuilt();
-  return startTestApp();
+  return startAppOn(db);
 };
 
 export interface Partner {

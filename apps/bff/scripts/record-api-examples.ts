@@ -18,6 +18,7 @@ import { ManualClock } from '../src/lib/clock.ts';
 import { createLogger } from '../src/logger.ts';
 import { createClient } from '../src/modules/clients/service.ts';
 import { runClockAdvancesUntilIdle } from '../src/modules/clocks/service.ts';
+import { startDispatcher } from '../src/modules/webhooks/dispatcher.ts';
 import { listen } from '../src/server.ts';
 
 interface Recorded {
@@ -208,19 +209,33 @@ const main = async () => {
     await call('getWebhook', { token, params: { webhookId: webhook.webhookId } });
     await call('updateWebhook', { token, params: { webhookId: webhook.webhookId }, body: { events: ['score.changed'] } });
     await call('testWebhook', { token, params: { webhookId: webhook.webhookId }, body: { eventType: 'score.changed' } });
-    await call('listWebhookDeliveries', { token, params: { webhookId: webhook.webhookId }, query: { limit: '2' } });
+    // A real delivery, to a receiver that is down: the score changes, one dispatcher pass tries it, then it is resent.
+    await call('sandboxRefreshScore', { token, params: { userId }, body: { score: 748 } });
+    const dispatcher = startDispatcher(ctx, { poll: false });
+    await dispatcher.runOnce();
+    await dispatcher.stop();
+    const delivery = (
+      await call('listWebhookDeliveries', { token, params: { webhookId: webhook.webhookId }, query: { limit: '2' } })
+    ).answer.data.find((entry: { attempt?: number }) => entry.attempt !== undefined); // a test delivery has no attempt
+    await call('retryWebhookDelivery', { token, params: { webhookId: webhook.webhookId, deliveryId: delivery.deliveryId } });
+    await call('recoverWebhook', {
+      token,
+      params: { webhookId: webhook.webhookId },
+      body: { since: new Date(clock.now().getTime() - 86_400_000).toISOString() },
+    });
+    const events = (await call('listEvents', { token, query: { type: 'score.changed', limit: '2' } })).answer.data;
+    await call('getEvent', { token, params: { eventId: events[0].id } });
     await call('deleteWebhook', { token, params: { webhookId: webhook.webhookId } });
-    // A test clock: Sam (enrolled, then verified) lives a month ahead, then the clock and Sam are deleted.
+    // A test clock: Sam (enrolled, then verified) is moved to the start of 2028, then the clock and Sam are deleted. The
+    // clock starts now (no frozenTime) and the advance names a time still ahead, so the shown requests stay valid.
     const sam = (await call('listUsers', { token, query: { externalUserId: 'cust-1002' } })).answer.data[0].userId as string;
-    const testClock = (
-      await call('createSandboxClock', { token, body: { name: 'Sam, a month on', frozenTime: '2026-04-16T14:30:00.000Z' } })
-    ).answer.data;
+    const testClock = (await call('createSandboxClock', { token, body: { name: 'Sam in 2028' } })).answer.data;
     await call('listSandboxClocks', { token, query: { limit: '2' } });
     await call('attachSandboxClockUsers', { token, params: { clockId: testClock.clockId }, body: { userIds: [sam] } });
     await call('advanceSandboxClock', {
       token,
       params: { clockId: testClock.clockId },
-      body: { frozenTime: '2026-05-16T14:30:00.000Z' },
+      body: { frozenTime: '2028-01-01T00:00:00.000Z' },
     });
     await call('getSandboxClock', { token, params: { clockId: testClock.clockId } });
     await runClockAdvancesUntilIdle(ctx);
@@ -228,6 +243,7 @@ const main = async () => {
     await call('withdrawConsent', { token, params: { userId } });
     // The audit trail of Jane's consent: given at enrolment, attested, withdrawn.
     await call('listAuditEvents', { token, query: { userId, type: 'consent.given', limit: '2' } });
+    await call('verifyAuditTrail', { token });
     await call('deleteUser', { token, params: { userId } });
 
     const missing = ALL_OPERATIONS.map((op) => op.operationId).filter((id) => !recorded[id]);

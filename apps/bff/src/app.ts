@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
 import type { AppContext } from './context.ts';
 import { ApiError } from './core/api-error.ts';
 import { accessLog } from './http/access-log.ts';
@@ -6,7 +6,6 @@ import { classifyBodyError } from './http/body-errors.ts';
 import { bodyShapeProblem, hasBody } from './http/body-shape.ts';
 import { dispatchOperations } from './http/dispatch.ts';
 import { errorAnswer } from './http/error-response.ts';
-import { frontDoor, type RequestListener } from './http/front-door.ts';
 import { OperationTable } from './http/operation-table.ts';
 import { requestId } from './http/request-id.ts';
 import { type ModuleRoutes, send } from './http/route.ts';
@@ -18,6 +17,7 @@ import { clockScopePerRequest } from './modules/clocks/request-scope.ts';
 import { clockRoutes } from './modules/clocks/routes.ts';
 import { creditRoutes } from './modules/credit/routes.ts';
 import { docsRoutes } from './modules/docs/routes.ts';
+import { eventRoutes } from './modules/events/routes.ts';
 import { monitoringRoutes } from './modules/monitoring/routes.ts';
 import { offerRoutes } from './modules/offers/routes.ts';
 import { sandboxRoutes } from './modules/sandbox/routes.ts';
@@ -89,23 +89,22 @@ export const moduleRoutes = (ctx: AppContext): ModuleRoutes[] => [
   clockRoutes(ctx),
   sandboxLandingRoutes(ctx),
   webhookRoutes(ctx),
+  eventRoutes(ctx),
   auditRoutes(ctx),
   widgetRoutes(ctx),
 ];
 
 /** No operation and no page: a 404 (counted like any request, before it got here). */
-const noRoute = (req: Request) =>
-  new ApiError('NOT_FOUND', `No route ${req.method} ${req.path}. See /docs for the API reference.`);
 const unknownRoute: RequestHandler = (req) => {
-  throw noRoute(req);
+  throw new ApiError('NOT_FOUND', `No route ${req.method} ${req.path}. See /docs for the API reference.`);
 };
 
 /**
- * The server's request listener (http/front-door.ts): contract operations through the operation table's dispatcher,
- * everything else through Express. Both run one list of handlers, so an operation passes the same steps in the same
- * order whichever way it came in.
+ * The server's one request path, Express used as its authors intend: the frame every response gets, static files,
+ * then for everything else the API's steps (no-store, bodies, clock scope) and the dispatcher, which serves a
+ * contract operation from the operation table; pages outside the contract, the 404 and the error handler follow.
  */
-export const createApp = (ctx: AppContext): RequestListener => {
+export const createApp = (ctx: AppContext): Express => {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(ctx.config.TRUST_PROXY));
@@ -117,41 +116,27 @@ export const createApp = (ctx: AppContext): RequestListener => {
   const operations = new OperationTable(modules.flatMap((m) => m.operations));
   const widgetFiles = widgetStaticRoutes();
 
-  // What every response gets, static files included.
-  const frame: RequestHandler[] = [requestId, accessLog(ctx.logger), securityHeaders()];
-  // What every API request passes before the dispatcher.
-  const beforeDispatch: RequestHandler[] = [
+  app.use(requestId, accessLog(ctx.logger), securityHeaders());
+  // Static files need neither a principal nor a database: served before both, and not counted.
+  app.use((req, res, next) => (isWidgetFile(req.path) ? widgetFiles(req, res, next) : next()));
+  app.use(
     noStore,
     deferBodyErrors(express.json({ limit: BODY_LIMIT, strict: true })),
     deferBodyErrors(express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 50 })),
     clockScopePerRequest,
-  ];
-  const dispatch = dispatchOperations(ctx, operations);
-  const onError = (error: unknown, req: Request, res: Response) => {
+  );
+  app.use(dispatchOperations(ctx, operations));
+  for (const { pages } of modules) if (pages) app.use(pages);
+  app.use(unknownRoute);
+  const handleError: ErrorRequestHandler = (error, req, res, _next) => {
     if (res.headersSent) {
       // Half an answer cannot be finished or replaced: the connection is cut, as Express's final handler does.
       ctx.logger.error({ err: error, requestId: req.requestId }, 'error after the answer started');
       req.socket.destroy();
       return;
     }
-    send(res, errorAnswer(ctx, req, error));
+    send(res, errorAnswer(ctx, req as Request, error));
   };
-
-  for (const handler of frame) app.use(handler);
-  // Static files need neither a principal nor a database: served before both, and not counted.
-  app.use((req, res, next) => (isWidgetFile(req.path) ? widgetFiles(req, res, next) : next()));
-  for (const handler of beforeDispatch) app.use(handler);
-  app.use(dispatch);
-  for (const { pages } of modules) if (pages) app.use(pages);
-  app.use(unknownRoute);
-  const handleError: ErrorRequestHandler = (error, req, res, _next) => onError(error, req, res);
   app.use(handleError);
-
-  return frontDoor({
-    app,
-    operations,
-    chain: [...frame, ...beforeDispatch, dispatch],
-    onError,
-    onUnanswered: (req, res) => onError(noRoute(req), req, res),
-  });
+  return app;
 };

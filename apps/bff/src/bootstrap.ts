@@ -57,7 +57,9 @@ export const buildContext = async ({ config, db, logger, clock, ids, redis, bure
     // BUREAU_URL wins in any environment (the HTTP adapter); otherwise the sandbox's built-in bureau. Production never
     // falls back to synthetic data: without BUREAU_URL, credit reads answer 503.
     bureau:
-      bureau ?? httpBureauFromConfig(config, logger, redis) ?? (config.APP_ENV === 'sandbox' ? new SandboxBureau() : undefined),
+      bureau ??
+      httpBureauFromConfig(config, logger, resolvedClock, redis) ??
+      (config.APP_ENV === 'sandbox' ? new SandboxBureau() : undefined),
   };
   // The audit trail: reads recorded by the dispatcher, every bureau pull by the provider itself (modules/audit).
   ctx.audit = operationAudit(ctx);

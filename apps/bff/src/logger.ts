@@ -58,15 +58,9 @@ export const createLogger = (level: string, destination?: DestinationStream): Lo
   );
 
 /**
- * Standard output, written asynchronously and in batches: a log line never blocks the request that wrote it, and
- * lines are written once 3 KiB are buffered or every 250 ms, whichever comes first (pino's asynchronous logging). A
- * write on its own (one per request at light load, or a lone write among reads) was an fs.write through libuv's
- * thread pool: ~5 system calls and two thread hand-offs per line (enrolments alone cost 22–130 µs less CPU each
- * with batches, in 3 alternated pairs: docs/operator/benchmarks.md). Lines still buffered are written by
- * `flushSync()` on shutdown (and by pino itself when the process exits, uncaught exceptions included); SIGKILL, an
- * out-of-memory kill or a signal without a handler can lose the last 250 ms (at most ~3 KiB) of lines, never an
- * audit entry (those are in the database). Each write carries whole lines and at most 4 KiB, the size a pipe writes
- * atomically, so the lines of several processes sharing one stdout (API_PROCESSES) never interleave mid-line.
+ * Standard output, written asynchronously in batches, so a log line never blocks its request and lines share system
+ * calls; `flushSync()` writes what is buffered on shutdown (docs/decisions.md, "Logs"). Writes stay within what a pipe
+ * writes atomically, so processes sharing one stdout never interleave mid-line.
  */
 export const openLogDestination = () =>
   pino.destination({ dest: 1, sync: false, maxWrite: 4096, minLength: 3072, periodicFlush: 250 });

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
+import http, { type RequestListener } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
-import type { RequestListener } from './http/front-door.ts';
 
 export interface RunningServer {
   url: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answerJson, sharedAnswerData } from '../src/http/route.ts';
+import { sharedAnswerData } from '../src/core/shared-answer.ts';
+import { answerJson } from '../src/http/route.ts';
 
 /** An answer whose data is shared between requests (marked) reuses its JSON; the bytes stay JSON.stringify's. */
 describe('answerJson', () => {

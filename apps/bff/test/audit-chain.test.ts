@@ -36,7 +36,7 @@ describe('audit trail: the hash chain', () => {
     // Entries wait in the spool until chained; verify (as the CLI does) after draining it.
     chainSpooledEntries(app.ctx).then(() => verifyChain(app.db, app.ctx.tokens, clientId));
 
-  it('chains concurrent appends of two clients, in group commits and in transactions, without gaps', async () => {
+  it('chains concurrent appends of two clients, in spool batches and in transactions, without gaps', async () => {
     // Every entry is spooled (a write's in its transaction, with no chain lock held) and chained afterwards, as
     // whatever lists, verifies or exports the trail does first.
     await Promise.all([

@@ -102,6 +102,8 @@ describe('pnpm run audit (the operator CLI)', { timeout: 60_000 }, () => {
           app.clock.advance(60_000);
           if (i === 2) middle = app.clock.now().toISOString();
         }
+        // As a service stopping cleanly does (main.ts): verify reads the chains, never the spool.
+        await chainSpooledEntries(app.ctx);
         await app.close();
       }
       const cli = (...args: string[]) => runProcess(builtEntry('cli/audit'), args, shared.env);

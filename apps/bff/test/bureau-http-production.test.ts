@@ -152,6 +152,7 @@ describe('a bureau that authenticates by client certificate', () => {
       breakerHalfOpenMs: 1000,
       maxPerSecond: 50,
       logger: tlsApp.ctx.logger,
+      clock: tlsApp.clock,
     });
     try {
       const tlsToken = await tlsApp.token(await tlsApp.createClient());

@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpBureau, type HttpBureauOptions } from '../src/bureau/http/adapter.ts';
 import { BureauUnavailableError } from '../src/bureau/http/errors.ts';
 import type { CreditSubject } from '../src/bureau/provider.ts';
+import { ManualClock } from '../src/lib/clock.ts';
 import { createLogger } from '../src/logger.ts';
 import { startTestBureau, type TestBureau } from './helpers/test-bureau.ts';
 
@@ -20,8 +20,13 @@ const subject: CreditSubject = {
 const PERSONAL_VALUES = ['Oriabel', 'Thistlewaite', '7316', '1983-04-19', 'Quenderby'];
 
 let bureau: TestBureau;
+/** The adapters' clock: every wait they make (backoff, open circuit, timeout, the per-second cap) ends when it moves. */
+let clock: ManualClock;
 const adapters: HttpBureau[] = [];
 const logs: string[] = [];
+
+/** Polls `check` every few milliseconds until it holds: the adapter reaches its waits through real network I/O. */
+const until = (check: () => boolean) => expect.poll(check, { interval: 2, timeout: 5_000 }).toBe(true);
 
 const adapter = (options: Partial<HttpBureauOptions> = {}) => {
   const sink = new Writable({
@@ -40,6 +45,7 @@ const adapter = (options: Partial<HttpBureauOptions> = {}) => {
     breakerHalfOpenMs: 30_000,
     maxPerSecond: 1_000,
     logger: createLogger('debug', sink),
+    clock,
     ...options,
   });
   adapters.push(created);
@@ -60,6 +66,9 @@ const outcome = async (pull: Promise<unknown>): Promise<string> => {
 beforeAll(async () => {
   bureau = await startTestBureau();
 });
+beforeEach(() => {
+  clock = new ManualClock();
+});
 afterEach(async () => {
   bureau.behave({ kind: 'sandbox' });
   bureau.calls.length = 0;
@@ -69,10 +78,16 @@ afterEach(async () => {
 afterAll(() => bureau.close());
 
 describe('the HTTP bureau adapter when the bureau misbehaves', () => {
-  it('retries a 5xx the configured number of times, then answers 503 bureau_error; a healthy bureau answers at once', async () => {
-    const client = adapter({ retries: 2 });
+  it('retries a 5xx the configured number of times after a backoff on its clock, then answers 503 bureau_error; a healthy bureau answers at once', async () => {
+    // A timeout far beyond any backoff (at most 5 s): the one short wait pending is the backoff.
+    const client = adapter({ retries: 2, timeoutMs: 60_000 });
     bureau.behave({ kind: 'fail' });
-    const failure = await client.pullCreditFile(subject, new Date()).catch((error: unknown) => error);
+    const failing = client.pullCreditFile(subject, new Date()).catch((error: unknown) => error);
+    for (let retry = 1; retry <= 2; retry += 1) {
+      await until(() => bureau.calls.length === retry && (clock.pendingWaits()[0] ?? Infinity) <= 5_000);
+      clock.advance(clock.pendingWaits()[0] ?? 0);
+    }
+    const failure = await failing;
     expect(failure).toBeInstanceOf(BureauUnavailableError);
     expect((failure as BureauUnavailableError).status).toBe(503);
     expect((failure as BureauUnavailableError).reason).toBe('bureau_error');
@@ -86,7 +101,7 @@ describe('the HTTP bureau adapter when the bureau misbehaves', () => {
   });
 
   it('opens the circuit after consecutive failures (calls then fail fast, reaching no bureau) and closes once the bureau recovers', async () => {
-    const client = adapter({ retries: 0, breakerThreshold: 3, breakerHalfOpenMs: 300 });
+    const client = adapter({ retries: 0, breakerThreshold: 3, breakerHalfOpenMs: 30_000 });
     bureau.behave({ kind: 'fail' });
     for (let attempt = 0; attempt < 3; attempt += 1) {
       expect(await outcome(client.pullCreditFile(subject, new Date()))).toBe('bureau_error');
@@ -96,18 +111,32 @@ describe('the HTTP bureau adapter when the bureau misbehaves', () => {
     const failFast = await client.pullCreditFile(subject, new Date()).catch((error: unknown) => error);
     expect((failFast as BureauUnavailableError).reason).toBe('circuit_open');
     // A caller is told when to come back.
-    expect((failFast as BureauUnavailableError).headers?.['Retry-After']).toBe('1');
+    expect((failFast as BureauUnavailableError).hints?.retryAfterSeconds).toBe(30);
     expect(bureau.calls.length).toBe(callsWhenOpened);
 
     bureau.behave({ kind: 'sandbox' });
-    // Half-open after 300 ms: the next call is the test call, succeeds, and closes the circuit.
-    let recovered = 'circuit_open';
-    for (let tries = 0; tries < 50 && recovered !== 'ok'; tries += 1) {
-      await sleep(50);
-      recovered = await outcome(client.pullCreditFile(subject, new Date()));
-    }
-    expect(recovered).toBe('ok');
+    // Open for 30 s of the adapter's clock, however long the test takes.
+    clock.advance(29_999);
+    expect(await outcome(client.pullCreditFile(subject, new Date()))).toBe('circuit_open');
+    expect(bureau.calls.length).toBe(callsWhenOpened);
+    // Half-open: the next call is the test call, succeeds, and closes the circuit.
+    clock.advance(1);
+    expect(await outcome(client.pullCreditFile(subject, new Date()))).toBe('ok');
     expect(client.circuitState).toBe('closed');
+    expect(bureau.calls.length).toBe(callsWhenOpened + 1);
+  });
+
+  it('opens the circuit again for another wait when its test call fails', async () => {
+    const client = adapter({ retries: 0, breakerThreshold: 1, breakerHalfOpenMs: 30_000 });
+    bureau.behave({ kind: 'fail' });
+    expect(await outcome(client.pullCreditFile(subject, new Date()))).toBe('bureau_error');
+    clock.advance(30_000);
+    expect(await outcome(client.pullCreditFile(subject, new Date()))).toBe('bureau_error');
+    expect(client.circuitState).toBe('open');
+    const calls = bureau.calls.length;
+    clock.advance(29_999);
+    expect(await outcome(client.pullCreditFile(subject, new Date()))).toBe('circuit_open');
+    expect(bureau.calls.length).toBe(calls);
   });
 
   it('refuses a malformed or partial file without retrying it, and logs what was wrong without any personal data', async () => {
@@ -126,27 +155,46 @@ describe('the HTTP bureau adapter when the bureau misbehaves', () => {
     for (const value of PERSONAL_VALUES) expect(logs.join('\n')).not.toContain(value);
   });
 
-  it('gives up on a bureau that never answers after the timeout, as 503 timeout', async () => {
-    const client = adapter({ retries: 0, timeoutMs: 200 });
+  it('gives up on a bureau that never answers once the timeout has passed on its clock, as 503 timeout', async () => {
+    const client = adapter({ retries: 0, timeoutMs: 60_000 });
     bureau.behave({ kind: 'hang' });
-    expect(await outcome(client.pullCreditFile(subject, new Date()))).toBe('timeout');
+    let settled = false;
+    const pull = outcome(client.pullCreditFile(subject, new Date())).finally(() => (settled = true));
+    await until(() => bureau.calls.length === 1);
+    clock.advance(59_999);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    clock.advance(1);
+    expect(await pull).toBe('timeout');
   });
 });
 
 describe('BUREAU_MAX_PER_SECOND', () => {
-  /** How many calendar seconds the bureau's calls arrived in, first to last. */
-  const secondsSpanned = () => {
-    const seconds = bureau.calls.map((call) => Math.floor(call.at / 1000));
-    return Math.max(...seconds) - Math.min(...seconds) + 1;
+  /** The clock's next second, plus the most a waiter's start is spread after it. */
+  const NEXT_SECOND_MS = 1_000 + 40;
+
+  /** Starts `pulls` and counts those that have finished. */
+  const started = (pulls: Promise<string>[]) => {
+    const done: string[] = [];
+    for (const pull of pulls) void pull.then((result) => done.push(result));
+    return done;
   };
 
   it('holds calls over the cap until the next second instead of failing them', async () => {
     const client = adapter({ maxPerSecond: 4, timeoutMs: 5_000 });
-    const results = await Promise.all(Array.from({ length: 10 }, () => outcome(client.pullCreditFile(subject, new Date()))));
-    expect(results.every((result) => result === 'ok')).toBe(true);
+    const done = started(Array.from({ length: 10 }, () => outcome(client.pullCreditFile(subject, new Date()))));
+    // 4 a second: 4 calls now and 6 waiting for the clock, 4 more in the next second, the last 2 in the one after.
+    for (const [answered, waiting] of [
+      [4, 6],
+      [8, 2],
+    ] as const) {
+      await until(() => done.length === answered && clock.pendingWaits().length === waiting);
+      expect(bureau.calls).toHaveLength(answered);
+      clock.advance(NEXT_SECOND_MS);
+    }
+    await until(() => done.length === 10);
+    expect(done.every((result) => result === 'ok')).toBe(true);
     expect(bureau.calls).toHaveLength(10);
-    // 4 a second: 10 calls cannot all start within fewer than 3 calendar seconds.
-    expect(secondsSpanned()).toBeGreaterThanOrEqual(3);
   });
 
   it.skipIf(!process.env.REDIS_URL)('is one budget for every process sharing Redis', async () => {
@@ -154,16 +202,19 @@ describe('BUREAU_MAX_PER_SECOND', () => {
     try {
       // Until a connection is ready each process caps on its own (the insurance limiter): wait, as a worker would have.
       await Promise.all(connections.map((redis) => redis.ping()));
-      const [first, second] = connections.map((redis) => adapter({ maxPerSecond: 3, timeoutMs: 6_000, redis })) as [
+      const [first, second] = connections.map((redis) => adapter({ maxPerSecond: 3, timeoutMs: 5_000, redis })) as [
         ReturnType<typeof adapter>,
         ReturnType<typeof adapter>,
       ];
-      const pulls = Array.from({ length: 6 }, (_, index) =>
-        outcome((index % 2 ? first : second).pullCreditFile(subject, new Date())),
+      const done = started(
+        Array.from({ length: 6 }, (_, index) => outcome((index % 2 ? first : second).pullCreditFile(subject, new Date()))),
       );
-      expect((await Promise.all(pulls)).every((result) => result === 'ok')).toBe(true);
-      // Two separate budgets would start all 6 at once; one shared budget of 3 needs a second second.
-      expect(secondsSpanned()).toBeGreaterThanOrEqual(2);
+      // Two separate budgets would start all 6 at once; one shared budget of 3 holds 3 for the next second.
+      await until(() => done.length === 3 && clock.pendingWaits().length === 3);
+      expect(bureau.calls).toHaveLength(3);
+      clock.advance(NEXT_SECOND_MS);
+      await until(() => done.length === 6);
+      expect(done.every((result) => result === 'ok')).toBe(true);
     } finally {
       for (const redis of connections) redis.disconnect();
     }

@@ -82,8 +82,10 @@ describe('HEAD', () => {
     expect((await raw('HEAD', '/v1/users/usr_nobody')).status).toBe(404);
   });
 
-  it('is no route where there is no GET', async () => {
-    expect((await raw('HEAD', '/oauth/token', false)).status).toBe(404);
+  it('is 405 where there is no GET, naming the methods there are', async () => {
+    const head = await raw('HEAD', '/oauth/token', false);
+    expect(head.status).toBe(405);
+    expect(head.headers.get('allow')).toBe('POST');
   });
 });
 
@@ -95,5 +97,30 @@ describe('OPTIONS', () => {
     expect(listing.headers.get('x-ratelimit-remaining')).not.toBeNull();
     expect((await raw('OPTIONS', `/v1/users/${userId}`, false)).headers.get('allow')).toBe('DELETE, GET, HEAD');
     expect((await raw('OPTIONS', '/v1/users/', false)).status).toBe(404);
+  });
+
+  it('names the methods of the resource the path names, not those of a template it also fits', async () => {
+    // `/v1/users/enroll` fits `/v1/users/{userId}` too, whose methods it used to list.
+    expect((await raw('OPTIONS', '/v1/users/enroll', false)).headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('a method the path does not take', () => {
+  it.each([
+    ['PUT', '/v1/users', 'GET, HEAD'],
+    ['DELETE', '/v1/users/enroll', 'POST'],
+    ['GET', '/v1/users/enroll', 'POST'],
+    ['PATCH', '/v1/users/usr_anyone', 'DELETE, GET, HEAD'],
+  ])('%s %s → 405 METHOD_NOT_ALLOWED with Allow: %s', async (method, path, allow) => {
+    const response = await raw(method, path);
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe(allow);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('METHOD_NOT_ALLOWED');
+    expect(body.error.message).toContain(allow);
+  });
+
+  it('is still 404 where no resource has that path', async () => {
+    expect((await raw('PUT', '/v1/nothing-here')).status).toBe(404);
   });
 });

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_ERROR_DETAILS } from '../src/http/zod-details.ts';
+import { MAX_ERROR_DETAILS } from '../src/core/zod-details.ts';
 import { chainSpooledEntries } from '../src/modules/audit/chainer.ts';
 import { changeClient } from '../src/modules/clients/service.ts';
 import { enrolActiveUser } from './helpers/credit-users.ts';

@@ -16,7 +16,8 @@ beforeAll(async () => {
     config: productionWithBureau(bureau, {
       BUREAU_RETRIES: '0',
       BUREAU_BREAKER_THRESHOLD: '2',
-      BUREAU_BREAKER_HALF_OPEN_MS: '300',
+      // On the app's clock: open through the first retry a minute on, half-open by the second, five minutes later.
+      BUREAU_BREAKER_HALF_OPEN_MS: String(2 * 60_000),
     }),
   });
   sandbox = await startTestApp();
@@ -189,7 +190,6 @@ describe('monitoring against the HTTP bureau (production)', () => {
     expect(await historyTotal(production, userId)).toBe(before);
 
     bureau.behave({ kind: 'sandbox' });
-    await new Promise((resolve) => setTimeout(resolve, 400)); // the breaker's half-open wait (real time)
     production.clock.advance(5 * 60_000);
     expect((await runMonitoringUntilIdle(production.ctx)).outcomes.refreshed).toBeGreaterThanOrEqual(1);
     expect(await historyTotal(production, userId)).toBe(before + 1);

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSENT_RECHECK_MS } from '../src/modules/monitoring/repo.ts';
 import { runMonitoringUntilIdle } from '../src/modules/monitoring/scheduler.ts';
-import { type ClaimedUser, claimDueUsers, refreshClaimedUser } from '../src/modules/monitoring/service.ts';
+import { type ClaimedUser, CONSENT_RECHECK_MS, claimDueUsers, refreshClaimedUser } from '../src/modules/monitoring/service.ts';
 import { countingBureau } from './helpers/counting-bureau.ts';
 import { enrolActiveUser, enrolUser, partnerConsent, verifyUser } from './helpers/credit-users.ts';
 import { startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';

@@ -48,7 +48,6 @@ describe('64 concurrent authenticated requests', () => {
 
 describe('the database queue', () => {
   let db: Db;
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
   beforeAll(async () => {
     db = await openTestDb();
@@ -83,7 +82,8 @@ describe('the database queue', () => {
       const outside = db.query<{ n: number }>('select count(*)::int as n from load_probe').then((r) => {
         seen = r.rows[0]?.n;
       });
-      await settle();
+      // Issued after it: on the one session, run only after the outside query had it not been held back.
+      await tx.query('select 1');
       void outside;
       throw new Error('roll back');
     });
@@ -96,7 +96,7 @@ describe('the database queue', () => {
     const committed = db.transaction(async (tx) => {
       await tx.query('insert into load_probe (id) values (2)');
       outside = db.query('select 1 / 0').catch((error: unknown) => error);
-      await settle();
+      // Issued after it: on the one session, run only after the failing query had it not been held back.
       await tx.query('insert into load_probe (id) values (3)');
       return 'committed';
     });

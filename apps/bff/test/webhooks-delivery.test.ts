@@ -327,7 +327,7 @@ describe('the polling worker', () => {
   it('delivers a new event without being asked, woken by NOTIFY long before its next poll', async () => {
     // A ten-minute poll: only the NOTIFY raised by the enrolment's commit can wake this worker in time.
     const polling = startDispatcher({ ...app.ctx, config: { ...app.ctx.config, WEBHOOK_POLL_INTERVAL_MS: 600_000 } });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await polling.listening;
     try {
       const { client, token, mine } = await setup();
       const { eventId } = await enrol(token, client.id);

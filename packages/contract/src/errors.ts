@@ -53,6 +53,11 @@ export const ERROR_CODES = {
     when: 'No such route, or no such resource visible to this caller.',
     fix: "Check the path and the id: another client's users, and a user token's other users, look absent.",
   },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    when: 'The path names an operation, but not with this method. The `Allow` header lists the methods it takes.',
+    fix: 'Call the path with one of the methods in `Allow`; the reference lists each operation with its method.',
+  },
   USER_EXISTS: {
     status: 409,
     when: 'A live user with this externalUserId is already enrolled for this client.',
@@ -100,6 +105,10 @@ export const ZErrorBody = z
     error: z.object({
       code: ZErrorCode,
       message: z.string(),
+      docUrl: z.url().meta({
+        description: 'Where the reference explains this code and what to do: its section of `/docs/errors`.',
+        example: 'https://api.example.com/docs/errors#VALIDATION_ERROR',
+      }),
       details: z.array(ZErrorDetail).optional(),
       retryAfter: z.number().int().min(0).optional().meta({ description: 'Seconds to wait; on RATE_LIMIT_EXCEEDED only.' }),
       unlocksAt: z.string().optional().meta({ description: 'On VERIFICATION_LOCKED: when verification opens again.' }),
@@ -123,5 +132,6 @@ export const ZOAuthError = z
   .object({
     error: z.enum(Object.keys(OAUTH_ERRORS) as [OAuthErrorCode, ...OAuthErrorCode[]]),
     error_description: z.string(),
+    error_uri: z.url().meta({ description: 'RFC 6749 §5.2: where `/docs/errors` explains this error.' }),
   })
   .meta({ id: 'OAuthError' });

@@ -1270,6 +1270,18 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": [
           {
+            "deliveryId": "del_Ex4mple2aB3dE5fG7hJ9",
+            "eventId": "evt_Ex4mple10aB3dE5fG7hJ",
+            "eventType": "score.changed",
+            "status": "failed",
+            "statusCode": 0,
+            "responseTime": 84,
+            "deliveredAt": "2026-04-16T14:30:00.000Z",
+            "attempt": 1,
+            "nextAttemptAt": "2026-04-16T14:31:00.000Z",
+            "error": "connection refused"
+          },
+          {
             "deliveryId": "del_Ex4mple1aB3dE5fG7hJ9",
             "eventId": "evt_Ex4mple13aB3dE5fG7hJ",
             "eventType": "score.changed",
@@ -1278,13 +1290,14 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
             "responseTime": 84,
             "deliveredAt": "2026-04-16T14:30:00.000Z",
             "attempt": 1,
+            "nextAttemptAt": null,
             "error": "connection refused"
           }
         ],
         "pagination": {
           "hasMore": false,
           "nextCursor": null,
-          "total": 1
+          "total": 2
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
@@ -1327,6 +1340,61 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       }
     }
   },
+  "recoverWebhook": {
+    "request": {
+      "params": {
+        "webhookId": "wh_Ex4mple1aB3dE5fG7hJ9"
+      },
+      "body": {
+        "since": "2026-04-15T14:30:00.000Z"
+      }
+    },
+    "response": {
+      "status": 202,
+      "body": {
+        "data": {
+          "webhookId": "wh_Ex4mple1aB3dE5fG7hJ9",
+          "queued": 0,
+          "since": "2026-04-15T14:30:00.000Z",
+          "until": "2026-04-16T14:30:00.000Z",
+          "status": "active"
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-04-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "retryWebhookDelivery": {
+    "request": {
+      "params": {
+        "webhookId": "wh_Ex4mple1aB3dE5fG7hJ9",
+        "deliveryId": "del_Ex4mple2aB3dE5fG7hJ9"
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "deliveryId": "del_Ex4mple2aB3dE5fG7hJ9",
+          "eventId": "evt_Ex4mple10aB3dE5fG7hJ",
+          "eventType": "score.changed",
+          "status": "failed",
+          "statusCode": 0,
+          "responseTime": 84,
+          "deliveredAt": "2026-04-16T14:30:00.000Z",
+          "attempt": 2,
+          "nextAttemptAt": "2026-04-16T14:31:00.000Z",
+          "error": "connection refused"
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-04-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
   "testWebhook": {
     "request": {
       "params": {
@@ -1348,6 +1416,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
           "responseTime": 84,
           "deliveredAt": "2026-04-16T14:30:00.000Z",
           "attempt": 1,
+          "nextAttemptAt": null,
           "error": "connection refused"
         },
         "meta": {
@@ -1380,6 +1449,74 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
           "status": "active",
           "createdAt": "2026-04-16T14:30:00.000Z",
           "updatedAt": "2026-04-16T14:30:00.000Z"
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-04-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "getEvent": {
+    "request": {
+      "params": {
+        "eventId": "evt_Ex4mple10aB3dE5fG7hJ"
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "id": "evt_Ex4mple10aB3dE5fG7hJ",
+          "type": "score.changed",
+          "createdAt": "2026-04-16T14:30:00.000Z",
+          "data": {
+            "score": 742,
+            "change": 49,
+            "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
+            "direction": "up",
+            "scoreDate": "2026-04-16",
+            "previousScore": 693,
+            "externalUserId": "cust-1001"
+          }
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-04-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "listEvents": {
+    "request": {
+      "query": {
+        "type": "score.changed",
+        "limit": "2"
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": [
+          {
+            "id": "evt_Ex4mple10aB3dE5fG7hJ",
+            "type": "score.changed",
+            "createdAt": "2026-04-16T14:30:00.000Z",
+            "data": {
+              "score": 742,
+              "change": 49,
+              "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
+              "direction": "up",
+              "scoreDate": "2026-04-16",
+              "previousScore": 693,
+              "externalUserId": "cust-1001"
+            }
+          }
+        ],
+        "pagination": {
+          "hasMore": false,
+          "nextCursor": null,
+          "total": 1
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
@@ -1569,7 +1706,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         "clockId": "clk_Ex4mple2aB3dE5fG7hJ9"
       },
       "body": {
-        "frozenTime": "2026-05-16T14:30:00.000Z"
+        "frozenTime": "2028-01-01T00:00:00.000Z"
       }
     },
     "response": {
@@ -1577,10 +1714,16 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": {
           "clockId": "clk_Ex4mple2aB3dE5fG7hJ9",
-          "name": "Sam, a month on",
+          "name": "Sam in 2028",
           "frozenTime": "2026-04-16T14:30:00.000Z",
           "status": "advancing",
           "userCount": 1,
+          "pausedUsers": [
+            {
+              "userId": "usr_Ex4mple2aB3dE5fG7hJ9",
+              "reason": "not_verified"
+            }
+          ],
           "createdAt": "2026-04-16T14:30:00.000Z"
         },
         "meta": {
@@ -1606,10 +1749,16 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": {
           "clockId": "clk_Ex4mple2aB3dE5fG7hJ9",
-          "name": "Sam, a month on",
+          "name": "Sam in 2028",
           "frozenTime": "2026-04-16T14:30:00.000Z",
           "status": "ready",
           "userCount": 1,
+          "pausedUsers": [
+            {
+              "userId": "usr_Ex4mple2aB3dE5fG7hJ9",
+              "reason": "not_verified"
+            }
+          ],
           "createdAt": "2026-04-16T14:30:00.000Z"
         },
         "meta": {
@@ -1622,8 +1771,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
   "createSandboxClock": {
     "request": {
       "body": {
-        "name": "Sam, a month on",
-        "frozenTime": "2026-04-16T14:30:00.000Z"
+        "name": "Sam in 2028"
       }
     },
     "response": {
@@ -1631,10 +1779,11 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": {
           "clockId": "clk_Ex4mple2aB3dE5fG7hJ9",
-          "name": "Sam, a month on",
+          "name": "Sam in 2028",
           "frozenTime": "2026-04-16T14:30:00.000Z",
           "status": "ready",
           "userCount": 0,
+          "pausedUsers": [],
           "createdAt": "2026-04-16T14:30:00.000Z"
         },
         "meta": {
@@ -1665,10 +1814,16 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": {
           "clockId": "clk_Ex4mple2aB3dE5fG7hJ9",
-          "name": "Sam, a month on",
+          "name": "Sam in 2028",
           "frozenTime": "2026-04-16T14:30:00.000Z",
           "status": "advancing",
           "userCount": 1,
+          "pausedUsers": [
+            {
+              "userId": "usr_Ex4mple2aB3dE5fG7hJ9",
+              "reason": "not_verified"
+            }
+          ],
           "createdAt": "2026-04-16T14:30:00.000Z"
         },
         "meta": {
@@ -1690,10 +1845,11 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         "data": [
           {
             "clockId": "clk_Ex4mple2aB3dE5fG7hJ9",
-            "name": "Sam, a month on",
+            "name": "Sam in 2028",
             "frozenTime": "2026-04-16T14:30:00.000Z",
             "status": "ready",
             "userCount": 0,
+            "pausedUsers": [],
             "createdAt": "2026-04-16T14:30:00.000Z"
           }
         ],
@@ -1781,8 +1937,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "termsVersion": "2026-11-25"
             },
             "occurredAt": "2026-03-16T14:30:00.000Z",
-            "previousHash": "45d976233ac9d17178750c0ab028d542076eccbabcf61bb0411929f4489c0ba3",
-            "hash": "2ca0189964322d131dd0b736d4ce77500a4cd7162748ef49824930800f9a997b"
+            "previousHash": "c9663ae5767bf869cb5e15876c429bbd31dfc020dc73970afdd1fce237a49d33",
+            "hash": "98c5b9a35e1fa24803eef32fa8043b2d27d70c971fb2ebb62cd2c4703b6461fc"
           },
           {
             "eventId": "aud_Ex4mple6aB3dE5fG7hJ9",
@@ -1800,14 +1956,33 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "termsVersion": "2026-11-25"
             },
             "occurredAt": "2026-03-16T14:30:00.000Z",
-            "previousHash": "5cf35d69512a0dc27070d7780659d7618b03f03d6199665fdce88e7e30e23909",
-            "hash": "6387c74604c3d02a12521ad0baca99baf338a6eeee8a85c32c6c6321376b09ce"
+            "previousHash": "8279709a206c47e0491e9344b8ba5ba7e30249d3625a5c34f2d44026e6b77bf5",
+            "hash": "706dd8b9202dddce5925684ce76da4ad0bc65917ad283cc38447a253a9df2167"
           }
         ],
         "pagination": {
           "hasMore": false,
           "nextCursor": null,
           "total": 2
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-04-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "verifyAuditTrail": {
+    "request": {},
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "clientId": "cli_sbx_9aF3kQ2xLm7PzR4t",
+          "ok": true,
+          "checked": 29,
+          "from": 0,
+          "lastSeq": 29
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",

@@ -1,6 +1,12 @@
 export * from './common.ts';
 export * from './errors.ts';
-export { buildOpenApiDocument, ERROR_PAGE_PATH, errorPageLink, type OpenApiDocument } from './openapi.ts';
+export {
+  buildOpenApiDocument,
+  ERROR_PAGE_PATH,
+  errorPageLink,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  type OpenApiDocument,
+} from './openapi.ts';
 export * from './operation.ts';
 export * from './operations/index.ts';
 export * from './resources/alerts.ts';
@@ -8,6 +14,7 @@ export * from './resources/audit.ts';
 export * from './resources/auth.ts';
 export * from './resources/consent.ts';
 export * from './resources/credit.ts';
+export * from './resources/event-log.ts';
 export * from './resources/events.ts';
 export * from './resources/offers.ts';
 export * from './resources/sandbox.ts';

@@ -7,6 +7,7 @@ import { documentedErrors, type Operation } from './operation.ts';
 import { ALL_OPERATIONS } from './operations/index.ts';
 import { EVENT_DATA_SCHEMAS, EVENT_DESCRIPTIONS, EVENT_ENVELOPE_SCHEMAS } from './resources/events.ts';
 import type { TEventType } from './resources/webhooks.ts';
+import { SAFE_LINE_PATTERN } from './strings.ts';
 import { z } from './zod.ts';
 
 const rateLimitHeaders = {
@@ -86,6 +87,31 @@ const describeAccess = (op: Operation) => {
   return parts.join(' ');
 };
 
+/** The longest `Idempotency-Key` the server accepts (it answers `400` on the header past it). */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
+/** The `Idempotency-Key` header as the server reads it (http/route.ts): 1–255 characters under the string policy. */
+const idempotencyKeyHeader = z
+  .string()
+  .min(1)
+  .max(IDEMPOTENCY_KEY_MAX_LENGTH)
+  .regex(new RegExp(SAFE_LINE_PATTERN))
+  .optional()
+  .openapi({
+    param: {
+      name: 'Idempotency-Key',
+      in: 'header',
+      description:
+        'Makes the request safe to retry. A completed answer is stored for 24 h and replayed, with ' +
+        '`Idempotent-Replayed: true`, to a request with the same key (validation errors, `429` and 5xx are not stored); ' +
+        'the same key with another path or body, or while the first request is still running, is ' +
+        `\`409 IDEMPOTENCY_CONFLICT\`. 1–${IDEMPOTENCY_KEY_MAX_LENGTH} characters, ` +
+        'with no control characters (U+0000–U+001F) and no unpaired surrogates; any other value is ' +
+        '`400 VALIDATION_ERROR` on `Idempotency-Key`. Keys are per client, and per user for user tokens.',
+      example: 'enrol-cust-1001-2f9c',
+    },
+  });
+
 const registerOperation = (registry: OpenAPIRegistry, op: Operation) => {
   const body = successBody(op);
   // A real request and answer from a sandbox run (`pnpm examples`), shown beside the schemas.
@@ -121,15 +147,7 @@ const registerOperation = (registry: OpenAPIRegistry, op: Operation) => {
     request: {
       params: op.request.params,
       query: op.request.query,
-      headers: op.idempotent
-        ? [
-            z
-              .string()
-              .max(255)
-              .optional()
-              .openapi({ param: { name: 'Idempotency-Key', in: 'header' } }),
-          ]
-        : undefined,
+      headers: op.idempotent ? [idempotencyKeyHeader] : undefined,
       body: op.request.body
         ? {
             required: true,
@@ -195,7 +213,7 @@ User tokens (\`ut_…\`) from \`POST /v1/auth/user-token\` open only the routes 
 **Rate limits** per client: token endpoints 100/min, batch 50/min, everything else 1,000/min. Every response carries
 \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\`; \`429\` adds \`Retry-After\` and \`retryAfter\`.
 
-**Idempotency.** Creating POSTs accept \`Idempotency-Key\` (≤ 255 chars): a completed response is replayed for 24 h with
+**Idempotency.** Creating POSTs accept \`Idempotency-Key\` (1–255 characters, no control characters): a completed response is replayed for 24 h with
 \`Idempotent-Replayed: true\`; reusing a key for a different request, or while the first is running, is \`409 IDEMPOTENCY_CONFLICT\`.
 
 **Lists.** \`limit\` 1–100 (default 25), opaque \`cursor\`, \`createdAfter\`/\`createdBefore\`, \`sort\` such as \`-createdAt,lastName\`.
@@ -203,7 +221,7 @@ Cursors are signed: pass \`nextCursor\` back unchanged, with the same filters; a
 
 **Input rules.** Every string in a path, query or body refuses C0 control characters (U+0000–U+001F; free-text fields
 allow tab and line breaks) and unpaired UTF-16 surrogates: \`400 VALIDATION_ERROR\` naming the field (the \`pattern\` of
-each request string says so). A body may nest arrays and objects at most 32 levels deep (more is \`400 VALIDATION_ERROR\`
+each request string states the control-character rule; patterns name no surrogates, which most validators refuse). A body may nest arrays and objects at most 32 levels deep (more is \`400 VALIDATION_ERROR\`
 on \`body\`). Dates are ISO 8601 in the years 1900–9999. Path segments must be valid percent-encoding.
 An id with the right prefix that matches nothing is \`404 NOT_FOUND\`; only a wrong prefix is a \`400\`.
 Bodies may be sent with \`Content-Encoding: gzip\`, \`deflate\` or \`br\`; a body that does not decode, or another

@@ -4,8 +4,11 @@ import {
   buildOpenApiDocument,
   documentedErrors,
   freeText,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
   SAFE_LINE_PATTERN,
   stringPolicyProblem,
+  UNPAIRED_SURROGATE_MESSAGE,
+  UNSAFE_CHARACTER_MESSAGE,
   withStringPolicy,
 } from '../src/index.ts';
 import { z } from '../src/zod.ts';
@@ -94,24 +97,58 @@ describe('the string policy, stated in the document', () => {
     expect(without.map((s) => s.where)).toEqual([]);
   });
 
-  it('has patterns that refuse a NUL and a lone surrogate inside an otherwise valid example', () => {
+  it('has patterns that refuse a NUL and other control characters inside an otherwise valid example', () => {
     for (const { where, schema } of strings.filter((s) => s.schema.pattern && typeof s.schema.example === 'string')) {
       const pattern = new RegExp(schema.pattern, 'u');
       const example = schema.example as string;
       expect(pattern.test(example), `${where} example`).toBe(true);
       const middle = Math.ceil(example.length / 2);
-      for (const bad of ['\u0000', '\u001f', '\ud800']) {
+      for (const bad of ['\u0000', '\u001f']) {
         const value = `${example.slice(0, middle)}${bad}${example.slice(middle)}`;
         expect(pattern.test(value), `${where} with ${JSON.stringify(bad)}`).toBe(false);
       }
     }
   });
 
-  it('matches the server’s check on both sides of the rule', () => {
+  it('writes every pattern without surrogate code points, as a Unicode-sets expression', () => {
+    // Rust's and Python's validators refuse a surrogate in a pattern and drop the whole rule.
+    const patterns = JSON.stringify(document).match(/"pattern":"(?:[^"\\]|\\.)*"/g) ?? [];
+    expect(patterns.length).toBeGreaterThan(100);
+    for (const written of patterns) {
+      const pattern = JSON.parse(`{${written}}`).pattern as string;
+      expect(pattern, 'no surrogate escape').not.toMatch(/\\u\{?0*d[89a-f]/i);
+      expect(() => new RegExp(pattern, 'v'), pattern).not.toThrow();
+    }
+  });
+
+  it('matches the server’s check on well-formed strings; the server alone refuses lone surrogates', () => {
     const pattern = new RegExp(SAFE_LINE_PATTERN, 'u');
-    for (const value of ['plain', 'Zoë 😀', '', '\u007f is not C0', 'a\u0000', 'tab\t', 'x\udc00', '\ud83d']) {
+    for (const value of ['plain', 'Zoë 😀', '', '\u007f is not C0', 'a\u0000', 'tab\t', '\u001f']) {
       expect(pattern.test(value), JSON.stringify(value)).toBe(stringPolicyProblem(value) === undefined);
     }
+    for (const value of ['x\udc00', '\ud83d', 'a\ud800b', '\udc00\ud800']) {
+      expect(stringPolicyProblem(value), JSON.stringify(value)).toBe(UNPAIRED_SURROGATE_MESSAGE);
+    }
+    expect(stringPolicyProblem('\ud800\u0000'), 'a control character is named first').toBe(UNSAFE_CHARACTER_MESSAGE);
+  });
+});
+
+describe('the headers and formats, stated in the document', () => {
+  it.each(ALL_OPERATIONS.filter((op) => op.idempotent).map((op) => [op.operationId, op]))(
+    '%s documents the Idempotency-Key rules the server applies',
+    (_, op) => {
+      const header = (operationOf(op).parameters as Json[]).find((p) => p.in === 'header' && p.name === 'Idempotency-Key');
+      expect(header?.schema).toMatchObject({ type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH });
+      const pattern = new RegExp(header?.schema.pattern, 'v');
+      expect(['retry-1', 'k'.repeat(255), 'é'].every((key) => pattern.test(key))).toBe(true);
+      expect(['a\u0000b', 'a\tb', '\u001f'].some((key) => pattern.test(key))).toBe(false);
+      expect(header?.description).toMatch(/1–255 characters, with no control characters/);
+    },
+  );
+
+  it('documents an IP address with the formats JSON Schema defines', () => {
+    const ipAddress = document.components.schemas.EnrollmentConsent.properties.ipAddress;
+    expect(ipAddress.anyOf.map((option: Json) => option.format)).toEqual(['ipv4', 'ipv6']);
   });
 });
 

@@ -36,20 +36,25 @@ export const SERVER_ROUTES: Record<Exclude<OperationId, UserTokenOperationId>, s
   deleteUser: 'DELETE /v1/users/{userId}',
   deleteWebhook: 'DELETE /v1/webhooks/{webhookId} none',
   enrollUsersBatch: 'POST /v1/users/enroll/batch idempotent',
+  getEvent: 'GET /v1/events/{eventId}',
   getSandboxClock: 'GET /v1/sandbox/clocks/{clockId}',
   getWebhook: 'GET /v1/webhooks/{webhookId}',
   listAuditEvents: 'GET /v1/audit-events list',
+  listEvents: 'GET /v1/events list',
   listOffers: 'GET /v1/offers list',
   listSandboxClocks: 'GET /v1/sandbox/clocks list',
   listUsers: 'GET /v1/users list',
   listWebhookDeliveries: 'GET /v1/webhooks/{webhookId}/logs list',
   listWebhooks: 'GET /v1/webhooks list',
+  recoverWebhook: 'POST /v1/webhooks/{webhookId}/recover idempotent',
+  retryWebhookDelivery: 'POST /v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry idempotent',
   sandboxConvertOffer: 'POST /v1/sandbox/users/{userId}/offers/{offerId}/convert idempotent',
   sandboxCreateAlert: 'POST /v1/sandbox/users/{userId}/alerts idempotent',
   sandboxGetVerificationAnswers: 'GET /v1/sandbox/users/{userId}/verification/answers',
   sandboxRefreshScore: 'POST /v1/sandbox/users/{userId}/score-refresh',
   testWebhook: 'POST /v1/webhooks/{webhookId}/test',
   updateWebhook: 'PATCH /v1/webhooks/{webhookId}',
+  verifyAuditTrail: 'POST /v1/audit-events/verify',
 };
 
 /** The operations of our own parts (internal-operations.ts): the token exchange and the widget frame's session. */
@@ -60,7 +65,7 @@ export const INTERNAL_ROUTES: Record<InternalOperationId, string> = {
 };
 
 /** The `error.code`s of the API's error envelope. */
-export const API_ERROR_CODES: readonly ErrorCode[] = ['VALIDATION_ERROR', 'AUTHENTICATION_ERROR', 'AUTHORIZATION_ERROR', 'USER_NOT_ENROLLED', 'CREDIT_FROZEN', 'VERIFICATION_LOCKED', 'CONSENT_REQUIRED', 'NOT_FOUND', 'USER_EXISTS', 'CLOCK_ADVANCING', 'IDEMPOTENCY_CONFLICT', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
+export const API_ERROR_CODES: readonly ErrorCode[] = ['VALIDATION_ERROR', 'AUTHENTICATION_ERROR', 'AUTHORIZATION_ERROR', 'USER_NOT_ENROLLED', 'CREDIT_FROZEN', 'VERIFICATION_LOCKED', 'CONSENT_REQUIRED', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'USER_EXISTS', 'CLOCK_ADVANCING', 'IDEMPOTENCY_CONFLICT', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
 
 /** The `error`s of `POST /oauth/token` (RFC 6749 §5.2). */
 export const OAUTH_ERROR_CODES: readonly OAuthErrorCode[] = ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'];

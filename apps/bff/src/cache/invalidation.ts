@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db, Queryable } from '../db/db.ts';
+import { notify } from '../db/notify.ts';
 import type { CacheTag, ReadCache } from './read-cache.ts';
 
 /** NOTIFY channel on which every instance hears which cache tags a committed write touched. */
@@ -15,7 +16,7 @@ const MAX_PAYLOAD = 7_000;
 const announceInvalidation = async (db: Queryable, tags: readonly CacheTag[]): Promise<void> => {
   if (tags.length === 0) return;
   const payload = JSON.stringify(tags);
-  await db.query('select pg_notify($1, $2)', [INVALIDATION_CHANNEL, payload.length > MAX_PAYLOAD ? '["*"]' : payload]);
+  await notify(db, INVALIDATION_CHANNEL, payload.length > MAX_PAYLOAD ? '["*"]' : payload);
 };
 
 /**

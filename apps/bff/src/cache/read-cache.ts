@@ -73,6 +73,9 @@ export class ReadCache {
         ttl: options.ttlMs,
         ttlAutopurge: false,
         perf: { now: this.now },
+        // Read the clock on every check: lru-cache's default memo of "now" lasts a millisecond of wall-clock time, so
+        // a test that moves the clock would otherwise see the old time until the wall clock moved too.
+        ttlResolution: 0,
         ...(options.maxBytes ? { maxSize: options.maxBytes, sizeCalculation: estimatedBytes } : {}),
       });
     }

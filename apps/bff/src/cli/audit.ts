@@ -1,9 +1,12 @@
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { CreditApiError, CreditClient, CreditConnectionError, CreditOAuthError } from '@credit/sdk';
+import type { Config } from '../config.ts';
 import { loadConfig } from '../config.ts';
-import { migrate } from '../db/migrate.ts';
-import { openDatabase } from '../db/open.ts';
+import type { Db } from '../db/db.ts';
+import { MIGRATIONS, pendingMigrations } from '../db/migrate.ts';
+import { EmbeddedDatabaseInUseError, embeddedDatabaseDir, openDatabase } from '../db/open.ts';
 import { systemClock } from '../lib/clock.ts';
 import { createLogger } from '../logger.ts';
 import { auditedClients, chainSpooledEntries, exportTrail, pruneAuditTrails, verifyChain } from '../modules/audit/service.ts';
@@ -16,18 +19,100 @@ const USAGE = `The audit trail (docs/operator/audit.md).
 
   pnpm run audit verify --client <clientId>     check the client's hash chain from its checkpoint; exit 1 on a break
   pnpm run audit verify --all                   every client's chain
+  pnpm run audit verify --api <url>             the chain of the client in CREDIT_CLIENT_ID (or --client) and
+                                                CREDIT_CLIENT_SECRET, checked by the running service at <url>
   pnpm run audit export --client <clientId> [--from <ISO time>] [--to <ISO time>] [--out <file>]
                                                 JSON lines, oldest first, entries at or after --from and before --to
   pnpm run audit prune                          prune past AUDIT_RETENTION_YEARS now (the worker does it each sweep)
 
-Same as \`pnpm audit-trail …\`. Uses DATABASE_URL (or the embedded database in DATA_DIR: stop the server first) and
-TOKEN_SIGNING_KEY, which signs the checkpoints of pruned prefixes.`;
+Same as \`pnpm audit-trail …\`. Uses DATABASE_URL (or the embedded database in DATA_DIR, which a running service holds:
+use --api then) and TOKEN_SIGNING_KEY, which signs the checkpoints of pruned prefixes. Never migrates: the service
+does, when it starts. With --api it needs neither: the service reads its own database.`;
 
 const instant = (value: string | undefined, name: string): Date | undefined => {
   if (value === undefined) return undefined;
   const at = new Date(value);
   if (Number.isNaN(at.getTime())) throw new Error(`--${name} must be an ISO 8601 time such as 2026-01-01T00:00:00Z`);
   return at;
+};
+
+/** The database as the service left it: one with this release's schema, or a sentence saying why not. */
+const openMigratedDatabase = async (config: Config, command: string): Promise<Db> => {
+  if (!config.DATABASE_URL && !existsSync(embeddedDatabaseDir(config))) {
+    throw new Error(
+      `There is no database in DATA_DIR (${config.DATA_DIR}): point DATA_DIR at the service's, or set DATABASE_URL.`,
+    );
+  }
+  const db = await openDatabase(config).catch((error: unknown) => {
+    if (error instanceof EmbeddedDatabaseInUseError && command === 'verify') {
+      throw new Error(
+        `${error.message} To verify while it runs, ask it: pnpm run audit verify --api <its URL> (with CREDIT_CLIENT_ID and CREDIT_CLIENT_SECRET).`,
+      );
+    }
+    throw error;
+  });
+  const pending = await pendingMigrations(db).catch(async (error: unknown) => {
+    await db.close();
+    throw error;
+  });
+  if (pending.length === 0) return db;
+  await db.close();
+  const missing = pending.length === MIGRATIONS.length ? '' : ` to this release (missing ${pending.join(', ')})`;
+  throw new Error(
+    `The database is not migrated${missing}: start this release's service on it once (it migrates when it starts), then run this again.`,
+  );
+};
+
+/** Why the service could not answer, as a sentence for the operator (the SDK's errors carry no advice). */
+const serviceProblem = (api: string, error: unknown): Error => {
+  if (error instanceof CreditConnectionError) {
+    const cause = (error.cause as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+    const reason = cause?.code ?? cause?.message ?? error.message;
+    return new Error(
+      `Could not reach the service at ${api} (${reason}): --api takes the address its start banner prints as API.`,
+    );
+  }
+  if (error instanceof CreditOAuthError) {
+    return new Error(
+      `The service at ${api} refused the client credentials (${error.code}): set CREDIT_CLIENT_ID and CREDIT_CLIENT_SECRET to a client of this service.`,
+    );
+  }
+  if (error instanceof CreditApiError) {
+    const advice =
+      error.code === 'AUTHORIZATION_ERROR'
+        ? ' The client needs the admin scope.'
+        : error.retryAfter !== undefined
+          ? ` Try again in ${error.retryAfter} s.`
+          : '';
+    return new Error(`The service at ${api} answered ${error.status} ${error.code}: ${error.message}${advice}`);
+  }
+  return new Error(
+    `The service at ${api} did not answer as the API does: ${error instanceof Error ? error.message : String(error)}`,
+  );
+};
+
+/**
+ * `verify --api`: the running service checks the calling client's chain (`POST /v1/audit-events/verify`), so it works
+ * while the service holds the embedded database, and needs neither DATABASE_URL nor the signing key here.
+ */
+const verifyThroughService = async (api: string, clientIdFlag: string | undefined): Promise<number> => {
+  if (!URL.canParse(api) || !/^https?:$/.test(new URL(api).protocol)) {
+    throw new Error(`--api must be the service's http(s) address, such as http://127.0.0.1:3000 (got "${api}")`);
+  }
+  const clientId = clientIdFlag ?? process.env.CREDIT_CLIENT_ID;
+  const clientSecret = process.env.CREDIT_CLIENT_SECRET;
+  if (!clientId || !clientSecret) {
+    throw new Error(
+      'verify --api checks the trail of the client it calls as: set CREDIT_CLIENT_ID (or --client) and CREDIT_CLIENT_SECRET',
+    );
+  }
+  // One attempt: an operator re-runs a check; waiting out retries would only hide that the service is not there.
+  const credit = new CreditClient({ baseUrl: api, clientId, clientSecret, scope: 'admin', maxRetries: 0 });
+  const result = await credit.call('verifyAuditTrail').catch((error: unknown) => {
+    throw serviceProblem(api, error);
+  });
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  return result.ok ? 0 : 1;
 };
 
 const run = async (argv: string[]): Promise<number> => {
@@ -40,6 +125,7 @@ const run = async (argv: string[]): Promise<number> => {
       from: { type: 'string' },
       to: { type: 'string' },
       out: { type: 'string' },
+      api: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -48,15 +134,18 @@ const run = async (argv: string[]): Promise<number> => {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (values.api !== undefined) {
+    if (command !== 'verify') throw new Error('--api goes with verify only: export and prune read the database');
+    if (values.all) throw new Error("--api checks the calling client's own trail: --all needs the database");
+    return verifyThroughService(values.api, values.client);
+  }
   const config = loadConfig();
-  const db = await openDatabase(config);
+  const db = await openMigratedDatabase(config, command);
   try {
-    await migrate(db);
-    // Reads answered shortly before may still be in the spool: chain them, so verify and export see every entry.
-    await chainSpooledEntries({ db });
     const tokens = new TokenHasher((await loadInstanceKeys(db, config)).tokenSigning);
     if (command === 'verify') {
       if (!values.client && !values.all) throw new Error('verify needs --client <clientId> or --all');
+      // Read only: each chain as committed, in one snapshot (verify.ts); entries still in the spool join it later.
       const clients = values.all ? await auditedClients(db) : [values.client as string];
       let broken = 0;
       for (const clientId of clients) {
@@ -68,6 +157,8 @@ const run = async (argv: string[]): Promise<number> => {
     }
     if (command === 'export') {
       if (!values.client) throw new Error('export needs --client <clientId>');
+      // Reads answered shortly before may still be in the spool: chain them, so the export has every entry.
+      await chainSpooledEntries({ db });
       const window = { from: instant(values.from, 'from'), to: instant(values.to, 'to') };
       const out = values.out ? createWriteStream(values.out) : process.stdout;
       const written = await exportTrail(db, values.client, window, async (line) => {

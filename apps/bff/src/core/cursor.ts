@@ -64,3 +64,14 @@ export class CursorCodec {
     return `cursor:${list.length}:${list}:${body}`;
   }
 }
+
+const codecs = new WeakMap<TokenHasher, CursorCodec>();
+/** The codec of an app context (one per set of signing keys). */
+export const cursorsOf = (ctx: { tokens: TokenHasher }): CursorCodec => {
+  let codec = codecs.get(ctx.tokens);
+  if (!codec) {
+    codec = new CursorCodec(ctx.tokens);
+    codecs.set(ctx.tokens, codec);
+  }
+  return codec;
+};

@@ -53,6 +53,17 @@ export interface Caller {
   principal: Principal;
 }
 
+export type UserPrincipal = Extract<Principal, { kind: 'user' }>;
+
+/**
+ * The user token behind a call to an operation the contract marks `userTokenOnly`: who may call is decided by the route
+ * (http/route.ts); this only narrows the type, and a call that breaks that rule is a defect, not a refusal.
+ */
+export const tokenUser = (caller: Caller): UserPrincipal => {
+  if (caller.principal.kind !== 'user') throw new Error('a user-token-only operation was served to another principal');
+  return caller.principal;
+};
+
 export const ENVIRONMENT_TAG = { sandbox: 'sbx', production: 'live' } as const;
 
 /** `admin` implies every scope. */

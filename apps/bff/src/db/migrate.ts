@@ -1,4 +1,4 @@
-import type { Db } from './db.ts';
+import type { Db, Queryable } from './db.ts';
 import * as platform from './migrations/001-platform.ts';
 import * as webhooks from './migrations/003-webhooks.ts';
 import * as credit from './migrations/004-credit.ts';
@@ -13,6 +13,7 @@ import * as auditSpool from './migrations/013-audit-spool.ts';
 import * as consentOrder from './migrations/014-consent-order.ts';
 import * as manualRefreshLease from './migrations/015-manual-refresh-lease.ts';
 import * as fileOnRecord from './migrations/016-file-on-record.ts';
+import * as webhookRecovery from './migrations/017-webhook-recovery.ts';
 
 /** Ordered, append-only. A migration never changes once released; add a new one instead. */
 export const MIGRATIONS: { version: string; sql: string }[] = [
@@ -30,6 +31,7 @@ export const MIGRATIONS: { version: string; sql: string }[] = [
   { version: '014-consent-order', sql: consentOrder.sql },
   { version: '015-manual-refresh-lease', sql: manualRefreshLease.sql },
   { version: '016-file-on-record', sql: fileOnRecord.sql },
+  { version: '017-webhook-recovery', sql: webhookRecovery.sql },
 ];
 
 // Any fixed 64-bit number shared by every instance: whoever holds it migrates, the others wait.
@@ -54,3 +56,12 @@ export const migrate = async (db: Db): Promise<string[]> =>
     }
     return pending.map((m) => m.version);
   });
+
+/** The migrations of this release the database lacks (every one on a database never migrated); reads, never creates. */
+export const pendingMigrations = async (db: Queryable): Promise<string[]> => {
+  const { rows: tables } = await db.query<{ found: boolean }>("select to_regclass('schema_migrations') is not null as found");
+  if (!tables[0]?.found) return MIGRATIONS.map((m) => m.version);
+  const { rows } = await db.query<{ version: string }>('select version from schema_migrations');
+  const applied = new Set(rows.map((row) => row.version));
+  return MIGRATIONS.filter((m) => !applied.has(m.version)).map((m) => m.version);
+};

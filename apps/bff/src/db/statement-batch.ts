@@ -14,7 +14,8 @@ const BATCHABLE = /^\s*(insert|update|delete)\s/i;
  * Hand it to repository functions in place of a transaction: `query` records the statement and answers no rows (a
  * statement whose rows are read cannot join; it throws), `afterCommit` runs once the statement succeeded, and
  * `notifyOnCommit` adds a NOTIFY to the final select. Parameters are found as `$n` anywhere in the text, so a
- * batched statement must not contain a literal `$`.
+ * batched statement must not contain a literal `$`. Run inside a transaction, it sends writes that two modules' repos
+ * make (a pull's snapshot and the user's schedule) as one statement; `afterCommit` then runs when the statement ends.
  */
 export class StatementBatch implements Queryable {
   readonly #statements: { sql: string; params: unknown[] }[] = [];

@@ -1,8 +1,8 @@
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 
-/** When the response started (set by the access log; declared by the front door, front-door.ts). */
-export const STARTED = Symbol('access log start');
+/** When the response started. */
+const STARTED = Symbol('access log start');
 type Timed = Response & { [STARTED]: number };
 
 /**

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../core/api-error.ts';
 import type { Clock } from '../lib/clock.ts';
+import { publicBaseUrl } from '../lib/public-url.ts';
 import { responseMeta } from './envelope.ts';
 import { malformedPathError } from './malformed-path.ts';
 import { requestLogger } from './request-logger.ts';
@@ -45,18 +46,24 @@ export const toApiError = (error: unknown, logger: Logger): ApiError => {
   return new ApiError('INTERNAL_ERROR', 'Something went wrong on our side. Quote the requestId when you contact support.');
 };
 
-export const errorResponse = (error: ApiError, requestId: string, clock: Clock): PreparedResponse => {
+/** Where the reference explains an error code and what to do about it: its anchor on `/docs/errors`. */
+export const errorDocUrl = (baseUrl: string, code: string): string => `${baseUrl}/docs/errors#${code}`;
+
+export const errorResponse = (error: ApiError, requestId: string, clock: Clock, baseUrl: string): PreparedResponse => {
   const body: { error: Record<string, unknown>; meta: ReturnType<typeof responseMeta> } = {
-    error: { code: error.code satisfies ErrorCode, message: error.message },
+    error: { code: error.code satisfies ErrorCode, message: error.message, docUrl: errorDocUrl(baseUrl, error.code) },
     meta: responseMeta(requestId, clock),
   };
   if (error.details?.length) body.error.details = error.details;
   if (error.extra) Object.assign(body.error, error.extra);
-  const headers: Record<string, string> = { ...error.headers };
-  const retryAfter = error.extra?.retryAfter;
+  const headers: Record<string, string> = {};
+  const retryAfter = error.extra?.retryAfter ?? error.hints?.retryAfterSeconds;
   if (typeof retryAfter === 'number') headers['Retry-After'] = String(retryAfter);
-  // Every 401 of the API names its scheme (RFC 6750 §3), whoever raised it.
-  if (error.status === 401) headers['WWW-Authenticate'] ??= 'Bearer';
+  // Every 401 of the API names its scheme (RFC 6750 §3), whoever raised it; `invalid_token` only when a token (or a
+  // widget session) was presented and refused.
+  if (error.status === 401) {
+    headers['WWW-Authenticate'] = error.hints?.credentialsRefused ? 'Bearer error="invalid_token"' : 'Bearer';
+  }
   return { status: error.status, body, headers: Object.keys(headers).length ? headers : undefined };
 };
 
@@ -78,5 +85,5 @@ export const errorAnswer = (
       'error code not documented for this operation',
     );
   }
-  return errorResponse(apiError, req.requestId ?? 'req_unknown', ctx.clock);
+  return errorResponse(apiError, req.requestId ?? 'req_unknown', ctx.clock, publicBaseUrl(ctx.config));
 };

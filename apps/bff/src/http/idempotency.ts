@@ -12,7 +12,6 @@ import type { PreparedResponse } from './error-response.ts';
 const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 // A "running" claim older than this belonged to a process that died; the next retry may take it over.
 const STALE_CLAIM_MS = 60 * 1000;
-export const MAX_KEY_LENGTH = 255;
 
 /** Same method, path and body → same fingerprint; key order in the JSON body does not matter. */
 export const fingerprintRequest = (method: string, path: string, body: unknown): string => {

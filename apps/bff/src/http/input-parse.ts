@@ -1,7 +1,7 @@
 import { withStringPolicy } from '@credit/contract';
 import { z } from 'zod';
 import { validationError } from '../core/api-error.ts';
-import { zodIssuesToDetails } from './zod-details.ts';
+import { zodIssuesToDetails } from '../core/zod-details.ts';
 
 // Every part of every request is parsed through the contract's string policy (no control characters, no
 // unpaired surrogates), so each field, present or future, inherits it. One wrapper per schema, built once.

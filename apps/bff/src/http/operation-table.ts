@@ -10,77 +10,97 @@ export interface ContractRoute {
 export type OperationMatch =
   | { route: ContractRoute; params: Record<string, string> }
   /** The path has this operation's shape, but the segment of parameter `undecodable` is not valid percent-encoding. */
-  | { route: ContractRoute; undecodable: string };
+  | { route: ContractRoute; undecodable: string }
+  /** The path names a resource the contract serves, but not with this method: `allowed` lists those it takes. */
+  | { allowed: string[] };
 
-interface Entry {
-  route: ContractRoute;
+/** One path template and the operations served at it, by method. */
+interface Resource {
   /** The template's segments: a literal, or `undefined` where a path parameter sits. */
   literals: (string | undefined)[];
   /** Parameter names by segment index. */
   names: (string | undefined)[];
+  byMethod: Map<string, ContractRoute>;
+  /** The methods served here, with HEAD where GET is, sorted: the `Allow` header. */
+  allowed: string[];
 }
 
 /**
  * The one dispatcher of contract operations, built once by `createApp` from the operations every module returns. The
  * rules, decided here and nowhere else (docs/decisions.md, "One dispatcher"):
+ * - a path names one resource, the template with the most literal segments that fits it (`/v1/users/enroll` before
+ *   `/v1/users/{userId}`), whatever the method; the method then picks the operation, or the answer is
+ *   `405` with `Allow`;
  * - paths match exactly: letter case counts (`/V1/users` is no route) and a trailing slash is another path
  *   (`/v1/users/` is no route): both are `404 NOT_FOUND`, like any unknown route;
- * - `HEAD` is served wherever `GET` is, as that `GET` without its body (RFC 9110 §9.3.2): same status, headers,
- *   rate limit and authentication;
- * - `OPTIONS` on an operation's path answers `204` with `Allow` (see `allowedMethods`).
- * Lookup is one step: method, then segment count, then the few templates of that shape.
+ * - `HEAD` is served wherever `GET` is, as that `GET` without its body (RFC 9110 §9.3.2);
+ * - `OPTIONS` on a resource's path answers `204` with `Allow`.
  */
 export class OperationTable {
-  private readonly byMethod = new Map<string, Map<number, Entry[]>>();
+  private readonly bySegmentCount = new Map<number, Resource[]>();
   readonly routes: readonly ContractRoute[];
 
   constructor(routes: readonly ContractRoute[]) {
     this.routes = routes;
-    const seen = new Set<string>();
+    const byPath = new Map<string, Resource>();
     for (const route of routes) {
       const { method, path, operationId } = route.op;
       const verb = method.toUpperCase();
-      if (seen.has(`${verb} ${path}`)) throw new Error(`${verb} ${path} is bound twice (${operationId})`);
-      seen.add(`${verb} ${path}`);
-      const segments = path.split('/');
-      const byLength = this.byMethod.get(verb) ?? new Map<number, Entry[]>();
-      this.byMethod.set(verb, byLength);
-      const entries = byLength.get(segments.length) ?? [];
-      byLength.set(segments.length, entries);
-      entries.push({
-        route,
-        literals: segments.map((segment) => (segment.startsWith('{') ? undefined : segment)),
-        names: segments.map((segment) => (segment.startsWith('{') ? segment.slice(1, -1) : undefined)),
-      });
-      // A literal segment beats a parameter (`/v1/users/enroll` before `/v1/users/{userId}`), whatever the order bound.
-      entries.sort((a, b) => literalCount(b) - literalCount(a));
+      let resource = byPath.get(path);
+      if (!resource) {
+        const segments = path.split('/');
+        resource = {
+          literals: segments.map((segment) => (segment.startsWith('{') ? undefined : segment)),
+          names: segments.map((segment) => (segment.startsWith('{') ? segment.slice(1, -1) : undefined)),
+          byMethod: new Map(),
+          allowed: [],
+        };
+        byPath.set(path, resource);
+        const sameLength = this.bySegmentCount.get(segments.length) ?? [];
+        this.bySegmentCount.set(segments.length, sameLength);
+        sameLength.push(resource);
+        sameLength.sort((a, b) => literalCount(b) - literalCount(a));
+      }
+      if (resource.byMethod.has(verb)) throw new Error(`${verb} ${path} is bound twice (${operationId})`);
+      resource.byMethod.set(verb, route);
+      const allowed = [...resource.byMethod.keys()];
+      if (allowed.includes('GET')) allowed.push('HEAD');
+      resource.allowed = allowed.sort();
     }
   }
 
-  /** The operation `method path` names, with its decoded parameters; undefined when it names none. */
+  /**
+   * The operation `method path` names, with its decoded parameters; `{ allowed }` when the path names a resource that
+   * does not take this method (OPTIONS included); undefined when it names no resource.
+   */
   match(method: string, path: string): OperationMatch | undefined {
-    const entries = this.byMethod.get(method === 'HEAD' ? 'GET' : method)?.get(countSegments(path));
-    if (!entries) return undefined;
+    const resource = this.resourceAt(path);
+    if (!resource) return undefined;
+    const route = resource.byMethod.get(method === 'HEAD' ? 'GET' : method);
+    if (!route) return { allowed: resource.allowed };
     const segments = path.split('/');
-    for (const entry of entries) {
-      const match = matchEntry(entry, segments);
-      if (match) return match;
+    const params: Record<string, string> = {};
+    for (let i = 0; i < segments.length; i++) {
+      const name = resource.names[i];
+      if (name === undefined) continue;
+      try {
+        params[name] = decodeURIComponent(segments[i] as string);
+      } catch {
+        return { route, undecodable: name };
+      }
     }
-    return undefined;
+    return { route, params };
   }
 
-  /** The methods served at `path` (with HEAD where GET is), for `OPTIONS`; empty when no operation has that path. */
-  allowedMethods(path: string): string[] {
-    const allowed: string[] = [];
-    for (const method of this.byMethod.keys()) {
-      if (this.match(method, path)) allowed.push(method);
-    }
-    if (allowed.includes('GET')) allowed.push('HEAD');
-    return allowed.sort();
+  private resourceAt(path: string): Resource | undefined {
+    const candidates = this.bySegmentCount.get(countSegments(path));
+    if (!candidates) return undefined;
+    const segments = path.split('/');
+    return candidates.find((resource) => fits(resource, segments));
   }
 }
 
-const literalCount = (entry: Entry) => entry.literals.filter((literal) => literal !== undefined).length;
+const literalCount = (resource: Resource) => resource.literals.filter((literal) => literal !== undefined).length;
 
 const countSegments = (path: string): number => {
   let count = 1;
@@ -88,20 +108,10 @@ const countSegments = (path: string): number => {
   return count;
 };
 
-const matchEntry = (entry: Entry, segments: string[]): OperationMatch | undefined => {
+const fits = (resource: Resource, segments: string[]): boolean => {
   for (let i = 0; i < segments.length; i++) {
-    const literal = entry.literals[i];
-    if (literal !== undefined ? literal !== segments[i] : segments[i] === '') return undefined;
+    const literal = resource.literals[i];
+    if (literal !== undefined ? literal !== segments[i] : segments[i] === '') return false;
   }
-  const params: Record<string, string> = {};
-  for (let i = 0; i < segments.length; i++) {
-    const name = entry.names[i];
-    if (name === undefined) continue;
-    try {
-      params[name] = decodeURIComponent(segments[i] as string);
-    } catch {
-      return { route: entry.route, undecodable: name };
-    }
-  }
-  return { route: entry.route, params };
+  return true;
 };

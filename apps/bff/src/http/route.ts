@@ -1,16 +1,23 @@
-import { documentedErrors, type Operation, stringPolicyProblem, type TPagination } from '@credit/contract';
+import {
+  documentedErrors,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  type Operation,
+  stringPolicyProblem,
+  type TPagination,
+} from '@credit/contract';
 import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { ApiError, validationError } from '../core/api-error.ts';
+import { ApiError, type ErrorDetail, validationError } from '../core/api-error.ts';
 import { runInAuditScope } from '../core/audit-trail.ts';
 import { type Caller, hasScope, type Principal } from '../core/principal.ts';
+import { sharedJsonOf } from '../core/shared-answer.ts';
+import { assertIpAllowed } from '../security/ip-allowlist.ts';
 import { hasBody } from './body-shape.ts';
 import { responseMeta } from './envelope.ts';
 import { errorAnswer, type PreparedResponse } from './error-response.ts';
-import { fingerprintRequest, MAX_KEY_LENGTH, withIdempotency } from './idempotency.ts';
+import { fingerprintRequest, withIdempotency } from './idempotency.ts';
 import { parseInput, parsePart } from './input-parse.ts';
-import { assertIpAllowed } from './ip-allowlist.ts';
 import { malformedQueryDetails } from './malformed-query.ts';
 import type { ContractRoute } from './operation-table.ts';
 
@@ -49,7 +56,23 @@ type AnyHandlerResult =
 export interface RouteOptions {
   /** Picks the body schema per caller when one route takes two shapes (self-enrolment). */
   bodySchema?: (principal: Principal) => z.ZodType;
+  /**
+   * Rules a schema cannot state because they read the clock (an age), checked on the raw body beside the schema, so
+   * they are reported with every other broken field. Each must accept any input and judge only fields it can read.
+   */
+  bodyRules?: (body: unknown, now: Date) => ErrorDetail[];
 }
+
+/** Runs one part's parse; a validation failure adds its details to `problems` instead of ending the request. */
+const collectProblems = (problems: ErrorDetail[], parse: () => unknown): unknown => {
+  try {
+    return parse();
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== 'VALIDATION_ERROR' || !error.details) throw error;
+    problems.push(...error.details);
+    return undefined;
+  }
+};
 
 /** What `req.query` is for a URL without `?`; never handed out (parseInput answers a copy). */
 const EMPTY_QUERY: Record<string, unknown> = Object.freeze({});
@@ -59,13 +82,13 @@ const authorize = (op: Operation, req: Request, ctx: AppContext): Principal => {
   if (op.auth.kind !== 'bearer') throw new Error(`${op.operationId} is not a bearer route`);
   const principal = req.principal;
   if (!principal) {
-    // RFC 6750 §3: name the scheme; `invalid_token` only when a token (or widget session) was presented.
+    // A failure reason is recorded only when a token (or widget session) was presented: the answer then says so.
     throw new ApiError(
       'AUTHENTICATION_ERROR',
       req.authFailure ?? 'Send an access token: Authorization: Bearer <token>.',
       undefined,
       undefined,
-      { 'WWW-Authenticate': req.authFailure ? 'Bearer error="invalid_token"' : 'Bearer' },
+      { credentialsRefused: Boolean(req.authFailure) },
     );
   }
   // The allowlist names the partner's servers; user tokens are used from customers' browsers and phones.
@@ -94,32 +117,16 @@ const prepareSuccess = (op: Operation, result: AnyHandlerResult, req: Request, c
   };
 };
 
-/** The JSON of answer data a service shares between answers (`sharedAnswerData`), by identity. */
-const sharedDataJson = new WeakMap<object, string | null>();
-
 /**
- * Marks `data` as shared between answers and never changed again, nested values included (a page of offers): its
- * JSON is written once and reused. Explicit, not `Object.isFrozen`, which says nothing about nested values.
- */
-export const sharedAnswerData = <T extends object>(data: T): T => {
-  sharedDataJson.set(data, null);
-  return data;
-};
-
-/**
- * The answer's JSON. An envelope whose `data` was marked shared reuses that data's JSON; the rest of the envelope
- * (pagination, meta) is serialised per answer. Envelopes put `data` first (prepareSuccess), so the bytes are
- * JSON.stringify's.
+ * The answer's JSON. An envelope whose `data` a service marked shared (core/shared-answer.ts) reuses that data's JSON;
+ * the rest of the envelope (pagination, meta) is serialised per answer. Envelopes put `data` first (prepareSuccess),
+ * so the bytes are JSON.stringify's.
  */
 export const answerJson = (body: unknown): string => {
   const data = (body as { data?: unknown }).data;
   if (typeof data !== 'object' || data === null) return JSON.stringify(body);
-  let json = sharedDataJson.get(data);
+  const json = sharedJsonOf(data);
   if (json === undefined) return JSON.stringify(body);
-  if (json === null) {
-    json = JSON.stringify(data);
-    sharedDataJson.set(data, json);
-  }
   const { data: _shared, ...rest } = body as Record<string, unknown>;
   const restJson = JSON.stringify(rest);
   return restJson === '{}' ? `{"data":${json}}` : `{"data":${json},${restJson.slice(1)}`;
@@ -148,7 +155,9 @@ const readIdempotencyKey = (req: Request): string | undefined => {
   const key = req.get('idempotency-key');
   if (key === undefined) return undefined;
   const problem =
-    key.length === 0 || key.length > MAX_KEY_LENGTH ? `must be 1–${MAX_KEY_LENGTH} characters` : stringPolicyProblem(key);
+    key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH
+      ? `must be 1–${IDEMPOTENCY_KEY_MAX_LENGTH} characters`
+      : stringPolicyProblem(key);
   if (problem) throw validationError([{ field: 'Idempotency-Key', message: problem }]);
   return key;
 };
@@ -208,14 +217,21 @@ export const bindRoute = <O extends Operation>(
     const hasQuery = req.originalUrl.includes('?');
     const badQuery = hasQuery ? malformedQueryDetails(req.originalUrl) : [];
     if (badQuery.length) throw validationError(badQuery);
-    const params = parseInput(op.request.params, req.params, 'path');
-    const query = parseInput(op.request.query, hasQuery ? req.query : EMPTY_QUERY, 'query');
+    // Every broken field of path, query and body is reported in one answer, so a form needs one round trip.
+    const problems: ErrorDetail[] = [];
+    const params = collectProblems(problems, () => parseInput(op.request.params, req.params, 'path'));
+    const query = collectProblems(problems, () => parseInput(op.request.query, hasQuery ? req.query : EMPTY_QUERY, 'query'));
     const bodySchema = options.bodySchema?.(principal) ?? op.request.body;
     // One body rule: an operation that takes no body refuses one, so a key's replay never hides a different body.
-    if (!bodySchema && hasBody(req)) {
-      throw validationError([{ field: 'body', message: 'must be empty: this operation takes no body' }]);
+    if (!bodySchema && hasBody(req)) problems.push({ field: 'body', message: 'must be empty: this operation takes no body' });
+    const body = bodySchema ? collectProblems(problems, () => parsePart(bodySchema, req.body, 'body')) : undefined;
+    if (options.bodyRules) {
+      const reported = new Set(problems.map((problem) => problem.field));
+      for (const problem of options.bodyRules(req.body, ctx.clock.now())) {
+        if (!reported.has(problem.field)) problems.push(problem);
+      }
     }
-    const body = bodySchema ? parsePart(bodySchema, req.body, 'body') : undefined;
+    if (problems.length) throw validationError(problems);
     const caller: Caller = {
       clientId: principal.client.id,
       ownExternalUserId: principal.kind === 'user' ? principal.externalUserId : undefined,

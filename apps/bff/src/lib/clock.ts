@@ -1,15 +1,43 @@
 import { currentWorkScope, runWithScopePart } from './work-scope.ts';
 
-/** The source of "now" for every rule that depends on time, so tests can move it. */
+/** The source of "now" for every rule that depends on time, and of every wait such a rule makes, so tests can move it. */
 export interface Clock {
   now(): Date;
+  /**
+   * Resolves once `ms` have passed on this clock (a retry's backoff, a circuit's open time, a call's deadline);
+   * rejects with the signal's reason when `signal` aborts first.
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
+/** A wait that calls `wake` when it is due and `cancel` when its signal aborts first; `cancel` receives the reason. */
+const abortableWait = (signal: AbortSignal | undefined, start: (wake: () => void) => () => void): Promise<void> =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      stop();
+      reject(signal?.reason);
+    };
+    const stop = start(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 
-/** A clock tests can set and advance without sleeping. */
+export const systemClock: Clock = {
+  now: () => new Date(),
+  sleep: (ms, signal) =>
+    abortableWait(signal, (wake) => {
+      const timer = setTimeout(wake, ms);
+      return () => clearTimeout(timer);
+    }),
+};
+
+/** A clock tests can set and advance without sleeping: a wait on it ends when the clock is moved past its end. */
 export class ManualClock implements Clock {
   #ms: number;
+  readonly #sleepers = new Set<{ until: number; wake: () => void }>();
   constructor(start: Date | string = '2026-01-15T10:00:00.000Z') {
     this.#ms = new Date(start).getTime();
   }
@@ -18,9 +46,33 @@ export class ManualClock implements Clock {
   }
   advance(ms: number): void {
     this.#ms += ms;
+    this.#wakeDue();
   }
   set(at: Date | string): void {
     this.#ms = new Date(at).getTime();
+    this.#wakeDue();
+  }
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return abortableWait(signal, (wake) => {
+      const sleeper = { until: this.#ms + Math.max(0, ms), wake };
+      this.#sleepers.add(sleeper);
+      this.#wakeDue();
+      return () => this.#sleepers.delete(sleeper);
+    });
+  }
+  /**
+   * How long each pending wait on this clock has left (ms), soonest first: a test moves the clock once the work it
+   * drives has reached the wait it means to end.
+   */
+  pendingWaits(): number[] {
+    return [...this.#sleepers].map((sleeper) => sleeper.until - this.#ms).sort((a, b) => a - b);
+  }
+  #wakeDue(): void {
+    for (const sleeper of this.#sleepers) {
+      if (sleeper.until > this.#ms) continue;
+      this.#sleepers.delete(sleeper);
+      sleeper.wake();
+    }
   }
 }
 
@@ -73,6 +125,10 @@ export class ScopedClock implements Clock {
   /** Real time, whatever the scope: for leases and other facts about machines rather than users. */
   realNow(): Date {
     return this.base.now();
+  }
+  /** Waits run on the base clock: a test clock's frozen time never moves while the work waits. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.base.sleep(ms, signal);
   }
 }
 

@@ -2,9 +2,8 @@ import { randomFillSync } from 'node:crypto';
 
 /**
  * Random bytes for values that must be unique and unguessable but are not secret once made: resource ids and AES-GCM
- * IVs (both stored in the clear). Each `randomBytes` call is a crypto job (an async resource Node tracks, an OpenSSL
- * call with its getpid fork check): an enrolment's eight draws were ~6 % of its main-thread CPU. The pool draws 4 KiB
- * from the same CSPRNG at once, so that cost is paid once per ~100 ids, as Node's own `randomUUID` does.
+ * IVs (both stored in the clear). Each `randomBytes` call is a crypto job of its own, so the pool draws a block from
+ * the same CSPRNG at once, as Node's own `randomUUID` does.
  *
  * Every byte is handed out once. Secrets (client secrets, access and user tokens) do not come from here: their bytes
  * are drawn fresh when they are made (lib/ids.ts `randomToken`), so none of them sits in memory before its use.

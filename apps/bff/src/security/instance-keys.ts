@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
+import { sharedInstanceKey } from '../db/instance-keys.ts';
 import { parseKeyList } from './keys.ts';
 
 export interface InstanceKeys {
@@ -17,12 +18,7 @@ export const loadInstanceKeys = async (db: Db, config: Config): Promise<Instance
     const configured = config[name];
     if (configured) return parseKeyList(configured, name);
     if (config.APP_ENV === 'production') throw new Error(`${name} is required in production`);
-    await db.query('insert into instance_keys (name, value) values ($1, $2) on conflict (name) do nothing', [
-      name,
-      randomBytes(32).toString('base64'),
-    ]);
-    const { rows } = await db.query<{ value: string }>('select value from instance_keys where name = $1', [name]);
-    return parseKeyList(rows[0]?.value ?? '', name);
+    return parseKeyList(await sharedInstanceKey(db, name, randomBytes(32).toString('base64')), name);
   };
   return { tokenSigning: await resolve('TOKEN_SIGNING_KEY'), dataEncryption: await resolve('DATA_ENCRYPTION_KEY') };
 };

@@ -81,7 +81,8 @@ export const runProcess = (
     child.stderr.on('data', (c: Buffer) => {
       stderr += c.toString();
     });
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+    // 'close', not 'exit': a child's last output can still be in its pipes when it has exited.
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
 
 export const runCli = (args: string[], env: Record<string, string>) => runProcess(CLI, args, env);

@@ -85,7 +85,7 @@ export const startReceiver = async (
   return receiver;
 };
 
-/** Polls until `check` passes (no fixed sleeps in assertions). */
+/** Polls every few milliseconds until `check` passes or `timeoutMs` have gone by (no fixed sleeps in assertions). */
 export const waitFor = async <T>(check: () => T | Promise<T>, timeoutMs = 10_000): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -93,7 +93,7 @@ export const waitFor = async <T>(check: () => T | Promise<T>, timeoutMs = 10_000
       return await check();
     } catch (error) {
       if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 10));
     }
   }
 };

@@ -1,5 +1,5 @@
 import { defineOperation } from '../operation.ts';
-import { ZAuditEvent, ZListAuditEventsQuery } from '../resources/audit.ts';
+import { ZAuditChainVerification, ZAuditEvent, ZListAuditEventsQuery } from '../resources/audit.ts';
 
 export const listAuditEvents = defineOperation({
   operationId: 'listAuditEvents',
@@ -16,5 +16,23 @@ export const listAuditEvents = defineOperation({
   rateLimit: 'userOps',
   request: { query: ZListAuditEventsQuery },
   success: { status: 200, description: 'A page of audit entries.', data: ZAuditEvent, list: true },
+  errors: [],
+});
+
+export const verifyAuditTrail = defineOperation({
+  operationId: 'verifyAuditTrail',
+  method: 'post',
+  path: '/v1/audit-events/verify',
+  tag: 'Audit',
+  summary: 'Verify your audit trail',
+  description:
+    'Checks your whole trail now, as of one moment: each entry still hashes to its stored hash, links to the one ' +
+    'before it, no sequence is missing, and the chain ends at its head. Entries recorded up to this request are ' +
+    'included. A broken chain is answered `200` with `ok: false` and the first broken link. Only your own trail is ' +
+    'ever checked. It reads the whole trail, so it counts against the strict `batch` rate limit.',
+  auth: { kind: 'bearer', scope: 'admin' },
+  rateLimit: 'batch',
+  request: {},
+  success: { status: 200, description: 'The result of the check.', data: ZAuditChainVerification },
   errors: [],
 });

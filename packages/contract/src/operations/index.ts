@@ -4,6 +4,7 @@ import * as audit from './audit.ts';
 import * as auth from './auth.ts';
 import * as consent from './consent.ts';
 import * as credit from './credit.ts';
+import * as events from './events.ts';
 import * as offers from './offers.ts';
 import * as sandbox from './sandbox.ts';
 import * as sandboxClocks from './sandbox-clocks.ts';
@@ -17,6 +18,7 @@ export * from './audit.ts';
 export * from './auth.ts';
 export * from './consent.ts';
 export * from './credit.ts';
+export * from './events.ts';
 export * from './offers.ts';
 export * from './sandbox.ts';
 export * from './sandbox-clocks.ts';
@@ -35,6 +37,7 @@ export const ALL_OPERATIONS: Operation[] = [
   ...Object.values(alerts),
   ...Object.values(verification),
   ...Object.values(webhooks),
+  ...Object.values(events),
   ...Object.values(sandbox),
   ...Object.values(sandboxClocks),
   ...Object.values(widget),

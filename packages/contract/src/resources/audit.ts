@@ -60,3 +60,46 @@ export const ZListAuditEventsQuery = z.strictObject({
   to: instantInput().optional().meta({ description: 'Only entries strictly before this instant.' }),
 });
 export type TListAuditEventsQuery = z.infer<typeof ZListAuditEventsQuery>;
+
+/** Why a chain check stopped, in the order a walk from the checkpoint meets them. */
+export const AUDIT_CHAIN_BREAK_REASONS = [
+  'checkpoint_signature',
+  'missing_entry',
+  'entry_altered',
+  'previous_hash_mismatch',
+  'head_mismatch',
+] as const;
+
+export const ZAuditChainVerification = z
+  .object({
+    clientId: z
+      .string()
+      .meta({ description: 'Your client id: a check covers your own trail only.', example: 'cli_live_9aF3kQ2xLm7PzR4t' }),
+    ok: z.boolean().meta({ description: 'Every link from `from` to `lastSeq` holds and the chain ends at its head.' }),
+    checked: z.number().int().min(0).meta({ description: 'Entries checked after `from`.', example: 1200 }),
+    from: z.number().int().min(0).meta({
+      description: 'The sequence the check started after: that of the last entry removed by retention, or 0.',
+      example: 0,
+    }),
+    lastSeq: z.number().int().min(0).meta({ description: 'The last sequence found intact.', example: 1200 }),
+    firstBroken: z
+      .object({
+        reason: z.enum(AUDIT_CHAIN_BREAK_REASONS).meta({
+          description:
+            '`entry_altered`: the entry no longer hashes to its stored hash; `previous_hash_mismatch`: it does not ' +
+            'link to the entry before it; `missing_entry`: sequence `seq` is absent; `head_mismatch`: the chain does ' +
+            'not end where its head says; `checkpoint_signature`: the retention checkpoint is not signed by us.',
+        }),
+        seq: z.number().int().min(0).meta({ description: 'Where the chain breaks.' }),
+        found: z.number().int().min(1).nullable().optional().meta({
+          description: '`missing_entry` only: the next sequence present, or null when the tail is gone.',
+        }),
+        entryId: ZAuditEventId.optional().meta({
+          description: '`entry_altered` and `previous_hash_mismatch`: the entry at `seq`.',
+        }),
+      })
+      .optional()
+      .meta({ id: 'AuditChainBreak', description: 'The first broken link; absent when `ok`.' }),
+  })
+  .meta({ id: 'AuditChainVerification' });
+export type TAuditChainVerification = z.infer<typeof ZAuditChainVerification>;

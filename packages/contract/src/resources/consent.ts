@@ -24,8 +24,9 @@ export const ZTermsVersion = z.string().trim().min(1, 'must not be empty').max(6
   example: '2026-11-25',
 });
 
+// The generator writes `format: ip` for both, which JSON Schema does not define: its own `ipv4` and `ipv6` are stated.
 const ipAddress = z
-  .union([z.ipv4(), z.ipv6()], 'must be an IPv4 or IPv6 address')
+  .union([z.ipv4().meta({ format: 'ipv4' }), z.ipv6().meta({ format: 'ipv6' })], 'must be an IPv4 or IPv6 address')
   .meta({ description: 'Where the consumer accepted from.', example: '203.0.113.7' });
 const userAgent = z
   .string()

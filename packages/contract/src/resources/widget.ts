@@ -2,11 +2,13 @@ import { ZTimestamp, ZUserId } from '../common.ts';
 import { WIDGET_DISCLOSURES } from '../widget-protocol.ts';
 import { z } from '../zod.ts';
 
+// `.` and `-` escaped inside the class so the documented pattern also compiles as a Unicode-sets (`v`) expression.
+const ORIGIN_PATTERN = String.raw`^https?://[A-Za-z0-9\.\-]+(:\d{1,5})?$`;
 /** `scheme://host[:port]`, as `location.origin` gives it: no path, no trailing slash. */
 export const ZWebOrigin = z
   .string()
   .max(255)
-  .regex(/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/, 'must be an origin such as https://bank.example')
+  .regex(new RegExp(ORIGIN_PATTERN), 'must be an origin such as https://bank.example')
   .meta({ example: 'https://www.bank.example' });
 
 export const ZWidgetSessionInput = z

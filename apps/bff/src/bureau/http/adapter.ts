@@ -1,27 +1,21 @@
 import { readFileSync } from 'node:fs';
-import {
-  BrokenCircuitError,
-  type CircuitBreakerPolicy,
-  CircuitState,
-  ConsecutiveBreaker,
-  circuitBreaker,
-  ExponentialBackoff,
-  handleWhen,
-  type RetryPolicy,
-  retry,
-  TaskCancelledError,
-  type TimeoutPolicy,
-  TimeoutStrategy,
-  timeout,
-} from 'cockatiel';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Config } from '../../config.ts';
+import type { Clock } from '../../lib/clock.ts';
 import type { BureauProvider, CreditFile, CreditFileResult, CreditSubject, PullOptions } from '../provider.ts';
 import { BUREAU_PATHS, toBureauRequest, ZBureauCreditFileAnswer, ZBureauIdentityFileAnswer } from './contract.ts';
 import { BureauAnswerError, BureauBusyError, type BureauFailureReason, BureauFault, BureauUnavailableError } from './errors.ts';
 import { BureauRateCap } from './rate-cap.ts';
+import {
+  AttemptTimeoutError,
+  CircuitBreaker,
+  CircuitOpenError,
+  type CircuitState,
+  withRetries,
+  withTimeout,
+} from './resilience.ts';
 import { BureauTransport, type BureauTransportOptions, type RawAnswer } from './transport.ts';
 
 /** Longest pause between two attempts, whatever the backoff draws. */
@@ -35,10 +29,12 @@ export interface HttpBureauOptions extends BureauTransportOptions {
   maxPerSecond: number;
   logger: Logger;
   redis?: Redis;
+  /** Drives the timeout, the backoff, the breaker's open time and the per-second cap: real time but in tests. */
+  clock: Clock;
 }
 
 /** Attempts worth repeating and counting against the bureau: 5xx/429/408, connection failures, timeouts. */
-const isBureauFault = (error: Error) => error instanceof BureauFault || error instanceof TaskCancelledError;
+const isBureauFault = (error: unknown) => error instanceof BureauFault || error instanceof AttemptTimeoutError;
 
 /** Where zod found the answer wrong: paths and issue codes only, never a value from the file. */
 const issueFacts = (error: z.ZodError) => ({
@@ -51,7 +47,7 @@ const issueFacts = (error: z.ZodError) => ({
  * under BUREAU_MAX_PER_SECOND (shared through Redis), then one attempt bounded by BUREAU_TIMEOUT_MS,
  * retried BUREAU_RETRIES times with decorrelated-jitter backoff on 5xx/429/timeouts/connection failures,
  * through a circuit breaker that opens after BUREAU_BREAKER_THRESHOLD consecutive failed attempts and lets a
- * test call through after BUREAU_BREAKER_HALF_OPEN_MS (cockatiel). Every answer is validated with zod: a
+ * test call through after BUREAU_BREAKER_HALF_OPEN_MS (./resilience.ts, on the injected clock). Every answer is validated with zod: a
  * malformed or partial file is refused whole. Failures throw BureauUnavailableError (503), so nothing
  * downstream stores anything.
  */
@@ -59,9 +55,10 @@ export class HttpBureau implements BureauProvider {
   readonly name = 'http';
   readonly #transport: BureauTransport;
   readonly #cap: BureauRateCap;
-  readonly #retry: RetryPolicy;
-  readonly #breaker: CircuitBreakerPolicy;
-  readonly #timeout: TimeoutPolicy;
+  readonly #breaker: CircuitBreaker;
+  readonly #clock: Clock;
+  readonly #retries: number;
+  readonly #retryBaseMs: number;
   readonly #timeoutMs: number;
   readonly #halfOpenSeconds: number;
   readonly #logger: Logger;
@@ -71,29 +68,28 @@ export class HttpBureau implements BureauProvider {
     this.#timeoutMs = options.timeoutMs;
     this.#halfOpenSeconds = Math.max(1, Math.ceil(options.breakerHalfOpenMs / 1000));
     this.#logger = options.logger.child({ component: 'bureau', bureau: new URL(options.url).host });
+    this.#clock = options.clock;
+    this.#retries = options.retries;
+    this.#retryBaseMs = options.retryBaseMs;
     this.#cap = new BureauRateCap({
       perSecond: options.maxPerSecond,
       // Per bureau host: two bureaus (or two test servers) never share a budget.
       keyPrefix: `bureau-cap:${new URL(options.url).host}`,
       redis: options.redis,
+      clock: options.clock,
     });
-    this.#retry = retry(handleWhen(isBureauFault), {
-      maxAttempts: options.retries,
-      backoff: new ExponentialBackoff({ initialDelay: options.retryBaseMs, maxDelay: MAX_RETRY_DELAY_MS }),
+    this.#breaker = new CircuitBreaker(options.clock, {
+      threshold: options.breakerThreshold,
+      halfOpenAfterMs: options.breakerHalfOpenMs,
+      counts: isBureauFault,
+      onOpen: () => this.#logger.warn({ halfOpenAfterMs: options.breakerHalfOpenMs }, 'bureau circuit opened'),
+      onClose: () => this.#logger.info('bureau circuit closed'),
     });
-    this.#breaker = circuitBreaker(handleWhen(isBureauFault), {
-      halfOpenAfter: options.breakerHalfOpenMs,
-      breaker: new ConsecutiveBreaker(options.breakerThreshold),
-    });
-    this.#timeout = timeout(options.timeoutMs, TimeoutStrategy.Aggressive);
-    this.#breaker.onBreak(() => this.#logger.warn({ halfOpenAfterMs: options.breakerHalfOpenMs }, 'bureau circuit opened'));
-    this.#breaker.onReset(() => this.#logger.info('bureau circuit closed'));
   }
 
   /** Closed, open, half-open: for health checks and tests. */
-  get circuitState(): 'closed' | 'open' | 'half_open' {
-    const state = this.#breaker.state;
-    return state === CircuitState.Closed ? 'closed' : state === CircuitState.HalfOpen ? 'half_open' : 'open';
+  get circuitState(): CircuitState {
+    return this.#breaker.state;
   }
 
   pullCreditFile(subject: CreditSubject, asOf: Date, options: PullOptions = {}): Promise<CreditFileResult> {
@@ -118,12 +114,17 @@ export class HttpBureau implements BureauProvider {
   ): Promise<T> {
     const payload = toBureauRequest(subject, asOf, pullId);
     try {
-      return await this.#retry.execute(() =>
-        this.#breaker.execute(async () => {
-          await this.#cap.take(Date.now() + this.#timeoutMs);
-          const answer = await this.#timeout.execute(({ signal }) => this.#transport.post(path, payload, signal));
-          return this.#parse(answer, schema);
-        }),
+      return await withRetries(
+        this.#clock,
+        { retries: this.#retries, initialDelayMs: this.#retryBaseMs, maxDelayMs: MAX_RETRY_DELAY_MS, retriable: isBureauFault },
+        () =>
+          this.#breaker.execute(async () => {
+            await this.#cap.take(this.#clock.now().getTime() + this.#timeoutMs);
+            const answer = await withTimeout(this.#clock, this.#timeoutMs, (signal) =>
+              this.#transport.post(path, payload, signal),
+            );
+            return this.#parse(answer, schema);
+          }),
       );
     } catch (error) {
       throw this.#failure(error, { operation, userId: subject.userId });
@@ -149,8 +150,8 @@ export class HttpBureau implements BureauProvider {
       this.#logger[level]({ ...about, reason, ...facts }, 'bureau call failed');
       return new BureauUnavailableError(reason, retryAfter);
     };
-    if (error instanceof BrokenCircuitError) return fail('circuit_open', {}, this.#halfOpenSeconds);
-    if (error instanceof TaskCancelledError) return fail('timeout', { timeoutMs: this.#timeoutMs });
+    if (error instanceof CircuitOpenError) return fail('circuit_open', {}, this.#halfOpenSeconds);
+    if (error instanceof AttemptTimeoutError) return fail('timeout', { timeoutMs: this.#timeoutMs });
     if (error instanceof BureauFault) return fail(error.reason, error.status ? { status: error.status } : {});
     if (error instanceof BureauAnswerError) return fail(error.reason, error.facts);
     if (error instanceof BureauBusyError) return fail('busy', {}, 1);
@@ -160,7 +161,7 @@ export class HttpBureau implements BureauProvider {
 }
 
 /** The adapter for BUREAU_URL, or undefined when none is configured. Reads the certificate files once, at start. */
-export const httpBureauFromConfig = (config: Config, logger: Logger, redis?: Redis): HttpBureau | undefined => {
+export const httpBureauFromConfig = (config: Config, logger: Logger, clock: Clock, redis?: Redis): HttpBureau | undefined => {
   if (!config.BUREAU_URL) return undefined;
   const pem = (file: string | undefined) => (file ? readFileSync(file, 'utf8') : undefined);
   return new HttpBureau({
@@ -177,5 +178,6 @@ export const httpBureauFromConfig = (config: Config, logger: Logger, redis?: Red
     maxPerSecond: config.BUREAU_MAX_PER_SECOND,
     logger,
     redis,
+    clock,
   });
 };

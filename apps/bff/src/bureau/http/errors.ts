@@ -38,13 +38,7 @@ export class BureauUnavailableError extends ApiError {
     readonly reason: BureauFailureReason,
     retryAfterSeconds?: number,
   ) {
-    super(
-      'SERVICE_UNAVAILABLE',
-      MESSAGES[reason],
-      undefined,
-      undefined,
-      retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : undefined,
-    );
+    super('SERVICE_UNAVAILABLE', MESSAGES[reason], undefined, undefined, retryAfterSeconds ? { retryAfterSeconds } : undefined);
     this.name = 'BureauUnavailableError';
   }
 }

@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Clock } from '../../lib/clock.ts';
 import { BureauBusyError } from './errors.ts';
 
 /** Waiters for the next second start at random within this much of it, so they do not reach Redis at one instant. */
@@ -12,6 +12,8 @@ export interface RateCapOptions {
   keyPrefix: string;
   /** Shared by every process when given; otherwise the cap holds in this process only. */
   redis?: Redis;
+  /** Whose seconds are counted and waited for (the system clock but in tests, which move it instead of sleeping). */
+  clock: Clock;
 }
 
 /**
@@ -23,8 +25,10 @@ export interface RateCapOptions {
  */
 export class BureauRateCap {
   readonly #limiter: RateLimiterAbstract;
+  readonly #clock: Clock;
 
-  constructor({ perSecond, keyPrefix, redis }: RateCapOptions) {
+  constructor({ perSecond, keyPrefix, redis, clock }: RateCapOptions) {
+    this.#clock = clock;
     // Two seconds of life: a counter must outlive the second it counts, whatever the clock drift between Redis and us.
     const options = { keyPrefix, points: perSecond, duration: 2 };
     this.#limiter = redis
@@ -40,7 +44,7 @@ export class BureauRateCap {
   /** Resolves once this call holds a slot; throws BureauBusyError when none is free before `deadline` (epoch ms). */
   async take(deadline: number): Promise<void> {
     for (;;) {
-      const second = Math.floor(Date.now() / 1000);
+      const second = Math.floor(this.#clock.now().getTime() / 1000);
       try {
         await this.#limiter.consume(String(second));
         return;
@@ -49,7 +53,7 @@ export class BureauRateCap {
       }
       const nextSecond = (second + 1) * 1000;
       if (nextSecond >= deadline) throw new BureauBusyError();
-      await sleep(nextSecond - Date.now() + Math.random() * WAKE_JITTER_MS);
+      await this.#clock.sleep(nextSecond - this.#clock.now().getTime() + Math.random() * WAKE_JITTER_MS);
     }
   }
 }

@@ -1,9 +1,9 @@
 import type { TAlert, TAlertType, TListAlertsQuery, TUpdateAlertInput } from '@credit/contract';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../core/api-error.ts';
+import { cursorsOf } from '../../core/cursor.ts';
 import type { Caller } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
-import { cursorsOf } from '../../http/cursor.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import {
   creditFileOnRecord,

@@ -4,9 +4,9 @@ import { asEventRecord } from './chain-repo.ts';
 import type { ChainedEntry, PendingEntry } from './entry.ts';
 
 /**
- * Appends entries to their clients' chains inside `tx` (the chainer's, and the group commit's fallback): each client's head row
- * is locked (`for update`, in client id order so two writers never deadlock) until `tx` commits, so appends of one
- * client are serialised across every instance, and the head moves in the same statement as the entries are inserted.
+ * Appends entries to their clients' chains inside the chainer's `tx`: each client's head row is locked (`for update`,
+ * in client id order so two writers never deadlock) until `tx` commits, so appends of one client are serialised across
+ * every instance, and the head moves in the same statement as the entries are inserted.
  */
 export const appendEntries = async (tx: Queryable, entries: PendingEntry[]): Promise<ChainedEntry[]> => {
   if (entries.length === 0) return [];

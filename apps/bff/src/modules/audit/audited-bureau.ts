@@ -2,13 +2,9 @@ import type { BureauProvider, CreditSubject } from '../../bureau/provider.ts';
 import type { AppContext } from '../../context.ts';
 import { currentAuditScope } from '../../core/audit-trail.ts';
 import { actorOf, recordAudit } from './record.ts';
+import { clientOfUser } from './subject-repo.ts';
 
 type AuditContext = Pick<AppContext, 'db' | 'clock' | 'ids'>;
-
-const clientOfUser = async (ctx: AuditContext, userId: string): Promise<string | undefined> => {
-  const { rows } = await ctx.db.query<{ client_id: string }>('select client_id from users where id = $1', [userId]);
-  return rows[0]?.client_id;
-};
 
 /**
  * Records every answered bureau pull (`bureau.pull`): by the API request it served (its caller and request id) or,
@@ -19,7 +15,7 @@ const clientOfUser = async (ctx: AuditContext, userId: string): Promise<string |
 export const auditedBureau = (ctx: AuditContext, bureau: BureauProvider): BureauProvider => {
   const record = async (subject: CreditSubject, file: 'credit' | 'identity', outcome: string, pullId?: string) => {
     const scope = currentAuditScope();
-    const clientId = scope?.caller.clientId ?? (await clientOfUser(ctx, subject.userId));
+    const clientId = scope?.caller.clientId ?? (await clientOfUser(ctx.db, subject.userId));
     if (!clientId) return;
     await recordAudit(ctx, {
       type: 'bureau.pull',

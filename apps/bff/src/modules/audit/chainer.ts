@@ -3,11 +3,8 @@ import type { Db } from '../../db/db.ts';
 import { type IdGenerator, manyIds, randomIds } from '../../lib/ids.ts';
 import { appendEntries } from './append-repo.ts';
 import { toPendingEntry } from './spool-entry.ts';
-import { deleteSpoolBatches, oldestSpoolBatches, spoolBounds, spoolHasRows } from './spool-repo.ts';
+import { deleteSpoolBatches, lockChainer, oldestSpoolBatches, spoolBounds, spoolHasRows } from './spool-repo.ts';
 
-// Any fixed 64-bit number shared by every instance: one chainer at a time, so spooled batches join the chains in
-// spool order, and a caller that drains (the list, the CLI) waits for a pass in flight instead of skipping its rows.
-const CHAIN_LOCK_ID = 7_310_442_919;
 // Spool rows per chaining transaction (each a batch of reads): bounds one transaction's size after a long backlog.
 const BATCHES_PER_PASS = 100;
 
@@ -21,7 +18,7 @@ export const chainSpooledEntries = async (ctx: { db: Db; ids?: IdGenerator }): P
   let chained = 0;
   while (await spoolHasRows(ctx.db)) {
     const moved = await ctx.db.transaction(async (tx) => {
-      await tx.query('select pg_advisory_xact_lock($1)', [CHAIN_LOCK_ID]);
+      await lockChainer(tx);
       const batches = await oldestSpoolBatches(tx, BATCHES_PER_PASS);
       if (batches.ids.length === 0) return 0;
       const entryIds = manyIds(ids, 'aud', batches.entries.length);
@@ -41,7 +38,7 @@ export const chainSpooledEntries = async (ctx: { db: Db; ids?: IdGenerator }): P
 /**
  * A process's chainer: a pass `intervalMs` after a batch was spooled (one timer at a time, never keeping the process
  * alive), or every `intervalMs` in a worker. What a killed process left is chained on the next start (bootstrap.ts),
- * by the worker's housekeeping, and by whatever lists, verifies or exports the trail.
+ * by the worker's housekeeping, and by whatever lists or exports the trail.
  *
  * `onlyWhenStale` (the API processes of a split deployment): a pass chains only rows it already saw at its previous
  * look, i.e. rows no worker chained in the meantime, so the API leaves the chaining to a running worker (which chains

@@ -18,7 +18,7 @@ type OperationAuditContext = Pick<AppContext, 'db' | 'clock' | 'ids'> & Partial<
 /**
  * `ctx.audit`: the dispatcher's hook, recording reads of credit and personal data. A read is answered once its entry
  * is committed to the spool (spool.ts); the chainer links it into the client's hash chain within
- * AUDIT_CHAIN_INTERVAL_MS (chainer.ts), and whatever lists, verifies or exports the trail drains the spool first.
+ * AUDIT_CHAIN_INTERVAL_MS (chainer.ts), and whatever lists or exports the trail drains the spool first.
  */
 export const operationAudit = (ctx: OperationAuditContext): AuditTrail => {
   const interval = ctx.config?.AUDIT_CHAIN_INTERVAL_MS ?? 250;

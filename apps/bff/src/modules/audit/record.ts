@@ -3,19 +3,18 @@ import { currentAuditScope } from '../../core/audit-trail.ts';
 import type { Queryable } from '../../db/db.ts';
 import { realNow } from '../../lib/clock.ts';
 import type { AuditActor, AuditEventInput, PendingEntry } from './entry.ts';
-import { groupCommitOf } from './group-commit.ts';
 import { spoolOf } from './spool.ts';
 import { toSpooledEntry } from './spool-entry.ts';
 import { insertSpoolBatch } from './spool-repo.ts';
 
 export type { AuditActor, AuditEventInput } from './entry.ts';
 
-type AuditContext = Pick<AppContext, 'db' | 'clock' | 'ids'> & Partial<Pick<AppContext, 'audit'>>;
+type AuditContext = Pick<AppContext, 'db' | 'clock'> & Partial<Pick<AppContext, 'audit'>>;
 
 /**
  * Records one audit entry and resolves once it is durable. Every entry waits in the spool (`audit_spool`) until the
  * chainer links it into its client's hash chain, within AUDIT_CHAIN_INTERVAL_MS, in spool order, which is commit
- * order for causally related entries; whatever lists, verifies or exports the trail drains the spool first.
+ * order for causally related entries; whatever lists or exports the trail drains the spool first.
  * - With `tx`: spooled in that transaction (it commits or rolls back with the change it records), one insert and no
  *   lock. (Appending to the chain here held the client's chain head locked until the commit: every write of one
  *   client waited for the one before, and it cost three round trips.)
@@ -38,18 +37,22 @@ export const recordAudit = async (ctx: AuditContext, event: AuditEventInput, tx?
     // Real time even inside a sandbox test clock's scope: the trail is about what happened on our machines.
     occurredAt: realNow(ctx.clock),
   };
+  const spooled = toSpooledEntry(entry);
   if (tx) {
-    await insertSpoolBatch(tx, JSON.stringify([toSpooledEntry(entry)]));
+    await insertSpoolBatch(tx, JSON.stringify([spooled]));
     // Once committed, not now: a chaining pass that ran before the commit would not see the row.
     if (tx.afterCommit) tx.afterCommit(() => ctx.audit?.spooledByWrite());
     else ctx.audit?.spooledByWrite();
     return;
   }
   // Through the same spool as reads and writes, so every entry joins its chain in the order it was committed: a
-  // bureau pull never precedes the consent that allowed it. (A process without the read hook chains directly.)
+  // bureau pull never precedes the consent that allowed it. Without the read hook's batches, a row of its own.
   const spool = spoolOf(ctx.db);
-  if (spool) await spool.append(toSpooledEntry(entry));
-  else await groupCommitOf(ctx.db).append({ ...entry, id: ctx.ids.id('aud') });
+  if (spool) await spool.append(spooled);
+  else {
+    await insertSpoolBatch(ctx.db, JSON.stringify([spooled]));
+    ctx.audit?.spooledByWrite();
+  }
 };
 
 /** The actor of an API caller: the client's access token, a user token, or the widget session carrying one. */

@@ -1,10 +1,11 @@
-import { listAuditEvents } from '@credit/contract';
+import { listAuditEvents, verifyAuditTrail } from '@credit/contract';
 import type { AppContext } from '../../context.ts';
-import { cursorsOf } from '../../http/cursor.ts';
+import { cursorsOf } from '../../core/cursor.ts';
 import { bindRoute, type ModuleRoutes } from '../../http/route.ts';
 import { chainSpooledEntries } from './chainer.ts';
 import { listClientAuditEvents } from './list-repo.ts';
 import { toAuditEvent } from './present.ts';
+import { verifyChain } from './verify.ts';
 
 export const auditRoutes = (ctx: AppContext): ModuleRoutes => ({
   operations: [
@@ -13,6 +14,11 @@ export const auditRoutes = (ctx: AppContext): ModuleRoutes => ({
       await chainSpooledEntries(ctx);
       const page = await listClientAuditEvents(ctx.db, caller.clientId, query, cursorsOf(ctx));
       return { data: page.items.map(toAuditEvent), pagination: page.pagination };
+    }),
+    bindRoute(ctx, verifyAuditTrail, async ({ caller }) => {
+      // As for the list: what was answered before this request is checked too, not left for the next check.
+      await chainSpooledEntries(ctx);
+      return { data: await verifyChain(ctx.db, ctx.tokens, caller.clientId) };
     }),
   ],
 });

@@ -36,3 +36,12 @@ export const oldestSpoolBatches = async (tx: Queryable, limit: number): Promise<
 export const deleteSpoolBatches = async (tx: Queryable, ids: string[]): Promise<void> => {
   await tx.query('delete from audit_spool where id = any($1::bigint[])', [ids]);
 };
+
+// Any fixed 64-bit number shared by every instance: one chainer at a time, so spooled batches join the chains in
+// spool order, and a caller that drains (the list, the CLI) waits for a pass in flight instead of skipping its rows.
+const CHAIN_LOCK_ID = 7_310_442_919;
+
+/** Takes the chainer's lock for the rest of the transaction `tx`. */
+export const lockChainer = async (tx: Queryable): Promise<void> => {
+  await tx.query('select pg_advisory_xact_lock($1)', [CHAIN_LOCK_ID]);
+};

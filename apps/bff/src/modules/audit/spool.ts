@@ -22,8 +22,8 @@ const newBatch = (): Batch => {
 };
 
 /**
- * The read hook's group commit: the entries of one event-loop turn (and of every turn while the previous batch is
- * committing) become ONE row of audit_spool, written by one autocommitted insert; every entry of the batch shares
+ * The audit trail's writer (with a write's own spool row, record.ts): the entries of one event-loop turn (and of every
+ * turn while the previous batch is committing) become ONE row of audit_spool, written by one autocommitted insert; every entry of the batch shares
  * one promise that resolves after that commit, so an answered read's entry survives a SIGKILL. Per entry the request
  * path only pushes a flat array: no id, no hash, no per-entry promise (the chainer does the rest, chainer.ts).
  */

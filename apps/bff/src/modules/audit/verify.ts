@@ -1,4 +1,5 @@
-import type { Queryable } from '../../db/db.ts';
+import type { Db, Queryable } from '../../db/db.ts';
+import { inReadOnlySnapshot } from '../../db/snapshot.ts';
 import type { TokenHasher } from '../../security/token-hasher.ts';
 import { entryHash, GENESIS_HASH } from './chain.ts';
 import { chainSlice, findCheckpoint, findHead } from './chain-repo.ts';
@@ -24,13 +25,7 @@ export interface VerifyResult {
 
 const PAGE = 1000;
 
-/**
- * Walks a client's chain from its signed checkpoint (or the genesis): sequences follow without gaps, each entry's
- * hash is recomputed from its fields, each links to the previous hash, and the chain ends where the head row says.
- * Answers the first broken link: an edited entry (`entry_altered`), a removed one (`missing_entry`), a chain rewritten
- * from some entry on (`previous_hash_mismatch`), a checkpoint not signed by us, or a cut-off tail (`head_mismatch`).
- */
-export const verifyChain = async (db: Queryable, keys: TokenHasher, clientId: string): Promise<VerifyResult> => {
+const verifyInSnapshot = async (db: Queryable, keys: TokenHasher, clientId: string): Promise<VerifyResult> => {
   const checkpoint = await findCheckpoint(db, clientId);
   const from = checkpoint?.seq ?? 0;
   const result = (checked: number, lastSeq: number, firstBroken?: BrokenLink): VerifyResult => ({
@@ -76,3 +71,15 @@ export const verifyChain = async (db: Queryable, keys: TokenHasher, clientId: st
   }
   return result(checked, lastSeq);
 };
+
+/**
+ * Walks a client's chain from its signed checkpoint (or the genesis): sequences follow without gaps, each entry's
+ * hash is recomputed from its fields, each links to the previous hash, and the chain ends where the head row says.
+ * Answers the first broken link: an edited entry (`entry_altered`), a removed one (`missing_entry`), a chain rewritten
+ * from some entry on (`previous_hash_mismatch`), a checkpoint not signed by us, or a cut-off tail (`head_mismatch`).
+ *
+ * Checkpoint, pages and head are read in one snapshot: an append or a prune committed while the walk runs would
+ * otherwise show as a gap or a cut-off tail, i.e. as tampering.
+ */
+export const verifyChain = (db: Db, keys: TokenHasher, clientId: string): Promise<VerifyResult> =>
+  inReadOnlySnapshot(db, (snapshot) => verifyInSnapshot(snapshot, keys, clientId));

@@ -2,8 +2,10 @@ import { createAccessToken, createUserToken, OAUTH_ERRORS, stringPolicyProblem }
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.ts';
 import { isBasicAuthorization, parseBasicCredentials } from '../../http/basic-credentials.ts';
+import { errorDocUrl } from '../../http/error-response.ts';
 import { assertCredentialAttemptsLeft, recordFailedCredentials } from '../../http/rate-limit.ts';
 import { bindRawRoute, bindRoute, type ModuleRoutes } from '../../http/route.ts';
+import { publicBaseUrl } from '../../lib/public-url.ts';
 import { type ClientCredentials, issueAccessToken, issueUserToken, OAuthError } from './service.ts';
 
 /** client_secret_basic (RFC 6749 §2.3.1: form-urlencoded id and secret) or client_secret_post. */
@@ -37,9 +39,13 @@ const checkedCredentials = (credentials: ClientCredentials): ClientCredentials =
 
 const readCredentials = (req: Request): ClientCredentials => checkedCredentials(readPresentedCredentials(req));
 
-const sendOAuthError = (res: Response, error: OAuthError) => {
+const sendOAuthError = (ctx: AppContext, res: Response, error: OAuthError) => {
   if (error.code === 'invalid_client') res.setHeader('WWW-Authenticate', 'Basic realm="oauth", charset="UTF-8"');
-  res.status(OAUTH_ERRORS[error.code]).json({ error: error.code, error_description: error.description });
+  res.status(OAUTH_ERRORS[error.code]).json({
+    error: error.code,
+    error_description: error.description,
+    error_uri: errorDocUrl(publicBaseUrl(ctx.config), error.code),
+  });
 };
 
 const tokenEndpoint = (ctx: AppContext) => async (req: Request, res: Response) => {
@@ -71,7 +77,7 @@ const tokenEndpoint = (ctx: AppContext) => async (req: Request, res: Response) =
       throw error;
     }
   } catch (error) {
-    if (error instanceof OAuthError) return sendOAuthError(res, error);
+    if (error instanceof OAuthError) return sendOAuthError(ctx, res, error);
     throw error;
   }
 };

@@ -2,8 +2,8 @@ import { SCOPES, type Scope, type TTokenResponse, type TUserTokenRequest, type T
 import type { AppContext } from '../../context.ts';
 import type { Caller } from '../../core/principal.ts';
 import { ENVIRONMENT_TAG, userTokenRef } from '../../core/principal.ts';
-import { ipAllowed } from '../../http/ip-allowlist.ts';
 import { randomToken } from '../../lib/ids.ts';
+import { ipAllowed } from '../../security/ip-allowlist.ts';
 import { verifySecret } from '../../security/secret-hash.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
 import { findClient } from '../clients/service.ts';

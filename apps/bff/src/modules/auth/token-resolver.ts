@@ -38,8 +38,8 @@ interface ResolverParts {
 }
 
 /**
- * A token's digests are a pure function of the token and the process's signing keys, and computing them (one HMAC
- * per key) was ~2.5 % of a read's CPU. A caller sends the same token for its hour, so the digests of recently seen
+ * A token's digests are a pure function of the token and the process's signing keys, and a caller sends the same
+ * token for its hour, so the digests of recently seen
  * well-formed tokens are remembered: at most DIGEST_MEMO_SIZE of them, each for DIGEST_MEMO_TTL_MS at most, so a raw
  * token stays in this process's memory no longer than the request that carried it would keep it in a log buffer.
  * Validity is not remembered here: revocation, expiry and the client are still checked on every call.

@@ -72,11 +72,6 @@ export const lockCandidateUsers = async (
   return rows;
 };
 
-export const attachUsers = async (tx: Queryable, clockId: string, userIds: string[], at: Date): Promise<void> => {
-  await tx.query('update users set clock_id = $1 where id = any($2::text[])', [clockId, userIds]);
-  await touchClock(tx, clockId, at);
-};
-
 export const touchClock = async (tx: Queryable, clockId: string, at: Date): Promise<void> => {
   await tx.query('update sandbox_clocks set last_used_at = $2 where id = $1', [clockId, at]);
 };
@@ -142,9 +137,8 @@ export const finishAdvance = async (tx: Queryable, advance: ClaimedAdvance, at: 
   return rowCount === 1;
 };
 
-/** Detaches the clock's (deleted) users and removes the clock. */
+/** Removes the clock, once its (deleted) users are detached from it (users/service.ts, detachClockUsers). */
 export const deleteClockRow = async (tx: Queryable, clockId: string): Promise<void> => {
-  await tx.query('update users set clock_id = null where clock_id = $1', [clockId]);
   await tx.query('delete from sandbox_clocks where id = $1', [clockId]);
 };
 

@@ -93,13 +93,9 @@ export const insertScores = async (tx: Queryable, scores: NewScore[]): Promise<v
     const n = params.length;
     return `($${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}::date, $${n - 1}, $${n})`;
   });
-  const last = scores.at(-1) as NewScore;
-  params.push(last.userId, last.scoreDate);
-  // One round trip: the points and the user's last_score_date, in one statement.
+  // A plain write: it joins a StatementBatch with the user row's last_score_date (credit/service.ts, storeScores).
   await tx.query(
-    `with added as (
-       insert into score_history (user_id, client_id, score, score_date, source, created_at) values ${values.join(', ')})
-     update users set last_score_date = $${params.length}::date where id = $${params.length - 1}`,
+    `insert into score_history (user_id, client_id, score, score_date, source, created_at) values ${values.join(', ')}`,
     params,
   );
 };
@@ -142,4 +138,21 @@ export const findSealedFileOnRecord = async (
 export const hasFileOnRecord = async (db: Queryable, userId: string): Promise<boolean> => {
   const { rows } = await db.query('select 1 from credit_snapshots where user_id = $1 and file_enc is not null', [userId]);
   return rows.length > 0;
+};
+
+/**
+ * Erases what the credit features hold about purged users: scores, monitoring snapshots and alert keys, alerts (their text names lenders and
+ * cities), verification sessions (drawn from the credit file), and the score and alert details in their
+ * events. Offer clicks stay as attribution records: they hold ids and the partner's own metadata only.
+ */
+export const eraseCreditData = async (tx: Queryable, userIds: string[]): Promise<void> => {
+  if (userIds.length === 0) return;
+  for (const table of ['score_history', 'alerts', 'verification_sessions', 'credit_snapshots', 'monitoring_alert_keys']) {
+    await tx.query(`delete from ${table} where user_id = any($1::text[])`, [userIds]);
+  }
+  await tx.query(
+    `update outbox_events set data = data - 'alert' - 'score' - 'previousScore' - 'change' - 'direction'
+     where data->>'userId' = any($1::text[]) and (data ? 'alert' or data ? 'score')`,
+    [userIds],
+  );
 };

@@ -16,19 +16,19 @@ import { nextSandboxScore } from '../../bureau/sandbox/next-score.ts';
 import { scoresTag, userTag } from '../../cache/read-cache.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/api-error.ts';
+import { cursorsOf } from '../../core/cursor.ts';
 import type { Caller } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
-import { cursorsOf } from '../../http/cursor.ts';
+import { StatementBatch } from '../../db/statement-batch.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import type { UserRow } from '../users/service.ts';
-import { writeUser } from '../users/service.ts';
+import { setLastScoreDate, writeUser } from '../users/service.ts';
 import { creditFileOnRecord, requireActiveUser } from './access.ts';
 import type { FileOnRecord } from './file-on-record.ts';
 
 export { creditFileOnRecord, loadFileOnRecord, pullIdentityFile, requireActiveUser } from './access.ts';
-export { eraseCreditData } from './erase-credit-data.ts';
 export { type FileOnRecord, sealCreditFile } from './file-on-record.ts';
-export { hasFileOnRecord } from './repo.ts';
+export { eraseCreditData, hasFileOnRecord } from './repo.ts';
 
 import { decodeHistoryCursor, encodeHistoryCursor } from './history-cursor.ts';
 import {
@@ -38,6 +38,7 @@ import {
   latestScoreWithBaseline,
   listScoresSince,
   lockUserForScores,
+  type NewScore,
   scoreOnOrBefore,
 } from './repo.ts';
 import { type OnSignificantChange, recordScoreChange } from './score-change.ts';
@@ -54,10 +55,23 @@ export interface CurrentScore {
 /** The score read reports the change over three months (DECISIONS: trend.period `3months`). */
 const TREND_MONTHS = 3;
 
+/**
+ * Stores score points and the user row's last_score_date (the users module writes it) as one statement: one round
+ * trip, committed as one write (db/statement-batch.ts).
+ */
+const storeScores = async (tx: Queryable, scores: NewScore[]): Promise<void> => {
+  const last = scores.at(-1);
+  if (!last) return;
+  const batch = new StatementBatch();
+  await insertScores(batch, scores);
+  await setLastScoreDate(batch, last.userId, last.scoreDate);
+  await batch.run(tx);
+};
+
 /** Stores the file's monthly scores as the user's history and announces the current one; the caller holds the user row. */
 const seedScoreHistory = async (tx: Queryable, ctx: AppContext, user: UserRow, file: CreditFile): Promise<void> => {
   const createdAt = ctx.clock.now();
-  await insertScores(
+  await storeScores(
     tx,
     file.monthlyScores.map((m) => ({
       userId: user.id,
@@ -196,7 +210,7 @@ export const refreshScore = async (
     const refreshes = await countScores(tx, user.id, 'refresh');
     const next =
       requested ?? nextSandboxScore(user.id, previousScore ?? record.file.monthlyScores.at(-1)?.score ?? 700, refreshes + 1);
-    await insertScores(tx, [
+    await storeScores(tx, [
       { userId: user.id, clientId: user.client_id, score: next, scoreDate, source: 'refresh', createdAt: now },
     ]);
     await recordScoreChange(tx, ctx, user, { previousScore, score: next, scoreDate }, onSignificantChange);
@@ -243,7 +257,7 @@ export const recordPulledScore = async (
   if (score === undefined || (options.firstComparison && latest.scoreDate === scoreDate)) {
     return { previousScore: latest.score, score: latest.score, scoreDate: latest.scoreDate };
   }
-  await insertScores(tx, [
+  await storeScores(tx, [
     { userId: user.id, clientId: user.client_id, score, scoreDate, source: options.source, createdAt: ctx.clock.now() },
   ]);
   await recordScoreChange(tx, ctx, user, { previousScore: latest.score, score, scoreDate }, options.onSignificantChange);

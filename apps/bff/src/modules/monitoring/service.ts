@@ -7,30 +7,66 @@ import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
+import { StatementBatch } from '../../db/statement-batch.ts';
 import { creditScoreOf, getCurrentScore, loadFileOnRecord, requireActiveUser } from '../credit/service.ts';
-import { findConsentGate, loadCreditSubject, type UserRow, writeUser } from '../users/service.ts';
-import { commitPulledFile, type DropReason } from './apply-pull.ts';
 import {
   type ClaimedUser,
-  CONSENT_RECHECK_MS,
   claimManualRefresh,
+  claimUsersDueForRefresh,
   completePeriod,
   deferForConsent,
   endManualRefreshLease,
+  findConsentGate,
+  loadCreditSubject,
   manualRefreshSlot,
   markFrozen,
   markRefreshed,
   recordFailedAttempt,
   releaseManualRefresh,
   skipPeriod,
+  type UserRow,
   unschedule,
-} from './repo.ts';
+  writeUser,
+} from '../users/service.ts';
+import { commitPulledFile, type DropReason } from './apply-pull.ts';
+import { type SnapshotToSave, saveSnapshot } from './repo.ts';
 
-export { type ClaimedUser, claimDueUsers, dueOnClock } from './repo.ts';
+export { type ClaimedUser, dueOnClock } from '../users/service.ts';
 
 export type RefreshOutcome = 'refreshed' | 'frozen' | 'skipped' | 'failed';
 
 const HOUR_MS = 3_600_000;
+
+/**
+ * How long a due user without current consent is put aside before the claim looks at it again. Without this, users whose
+ * consent expired would stay at the head of the due index and every claim would read past all of them; with it each is
+ * read once a day. A user who gives consent again is refreshed at the next look (refresh now pulls at once).
+ */
+export const CONSENT_RECHECK_MS = 24 * 3_600_000;
+
+/**
+ * Claims up to `limit` users whose refresh is due, oldest first, holding each until `leaseUntil`; a due user without
+ * current consent at `now` is answered with `consented: false` and put aside for CONSENT_RECHECK_MS.
+ */
+export const claimDueUsers = (db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedUser[]> =>
+  claimUsersDueForRefresh(db, { now, leaseUntil, limit, consentRecheckAt: new Date(now.getTime() + CONSENT_RECHECK_MS) });
+
+/**
+ * Writes the snapshot a pull leaves (monitoring's table) and the user row's schedule (`writeRow`, through the users
+ * module) as one statement: one round trip, as one write (db/statement-batch.ts).
+ */
+const withSnapshot = async (
+  tx: Queryable,
+  userId: string,
+  snapshot: SnapshotToSave | undefined,
+  writeRow: (batch: Queryable) => Promise<void>,
+): Promise<void> => {
+  if (!snapshot) return writeRow(tx);
+  const batch = new StatementBatch();
+  await saveSnapshot(batch, userId, snapshot);
+  await writeRow(batch);
+  await batch.run(tx);
+};
 
 const bureauOf = (ctx: AppContext) => {
   if (!ctx.bureau) throw new ApiError('SERVICE_UNAVAILABLE', 'The credit bureau is not available in this environment.');
@@ -151,7 +187,9 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
       await completePeriod(tx, user.id, { ...next, refreshedAt: null, pausedReason: 'credit_frozen' });
       return 'frozen';
     }
-    await completePeriod(tx, user.id, { ...next, refreshedAt: now, pausedReason: null }, committed.applied?.snapshot);
+    await withSnapshot(tx, user.id, committed.applied?.snapshot, (batch) =>
+      completePeriod(batch, user.id, { ...next, refreshedAt: now, pausedReason: null }),
+    );
     return 'refreshed';
   });
 };
@@ -182,9 +220,11 @@ export const applyVerificationPull = async (
     return;
   }
   if (firstPeriod) {
-    await completePeriod(tx, user.id, { ...next, refreshedAt: at, pausedReason: null }, committed.applied?.snapshot);
+    await withSnapshot(tx, user.id, committed.applied?.snapshot, (batch) =>
+      completePeriod(batch, user.id, { ...next, refreshedAt: at, pausedReason: null }),
+    );
   } else {
-    await markRefreshed(tx, user.id, at, committed.applied?.snapshot);
+    await withSnapshot(tx, user.id, committed.applied?.snapshot, (batch) => markRefreshed(batch, user.id, at));
   }
 };
 
@@ -270,7 +310,9 @@ export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string
   const committed = await writeUser(ctx, async (tx, touches) => {
     touches(userTag(user.id));
     const outcome = await commitPulledFile(tx, ctx, user, { result, asOf: now, source: 'refresh', pullId });
-    if (outcome.outcome === 'committed') await markRefreshed(tx, user.id, now, outcome.applied?.snapshot);
+    if (outcome.outcome === 'committed') {
+      await withSnapshot(tx, user.id, outcome.applied?.snapshot, (batch) => markRefreshed(batch, user.id, now));
+    }
     // A file dropped unused was still bought: the day's slot stays taken, and its lease ends.
     else await endManualRefreshLease(tx, user.id, now);
     return outcome;

@@ -10,9 +10,9 @@ import type {
 import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../context.ts';
 import { notFound, validationError } from '../../core/api-error.ts';
+import { cursorsOf } from '../../core/cursor.ts';
 import type { Caller } from '../../core/principal.ts';
-import { cursorsOf } from '../../http/cursor.ts';
-import { sharedAnswerData } from '../../http/route.ts';
+import { sharedAnswerData } from '../../core/shared-answer.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { creditFileOnRecord, getCurrentScore, requireActiveUser } from '../credit/service.ts';
 import { type DatedOffer, datedCatalogue, findOffer, isActive, toOffer } from './catalogue.ts';
@@ -77,7 +77,7 @@ export const listCatalogue = async (ctx: AppContext, query: TListOffersCatalogQu
 /**
  * One user's page depends only on the month (the catalogue's dates and which offers are active change at a month's
  * turn, catalogue.ts), the score, the filters, the offset and the size: pages made lately are kept, so a user's
- * offers asked again cost no filtering, ranking or shaping (~70 µs). Kept per config (the application URLs), frozen
+ * offers asked again cost no filtering, ranking or shaping. Kept per config (the application URLs), frozen
  * because every answer that hits shares them; marked shared, so the answer writer reuses the page's JSON
  * (http/route.ts), which is right because what the items hold besides their own fields is the catalogue's constant data.
  */

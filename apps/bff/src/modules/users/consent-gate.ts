@@ -11,12 +11,6 @@ export interface ConsentColumns {
   consent_ended?: 'withdrawn' | 'required' | null;
 }
 
-/** Selects ConsentColumns from `users` (the ended reason is read only when the gate is closed). */
-export const CONSENT_COLUMNS =
-  'consent_valid_until, case when consent_valid_until is null then coalesce((select ' +
-  `case when c.withdrawn_at is not null then 'withdrawn' else 'required' end from consents c ` +
-  `where c.user_id = users.id order by c.seq desc limit 1), 'required') end as consent_ended`;
-
 export type ConsentPause = 'consent_required' | 'consent_withdrawn' | 'consent_expired';
 
 /** Null when the user has current consent at `now`, else why not. */

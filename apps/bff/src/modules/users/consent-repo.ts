@@ -2,7 +2,13 @@ import type { TListConsentHistoryQuery, TPagination } from '@credit/contract';
 import type { CursorCodec } from '../../core/cursor.ts';
 import type { Queryable } from '../../db/db.ts';
 import { Filters, keysetPage } from '../../db/keyset.ts';
-import { CONSENT_COLUMNS, type ConsentColumns } from './consent-gate.ts';
+import type { ConsentColumns } from './consent-gate.ts';
+
+/** Selects ConsentColumns from `users` (the ended reason is read only when the gate is closed). */
+export const CONSENT_COLUMNS =
+  'consent_valid_until, case when consent_valid_until is null then coalesce((select ' +
+  `case when c.withdrawn_at is not null then 'withdrawn' else 'required' end from consents c ` +
+  `where c.user_id = users.id order by c.seq desc limit 1), 'required') end as consent_ended`;
 
 /** A row of `consents` (migration 008): one consumer instruction, with how it ended. */
 export interface ConsentRow {

@@ -2,7 +2,8 @@ import type { TListUsersQuery, TPagination, TUser } from '@credit/contract';
 import type { CursorCodec } from '../../core/cursor.ts';
 import type { Queryable } from '../../db/db.ts';
 import { Filters, keysetPage, type SortableColumn } from '../../db/keyset.ts';
-import { CONSENT_COLUMNS, type ConsentColumns } from './consent-gate.ts';
+import type { ConsentColumns } from './consent-gate.ts';
+import { CONSENT_COLUMNS } from './consent-repo.ts';
 import { monitoringOf } from './monitoring-status.ts';
 
 export interface UserRow extends ConsentColumns {
@@ -54,6 +55,11 @@ export const toUser = (row: UserRow, realNow: Date): TUser => {
     monitoring: monitoringOf(row, effectiveStatus(row, now), now),
   };
 };
+
+/** The live users on a sandbox test clock. */
+export const usersOnClock = async (db: Queryable, clockId: string): Promise<UserRow[]> =>
+  (await db.query<UserRow>(`select ${COLUMNS} from users where clock_id = $1 and deleted_at is null order by id`, [clockId]))
+    .rows;
 
 export interface NewUser {
   id: string;
@@ -205,4 +211,57 @@ export const purgeUsersDeletedBefore = async (tx: Queryable, cutoff: Date, at: D
     );
   }
   return rows.map((r) => r.id);
+};
+
+// Writes of the user row that other modules decide: verification's outcome, a stored score's date, a test clock.
+
+export const markVerified = async (tx: Queryable, userId: string, at: Date): Promise<void> => {
+  // The first verification starts monitoring: period 0 (the first pull) is due at once.
+  await tx.query(
+    `update users set status = 'active', verified_at = $2, locked_until = null,
+       monitoring_anchor_at = coalesce(monitoring_anchor_at, $2),
+       monitoring_due_at = case when monitoring_anchor_at is null then $2 else monitoring_due_at end,
+       monitoring_next_attempt_at = case when monitoring_anchor_at is null then $2 else monitoring_next_attempt_at end
+     where id = $1`,
+    [userId, at],
+  );
+};
+
+/**
+ * Records a failure's effect on the user. A user who has never passed becomes `locked` until
+ * `lockedUntil`; an `active` user (a failed step-up) keeps access to their data, only further
+ * attempts are locked.
+ */
+export const recordFailureOutcome = async (tx: Queryable, userId: string, lockedUntil: Date | null): Promise<void> => {
+  await tx.query(
+    `update users set
+       status = case when status = 'active' then 'active' when $2::timestamptz is null then 'pending_verification' else 'locked' end,
+       locked_until = $2
+     where id = $1`,
+    [userId, lockedUntil],
+  );
+};
+
+/** A lock that has run out: write down what reads already show (`pending_verification`). */
+export const clearExpiredLock = async (db: Queryable, clientId: string, userId: string, now: Date): Promise<void> => {
+  await db.query(
+    `update users set status = case when status = 'locked' then 'pending_verification' else status end, locked_until = null
+     where id = $1 and client_id = $2 and locked_until is not null and locked_until <= $3`,
+    [userId, clientId, now],
+  );
+};
+
+/** The date of the newest score stored for the user. A plain write: it joins credit's insert of the scores in a batch. */
+export const setLastScoreDate = async (tx: Queryable, userId: string, scoreDate: string): Promise<void> => {
+  await tx.query('update users set last_score_date = $2::date where id = $1', [userId, scoreDate]);
+};
+
+/** Puts the users on a sandbox test clock. */
+export const attachUsersToClock = async (tx: Queryable, clockId: string, userIds: string[]): Promise<void> => {
+  await tx.query('update users set clock_id = $1 where id = any($2::text[])', [clockId, userIds]);
+};
+
+/** Takes every user off a test clock that is being removed. */
+export const detachClockUsers = async (tx: Queryable, clockId: string): Promise<void> => {
+  await tx.query('update users set clock_id = null where clock_id = $1', [clockId]);
 };

@@ -13,11 +13,11 @@ import { writeTransaction } from '../../cache/invalidation.ts';
 import { type CacheTag, scoresTag, userTag } from '../../cache/read-cache.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError, notFound, validationError } from '../../core/api-error.ts';
-import type { Caller } from '../../core/principal.ts';
+import { cursorsOf } from '../../core/cursor.ts';
+import { type Caller, tokenUser } from '../../core/principal.ts';
+import { zodIssuesToDetails } from '../../core/zod-details.ts';
 import { isUniqueViolation, type Queryable } from '../../db/db.ts';
 import { StatementBatch } from '../../db/statement-batch.ts';
-import { cursorsOf } from '../../http/cursor.ts';
-import { zodIssuesToDetails } from '../../http/zod-details.ts';
 import { currentClockScope } from '../../lib/clock.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { actorOf, recordAudit, recordUserPurges } from '../audit/service.ts';
@@ -36,12 +36,41 @@ import {
   purgeUsersDeletedBefore,
   toUser,
   type UserRow,
+  usersOnClock,
 } from './repo.ts';
 
 export { assertCurrentConsent, consentPause } from './consent-gate.ts';
 export type { RequestOrigin } from './consent-record.ts';
 export { findConsentGate } from './consent-repo.ts';
-export { effectiveStatus, type IdentityRow, type UserRow } from './repo.ts';
+export {
+  attachUsersToClock,
+  clearExpiredLock,
+  detachClockUsers,
+  effectiveStatus,
+  type IdentityRow,
+  markVerified,
+  recordFailureOutcome,
+  setLastScoreDate,
+  type UserRow,
+} from './repo.ts';
+export {
+  type ClaimedUser,
+  claimManualRefresh,
+  claimUsersDueForRefresh,
+  completePeriod,
+  deferForConsent,
+  dueOnClock,
+  endManualRefreshLease,
+  type ManualRefreshClaim,
+  type ManualRefreshSlot,
+  manualRefreshSlot,
+  markFrozen,
+  markRefreshed,
+  recordFailedAttempt,
+  releaseManualRefresh,
+  skipPeriod,
+  unschedule,
+} from './schedule-repo.ts';
 
 const DELETION_MESSAGE = 'The user has been deleted. Their personal data is permanently removed within 30 days.';
 
@@ -178,7 +207,7 @@ export const enrollBatch = async (
 /**
  * A user visible to this caller, or 404 (another client's or another user token's user looks absent). Served from
  * the read cache; every write to a user row drops it (tag user:<id>, see writeUser), and so does a write of their
- * scores (tag scores:<id>): storing a score also sets the row's last_score_date (credit/repo.ts, insertScores).
+ * scores (tag scores:<id>): storing a score also sets the row's last_score_date (credit/service.ts, storeScores).
  */
 export const requireUser = async (ctx: AppContext, caller: Caller, userId: string) => {
   const row = await ctx.readCache.read(
@@ -245,9 +274,15 @@ export const loadCreditSubject = async (
   };
 };
 
+/** The users on a test clock whose monitoring is paused at the clock's time, and why. */
+export const pausedUsersOnClock = async (db: Queryable, clockId: string, realNow: Date) =>
+  (await usersOnClock(db, clockId)).flatMap((row) => {
+    const { monitoring } = toUser(row, realNow);
+    return monitoring.status === 'paused' && monitoring.pausedReason ? [{ userId: row.id, reason: monitoring.pausedReason }] : [];
+  });
+
 export const getMe = async (ctx: AppContext, caller: Caller): Promise<TUser> => {
-  if (!caller.ownExternalUserId) throw new ApiError('AUTHORIZATION_ERROR', 'This route is for user tokens only.');
-  const row = await findLiveUserByExternalId(ctx.db, caller.clientId, caller.ownExternalUserId);
+  const row = await findLiveUserByExternalId(ctx.db, caller.clientId, tokenUser(caller).externalUserId);
   if (!row) throw new ApiError('USER_NOT_ENROLLED', 'This user has not enrolled yet: enrol first (POST /v1/users/enroll).');
   return toUser(row, ctx.clock.now());
 };

@@ -106,8 +106,8 @@ export const identityLockEnd = async (
   return from ? new Date(new Date(from).getTime() + LOCK_WINDOW_MS) : null;
 };
 
-// The columns below belong to the user's verification state (status, verified_at, locked_until),
-// which only this module changes.
+// The user's verification state (status, verified_at, locked_until) is decided here and written by the users module
+// (markVerified, recordFailureOutcome, clearExpiredLock in users/service.ts).
 
 export interface VerificationState {
   status: 'pending_verification' | 'active' | 'locked';
@@ -123,40 +123,4 @@ export const lockVerificationState = async (tx: Queryable, clientId: string, use
     [userId, clientId],
   );
   return rows[0];
-};
-
-export const markVerified = async (tx: Queryable, userId: string, at: Date): Promise<void> => {
-  // The first verification starts monitoring: period 0 (the first pull) is due at once.
-  await tx.query(
-    `update users set status = 'active', verified_at = $2, locked_until = null,
-       monitoring_anchor_at = coalesce(monitoring_anchor_at, $2),
-       monitoring_due_at = case when monitoring_anchor_at is null then $2 else monitoring_due_at end,
-       monitoring_next_attempt_at = case when monitoring_anchor_at is null then $2 else monitoring_next_attempt_at end
-     where id = $1`,
-    [userId, at],
-  );
-};
-
-/**
- * Records a failure's effect on the user. A user who has never passed becomes `locked` until
- * `lockedUntil`; an `active` user (a failed step-up) keeps access to their data, only further
- * attempts are locked.
- */
-export const recordFailureOutcome = async (tx: Queryable, userId: string, lockedUntil: Date | null): Promise<void> => {
-  await tx.query(
-    `update users set
-       status = case when status = 'active' then 'active' when $2::timestamptz is null then 'pending_verification' else 'locked' end,
-       locked_until = $2
-     where id = $1`,
-    [userId, lockedUntil],
-  );
-};
-
-/** A lock that has run out: write down what reads already show (`pending_verification`). */
-export const clearExpiredLock = async (db: Queryable, clientId: string, userId: string, now: Date): Promise<void> => {
-  await db.query(
-    `update users set status = case when status = 'locked' then 'pending_verification' else status end, locked_until = null
-     where id = $1 and client_id = $2 and locked_until is not null and locked_until <= $3`,
-    [userId, clientId, now],
-  );
 };

@@ -13,22 +13,19 @@ import { recordEvent } from '../../outbox/outbox.ts';
 import { hasFileOnRecord, pullIdentityFile } from '../credit/service.ts';
 import { applyVerificationPull } from '../monitoring/service.ts';
 import type { UserRow } from '../users/service.ts';
-import { loadCreditSubject, requireUser, writeUser } from '../users/service.ts';
+import {
+  clearExpiredLock,
+  loadCreditSubject,
+  markVerified,
+  recordFailureOutcome,
+  requireUser,
+  writeUser,
+} from '../users/service.ts';
 import { allAnswersRight, openAnswerKey, sealAnswerKey } from './answer-key.ts';
 import { contentSeed, identityHashes } from './identity.ts';
 import { afterFailure, assertNotLocked, LOCK_WINDOW_MS, verificationLocked } from './lock.ts';
 import { buildQuestionSet } from './questions/build-question-set.ts';
-import {
-  claimSession,
-  clearExpiredLock,
-  countFailuresSince,
-  findSession,
-  identityLockEnd,
-  insertSession,
-  lockVerificationState,
-  markVerified,
-  recordFailureOutcome,
-} from './repo.ts';
+import { claimSession, countFailuresSince, findSession, identityLockEnd, insertSession, lockVerificationState } from './repo.ts';
 
 export const SESSION_TTL_MS = 10 * 60 * 1000;
 

@@ -5,6 +5,7 @@ import { type NextFunction, type Request, type Response, Router } from 'express'
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/api-error.ts';
 import { bindRoute, type ModuleRoutes } from '../../http/route.ts';
+import { widgetSessionCookie } from '../../http/widget-session-cookie.ts';
 import { createWidgetSession, frameAncestorsFor, getWidgetSessionStatus } from './service.ts';
 import { assetFileFor, EMBED_SCRIPT_FILE, IMMUTABLE, isBuilt, sendBuiltFile, WIDGET_DIST_DIR } from './static-files.ts';
 
@@ -54,8 +55,8 @@ const serveAsset = async (req: Request, res: Response, next: NextFunction) => {
 export const widgetRoutes = (ctx: AppContext): ModuleRoutes => {
   const operations = [
     bindRoute(ctx, createSessionOp, async ({ req, body, caller }) => {
-      const { session, setCookie } = await createWidgetSession(ctx, caller, req.presentedToken, body.parentOrigin);
-      return { data: session, headers: { 'Set-Cookie': setCookie, 'Cache-Control': 'no-store' } };
+      const { session, sealed, expiresAt } = await createWidgetSession(ctx, caller, req.presentedToken, body.parentOrigin);
+      return { data: session, headers: { 'Set-Cookie': widgetSessionCookie(sealed, expiresAt), 'Cache-Control': 'no-store' } };
     }),
     bindRoute(ctx, getSessionOp, async ({ caller }) => ({ data: await getWidgetSessionStatus(ctx, caller) })),
   ];

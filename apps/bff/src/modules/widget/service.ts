@@ -1,19 +1,12 @@
 import type { TWidgetSession } from '@credit/contract';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/api-error.ts';
-import type { Caller, Principal } from '../../core/principal.ts';
-import { sealWidgetSession } from '../../http/widget-session-cookie.ts';
+import { type Caller, tokenUser } from '../../core/principal.ts';
+import { type SealedWidgetSession, sealWidgetSession } from '../../security/widget-session.ts';
 import { isEmbedOriginOfAnyClient, originAllowed } from '../clients/service.ts';
 import { getMe } from '../users/service.ts';
 
-type UserPrincipal = Extract<Principal, { kind: 'user' }>;
-
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-const userPrincipal = (caller: Caller): UserPrincipal => {
-  if (caller.principal.kind !== 'user') throw new ApiError('AUTHORIZATION_ERROR', 'This route is for user tokens only.');
-  return caller.principal;
-};
 
 /** The enrolled user's id, or `null` while the token's user has not enrolled. */
 const enrolledUserId = async (ctx: AppContext, caller: Caller): Promise<string | null> => {
@@ -26,7 +19,7 @@ const enrolledUserId = async (ctx: AppContext, caller: Caller): Promise<string |
 };
 
 /**
- * Exchanges the frame's user token for the session cookie. The page embedding the frame must be one of
+ * Exchanges the frame's user token for a sealed session (the routes hand it over as a cookie). The page embedding the frame must be one of
  * the token's own client's embed origins: `frame-ancestors` only proves *some* client allows it.
  */
 export const createWidgetSession = async (
@@ -34,8 +27,8 @@ export const createWidgetSession = async (
   caller: Caller,
   presentedToken: string | undefined,
   parentOrigin: string | null,
-): Promise<{ session: TWidgetSession; setCookie: string }> => {
-  const principal = userPrincipal(caller);
+): Promise<{ session: TWidgetSession; sealed: SealedWidgetSession; expiresAt: Date }> => {
+  const principal = tokenUser(caller);
   if (principal.via !== 'bearer' || !presentedToken) {
     throw new ApiError('AUTHENTICATION_ERROR', 'Send the user token as a bearer token to start a widget session.');
   }
@@ -46,9 +39,10 @@ export const createWidgetSession = async (
       [{ field: 'parentOrigin', message: "is not one of the client's embed origins" }],
     );
   }
-  const sealed = sealWidgetSession(ctx, presentedToken, principal.expiresAt);
+  const sealed = sealWidgetSession(ctx, presentedToken);
   return {
-    setCookie: sealed.setCookie,
+    sealed,
+    expiresAt: principal.expiresAt,
     session: {
       csrfToken: sealed.csrfToken,
       expiresAt: principal.expiresAt.toISOString(),
@@ -67,7 +61,7 @@ export const createWidgetSession = async (
 
 export const getWidgetSessionStatus = async (ctx: AppContext, caller: Caller) => ({
   userId: await enrolledUserId(ctx, caller),
-  expiresAt: userPrincipal(caller).expiresAt.toISOString(),
+  expiresAt: tokenUser(caller).expiresAt.toISOString(),
 });
 
 /** `frame-ancestors` for a frame request: the named parent if any client allows it, else nobody. */

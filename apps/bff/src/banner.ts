@@ -56,7 +56,10 @@ export const startBanner = (input: BannerInput): string => {
     );
   }
   if (outcome) {
-    lines.push(`  Client id:     ${outcome.client.id}`);
+    lines.push(
+      `  Bank name:     ${outcome.client.name}   (consumers read it in the consent text and the widget; change it: BOOTSTRAP_CLIENT_NAME="First Bank" pnpm start)`,
+      `  Client id:     ${outcome.client.id}`,
+    );
     if (outcome.kind === 'generated') lines.push(`  Client secret: ${outcome.secret}   (shown once; keep it)`);
     else if (outcome.kind === 'configured') lines.push('  Client secret: the BOOTSTRAP_CLIENT_SECRET you set');
     else lines.push(`  Client secret: shown when it was created; new one: pnpm clients rotate-secret ${outcome.client.id}`);

@@ -59,6 +59,8 @@ export const ZConfig = z.object({
   BOOTSTRAP_CLIENT_ID: optionalText,
   BOOTSTRAP_CLIENT_SECRET: optionalText,
   BOOTSTRAP_CLIENT_EMAIL: z.string().default('ops@example.test'),
+  /** The bank's display name: the consent text and the widget show it to consumers. */
+  BOOTSTRAP_CLIENT_NAME: optionalText,
   BOOTSTRAP_EMBED_ORIGINS: optionalText,
   RATE_LIMIT_AUTH_PER_MIN: positiveInt(100),
   RATE_LIMIT_BATCH_PER_MIN: positiveInt(50),

@@ -76,6 +76,7 @@ const main = async () => {
           id: config.BOOTSTRAP_CLIENT_ID,
           secret: config.BOOTSTRAP_CLIENT_SECRET,
           email: config.BOOTSTRAP_CLIENT_EMAIL,
+          name: config.BOOTSTRAP_CLIENT_NAME,
           embedOrigins: config.BOOTSTRAP_EMBED_ORIGINS?.split(',').map((o) => o.trim()),
         })
       : undefined;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runClockAdvancesUntilIdle } from '../src/modules/clocks/service.ts';
 import { runMonitoringUntilIdle } from '../src/modules/monitoring/scheduler.ts';
 import { type Dispatcher, startDispatcher } from '../src/modules/webhooks/dispatcher.ts';
-import { enrolActiveUser } from './helpers/credit-users.ts';
+import { enrolActiveUser, partnerConsent } from './helpers/credit-users.ts';
 import { enrollment, productionEnv, startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 import { type Receiver, startReceiver, waitFor } from './helpers/webhook-receiver.ts';
 
@@ -55,6 +55,33 @@ const alertsOf = async (userId: string) =>
 const count = async (sql: string, params: unknown[]) => Number((await app.db.query<{ n: number }>(sql, params)).rows[0]?.n);
 const eventsOf = (userId: string, type: string) =>
   count(`select count(*)::int as n from outbox_events where type = $1 and data->>'userId' = $2`, [type, userId]);
+
+describe('consent on a clock', () => {
+  it('lists the users an advance paused and why, on the clock and in sandbox.clock.ready', async () => {
+    // A consent the partner attests expires a year after it was accepted, in clock time; a sandbox default never does.
+    const attested = await enrolActiveUser(app, token, { ssn: '1002', consent: partnerConsent(app) });
+    const defaulted = await enrolActiveUser(app, token, { ssn: '1002' });
+    await runMonitoringUntilIdle(app.ctx);
+    const clock = await createClock({ name: 'Past the consent' });
+    expect((await post(`/v1/sandbox/clocks/${clock.clockId}/users`, { userIds: [attested, defaulted] })).status).toBe(200);
+    expect((await get(`/v1/sandbox/clocks/${clock.clockId}`)).body.data.pausedUsers).toEqual([]);
+
+    const target = new Date(new Date(clock.frozenTime).getTime() + 400 * DAY).toISOString();
+    expect((await post(`/v1/sandbox/clocks/${clock.clockId}/advance`, { frozenTime: target })).status).toBe(202);
+    await runClockAdvancesUntilIdle(app.ctx);
+
+    const paused = [{ userId: attested, reason: 'consent_expired' }];
+    expect((await get(`/v1/sandbox/clocks/${clock.clockId}`)).body.data.pausedUsers).toEqual(paused);
+    expect((await get(`/v1/users/${attested}`)).body.data.monitoring).toMatchObject({
+      status: 'paused',
+      pausedReason: 'consent_expired',
+    });
+    const ready = await waitFor(() =>
+      receiver.received.find((d) => d.body.type === 'sandbox.clock.ready' && d.body.data.clockId === clock.clockId),
+    );
+    expect(ready?.body.data.pausedUsers).toEqual(paused);
+  });
+});
 
 describe('advancing a clock a year', () => {
   it('runs each month once for every user, dated in clock time, and says when it is ready', async () => {
@@ -142,7 +169,7 @@ describe('advancing a clock a year', () => {
       expect(found).toHaveLength(1);
       return found[0];
     });
-    expect(ready?.body.data).toEqual({ clockId: clock.clockId, frozenTime: target });
+    expect(ready?.body.data).toEqual({ clockId: clock.clockId, frozenTime: target, pausedUsers: [] });
 
     // Writes are served again, at clock time.
     const afterwards = await post(`/v1/sandbox/users/${story}/alerts`, { type: 'new_inquiry' });

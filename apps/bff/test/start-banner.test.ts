@@ -4,7 +4,7 @@ import { CreditClient } from '@credit/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBanner } from '../src/banner.ts';
 import type { ClientRecord } from '../src/core/principal.ts';
-import { findClient } from '../src/modules/clients/service.ts';
+import { DEFAULT_BANK_NAME, ensureBootstrapClient, findClient } from '../src/modules/clients/service.ts';
 import { startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
 
 /**
@@ -106,5 +106,19 @@ describe('the start banner', () => {
     // The partner's own client comes before the demo's curl lines, which stay last.
     expect(banner.indexOf('export CREDIT_API_URL')).toBeLessThan(banner.indexOf('export CLIENT_ID'));
     expect(banner.trimEnd().endsWith('"$API/v1/users"')).toBe(true);
+  });
+
+  it('names the bank as the operator says at start, and says how to change it', async () => {
+    const first = await ensureBootstrapClient(app.db, app.clock, { email: 'ops@first.test', name: 'First Bank' });
+    expect(first.client.name).toBe('First Bank');
+    const banner = startBanner({ url: app.url, outcome: first, role: 'all', env: 'sandbox' });
+    expect(banner).toContain('Bank name:     First Bank');
+    expect(banner).toContain('BOOTSTRAP_CLIENT_NAME="First Bank" pnpm start');
+
+    const renamed = await ensureBootstrapClient(app.db, app.clock, { email: 'ops@first.test', name: 'Second Bank' });
+    expect(renamed).toMatchObject({ kind: 'existing', client: { id: first.client.id, name: 'Second Bank' } });
+    const unnamed = await ensureBootstrapClient(app.db, app.clock, { email: 'ops@first.test' });
+    expect(unnamed.client.name).toBe('Second Bank');
+    expect(DEFAULT_BANK_NAME).not.toMatch(/bootstrap|client/i);
   });
 });

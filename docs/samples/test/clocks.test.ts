@@ -61,7 +61,7 @@ describe('docs/partner/testing-with-clocks.md', () => {
       expect(found).toBeDefined();
       return found;
     }, 20_000);
-    expect(ready?.body.data).toEqual({ clockId: year.clockId, frozenTime: year.frozenTime });
+    expect(ready?.body.data).toEqual({ clockId: year.clockId, frozenTime: year.frozenTime, pausedUsers: [] });
     // The sample deleted the clock, and its customer with it.
     expect((await app.request('GET', `/v1/sandbox/clocks/${year.clockId}`, { token: await app.token(client) })).status).toBe(404);
     expect((await app.request('GET', `/v1/users/${year.userId}`, { token: await app.token(client) })).status).toBe(404);

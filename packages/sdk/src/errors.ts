@@ -10,6 +10,12 @@ export class CreditError extends Error {
   override name = 'CreditError';
 }
 
+/** A validation message that does not name its first field gets it in front, so the exception alone says what to fix. */
+const messageNamingField = (message: string, details: ErrorDetail[] | undefined): string => {
+  const first = details?.[0];
+  return first && !message.includes(first.field) ? `${first.field}: ${first.message} (${message})` : message;
+};
+
 /**
  * The API answered with its error envelope. `code` is the discriminant (see the contract's `ERROR_CODES` for
  * when each is thrown); narrow with `isCreditApiError(error, 'NOT_FOUND')`.
@@ -28,6 +34,8 @@ export class CreditApiError<Code extends ErrorCode = ErrorCode> extends CreditEr
   declare readonly retryAfter: number | undefined;
   /** On `VERIFICATION_LOCKED`: when verification opens again. */
   declare readonly unlocksAt: string | undefined;
+  /** Where the API reference explains `code` and what to do about it. */
+  declare readonly docUrl: string | undefined;
   declare readonly operationId: string;
 
   constructor(fields: {
@@ -38,15 +46,17 @@ export class CreditApiError<Code extends ErrorCode = ErrorCode> extends CreditEr
     details?: ErrorDetail[];
     retryAfter?: number;
     unlocksAt?: string;
+    docUrl?: string;
     operationId: string;
   }) {
-    super(fields.message);
+    super(messageNamingField(fields.message, fields.details));
     this.code = fields.code;
     this.status = fields.status;
     this.requestId = fields.requestId;
     this.details = fields.details ?? [];
     this.retryAfter = fields.retryAfter;
     this.unlocksAt = fields.unlocksAt;
+    this.docUrl = fields.docUrl;
     this.operationId = fields.operationId;
   }
 }

@@ -40,19 +40,23 @@ const isDetail = (value: unknown): value is ErrorDetail =>
  */
 export const parseApiError = (
   value: unknown,
-): { code: ErrorCode; message: string; details?: ErrorDetail[]; retryAfter?: number; unlocksAt?: string } | undefined => {
+):
+  | { code: ErrorCode; message: string; details?: ErrorDetail[]; retryAfter?: number; unlocksAt?: string; docUrl?: string }
+  | undefined => {
   if (!isObject(value)) return undefined;
-  const { code, message, details, retryAfter, unlocksAt } = value;
+  const { code, message, details, retryAfter, unlocksAt, docUrl } = value;
   if (!API_ERROR_CODES.includes(code as ErrorCode) || typeof message !== 'string') return undefined;
   if (details !== undefined && !(Array.isArray(details) && details.every(isDetail))) return undefined;
   if (retryAfter !== undefined && !(Number.isInteger(retryAfter) && (retryAfter as number) >= 0)) return undefined;
   if (unlocksAt !== undefined && typeof unlocksAt !== 'string') return undefined;
+  if (docUrl !== undefined && typeof docUrl !== 'string') return undefined;
   return {
     code: code as ErrorCode,
     message,
     details: details?.map(({ field, message }) => ({ field, message })),
     retryAfter: retryAfter as number | undefined,
     unlocksAt,
+    docUrl,
   };
 };
 

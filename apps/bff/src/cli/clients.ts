@@ -102,7 +102,11 @@ const run = async (argv: string[]) => {
         ipAllowlist: list(values['ip-allowlist']),
         widgetDisclosure: disclosure(values['widget-disclosure']),
       });
-      print({ ...describe(client), clientSecret: secret, note: 'The secret is shown only now.' });
+      print({
+        ...describe(client),
+        clientSecret: secret,
+        note: `The secret is shown only now. Consumers read the name in the consent text and the widget; change it with: pnpm clients update ${client.id} --name "…"`,
+      });
     } else if (command === 'list') {
       print((await listClients(db)).map(describe));
     } else if (command === 'show') {

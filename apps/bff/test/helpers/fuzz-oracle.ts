@@ -19,6 +19,7 @@ export const CHECKS = [
   'id-404',
   'refused',
   'error-size',
+  'doc-url',
 ] as const;
 
 /** An error answer is bounded whatever the request: at most 25 details and one "more", each entry short. */
@@ -26,7 +27,7 @@ const MAX_ERROR_BYTES = 16 * 1024;
 export type CheckName = (typeof CHECKS)[number];
 const skipped = new Set((process.env.FUZZ_SKIP_CHECKS ?? '').split(',').filter(Boolean));
 
-type ErrorBody = { error?: { code?: unknown; details?: { field: string; message: string }[] } };
+type ErrorBody = { error?: { code?: unknown; docUrl?: unknown; details?: { field: string; message: string }[] } };
 
 const decoded = (raw: string): string | undefined => {
   try {
@@ -73,6 +74,10 @@ export const judge = (world: FuzzWorld, request: FuzzRequest, response: RawRespo
     }
     if (error.code === 'VALIDATION_ERROR' && !error.details?.length) {
       problems.push(['details', 'VALIDATION_ERROR without a details entry naming the field']);
+    }
+    // Every error teaches where to read more: its code's section of the errors page.
+    if (typeof error.docUrl !== 'string' || !error.docUrl.endsWith(`/docs/errors#${error.code}`)) {
+      problems.push(['doc-url', `${error.code} without a docUrl to /docs/errors#${error.code} (got ${String(error.docUrl)})`]);
     }
   }
   if (error && response.text.length > MAX_ERROR_BYTES) {

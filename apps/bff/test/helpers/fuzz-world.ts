@@ -17,6 +17,9 @@ export interface FuzzWorld {
   offers: string[];
   alertId: string;
   webhooks: { live: string; victim: string };
+  /** A delivery of a stored event to `webhooks.live` (retryable), and one of the client's events. */
+  deliveryId: string;
+  eventId: string;
   clocks: { live: string; victim: string };
   sessionId: string;
   /** A real `nextCursor` of each list that had a second page, by operationId. */
@@ -85,6 +88,20 @@ export const startFuzzWorld = async (): Promise<FuzzWorld> => {
       'test delivery',
     );
   }
+  // An event after the subscription began, queued for it by `recover`: a delivery that can be resent.
+  await enrolUser(app, admin, { externalUserId: 'fuzz-delivered' });
+  ok(
+    await app.request('POST', `/v1/webhooks/${webhooks.live}/recover`, {
+      token: admin,
+      body: { since: new Date(app.clock.now().getTime() - 60_000).toISOString() },
+    }),
+    202,
+    'recover',
+  );
+  const { rows: deliveries } = await app.db.query<{ id: string; event_id: string }>(
+    "select id, event_id from webhook_deliveries where webhook_id = $1 and state = 'pending'",
+    [webhooks.live],
+  );
   const session = ok(
     await app.request('GET', `/v1/users/${pending}/verification/questions`, { token: admin }),
     200,
@@ -111,6 +128,8 @@ export const startFuzzWorld = async (): Promise<FuzzWorld> => {
     offers,
     alertId: alerts.data[0]?.alertId as string,
     webhooks,
+    deliveryId: deliveries[0]?.id as string,
+    eventId: deliveries[0]?.event_id as string,
     clocks,
     sessionId: session.data.sessionId,
     cursors: {},
@@ -137,6 +156,10 @@ export const fixtureIds = (world: FuzzWorld, op: Operation, name: string): strin
       return [world.alertId];
     case 'webhookId':
       return [op.operationId === 'deleteWebhook' ? world.webhooks.victim : world.webhooks.live];
+    case 'deliveryId':
+      return [world.deliveryId];
+    case 'eventId':
+      return [world.eventId];
     case 'clockId':
       return [op.operationId === 'deleteSandboxClock' ? world.clocks.victim : world.clocks.live];
     default:

@@ -1,13 +1,17 @@
 import { defineOperation } from '../operation.ts';
 import {
+  RECOVER_MAX_DAYS,
   ZCreateWebhookInput,
   ZDeliveryLogEntry,
+  ZDeliveryParams,
   ZListDeliveriesQuery,
   ZListWebhooksQuery,
+  ZRecoverWebhookInput,
   ZTestWebhookInput,
   ZUpdateWebhookInput,
   ZWebhook,
   ZWebhookIdParams,
+  ZWebhookRecovery,
 } from '../resources/webhooks.ts';
 
 export const createWebhook = defineOperation({
@@ -18,7 +22,9 @@ export const createWebhook = defineOperation({
   summary: 'Subscribe to events',
   description:
     'Deliveries are `POST`s of an event envelope to `url` (HTTPS; in the sandbox also `http://` to a loopback receiver such as `http://localhost:4242`), signed with `secret`: header ' +
-    '`X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. Answer 2xx within 30 s; ' +
+    '`X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, and the Standard Webhooks headers ' +
+    '`webhook-id` (the event id), `webhook-timestamp` and `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` ' +
+    '(keyed with the secret’s UTF-8 bytes). Answer 2xx within 30 s; ' +
     'failures are retried after 1 min, 5 min, 30 min, 2 h and 24 h, then the subscription becomes `failed`. ' +
     'The secret is never returned.',
   auth: { kind: 'bearer', scope: 'webhooks' },
@@ -63,7 +69,8 @@ export const updateWebhook = defineOperation({
   summary: 'Change a webhook subscription',
   description:
     'Send at least one of `url`, `events`, `secret` (rotation) and `status` (`active` or `disabled`). ' +
-    'Setting `active` on a `failed` subscription re-activates it and resets its failure count.',
+    'Setting `active` on a `failed` subscription re-activates it, resets its failure count and sends the deliveries ' +
+    'that waited on a fresh schedule; deliveries that had failed for good come back with `POST /v1/webhooks/{webhookId}/recover`.',
   auth: { kind: 'bearer', scope: 'webhooks' },
   rateLimit: 'userOps',
   request: { params: ZWebhookIdParams, body: ZUpdateWebhookInput },
@@ -109,10 +116,51 @@ export const listWebhookDeliveries = defineOperation({
   summary: 'List delivery attempts',
   description:
     'One entry per attempt, retries included, newest first. Filter by `status`. A failed attempt says why in `error` ' +
-    '(`connection refused`, `timeout after 30 s`, `tls: self-signed certificate`, `http 500`, …).',
+    '(`connection refused`, `timeout after 30 s`, `tls: self-signed certificate`, `http 500`, …); `nextAttemptAt` says ' +
+    'when the delivery is tried again.',
   auth: { kind: 'bearer', scope: 'webhooks' },
   rateLimit: 'userOps',
   request: { params: ZWebhookIdParams, query: ZListDeliveriesQuery },
   success: { status: 200, description: 'A page of delivery attempts.', data: ZDeliveryLogEntry, list: true },
+  errors: ['NOT_FOUND'],
+});
+
+export const retryWebhookDelivery = defineOperation({
+  operationId: 'retryWebhookDelivery',
+  method: 'post',
+  path: '/v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry',
+  tag: 'Webhooks',
+  summary: 'Resend one delivery now',
+  description:
+    'Makes one real, signed attempt of the delivery’s event now, whatever the delivery’s state (waiting for a retry, ' +
+    'failed for good, or delivered) and the subscription’s status, and answers with its log entry. Its `attempt` ' +
+    'continues the delivery’s numbering. A success ends the delivery; a failure changes neither its retry schedule ' +
+    'nor the subscription’s failure count. `deliveryId` is in the logs; `404` when the event is no longer kept ' +
+    `(${RECOVER_MAX_DAYS} days) or the delivery was a test.`,
+  auth: { kind: 'bearer', scope: 'webhooks' },
+  rateLimit: 'userOps',
+  idempotent: true,
+  request: { params: ZDeliveryParams },
+  success: { status: 200, description: 'The log entry of the attempt.', data: ZDeliveryLogEntry },
+  errors: ['NOT_FOUND'],
+});
+
+export const recoverWebhook = defineOperation({
+  operationId: 'recoverWebhook',
+  method: 'post',
+  path: '/v1/webhooks/{webhookId}/recover',
+  tag: 'Webhooks',
+  summary: 'Re-send every delivery that failed since an instant',
+  description:
+    'Queues again, once each, every delivery of this subscription that failed for good (its last retry failed) whose ' +
+    `event was created in [\`since\`, \`until\`) (at most ${RECOVER_MAX_DAYS} days back), on a fresh retry schedule. ` +
+    'It never changes the subscription’s status: on an `active` subscription they go out at once; on a `failed` or ' +
+    '`disabled` one they wait until you re-activate it (`PATCH {"status":"active"}`). After an outage: re-activate, ' +
+    'then recover since the outage began. A second call queues nothing already waiting.',
+  auth: { kind: 'bearer', scope: 'webhooks' },
+  rateLimit: 'userOps',
+  idempotent: true,
+  request: { params: ZWebhookIdParams, body: ZRecoverWebhookInput },
+  success: { status: 202, description: 'How many deliveries were queued.', data: ZWebhookRecovery },
   errors: ['NOT_FOUND'],
 });

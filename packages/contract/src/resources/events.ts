@@ -4,7 +4,7 @@ import { ZAlertSeverity, ZAlertType } from './alerts.ts';
 import { ZConsentId } from './consent.ts';
 import { ZScoreValue } from './credit.ts';
 import { ZOfferType } from './offers.ts';
-import { ZClockId } from './sandbox-clocks.ts';
+import { ZClockId, ZPausedUsersOnClock } from './sandbox-clocks.ts';
 import { ZUserStatus } from './users.ts';
 import type { TEventType } from './webhooks.ts';
 
@@ -71,7 +71,7 @@ export const ZAlertCreatedData = z
 export const ZOfferClickedData = z.object(offerFields).meta({ id: 'OfferClickedEventData' });
 export const ZOfferConvertedData = z.object({ ...offerFields, convertedAt: ZTimestamp }).meta({ id: 'OfferConvertedEventData' });
 export const ZSandboxClockReadyData = z
-  .object({ clockId: ZClockId, frozenTime: ZTimestamp })
+  .object({ clockId: ZClockId, frozenTime: ZTimestamp, pausedUsers: ZPausedUsersOnClock })
   .meta({ id: 'SandboxClockReadyEventData' });
 
 export const ZConsentWithdrawnData = z

@@ -1,11 +1,27 @@
 import { prefixedId, sortQuery, ZCreatedWindowQuery, ZPageQuery, ZTimestamp, ZUserId } from '../common.ts';
 import { z } from '../zod.ts';
+import { ZPausedUser } from './users.ts';
 
 /** Users a clock holds at most, and how far one advance may move it (Stripe's test clocks have the same two bounds). */
 export const MAX_CLOCK_USERS = 100;
 export const MAX_CLOCK_ADVANCE_YEARS = 2;
 
+/**
+ * A time to advance to that stays in the future for a while and fits any clock started in 2026 or 2027 (an advance
+ * moves at most two years); the example it replaces, a month after a past date, could only ever be refused.
+ */
+const ADVANCE_EXAMPLE = '2028-01-01T00:00:00.000Z';
+
 export const ZClockId = prefixedId('clk', 'clk_7Rt2mQ9xK4vB1nL6');
+
+export const ZPausedUsersOnClock = z
+  .array(ZPausedUser)
+  .max(MAX_CLOCK_USERS)
+  .meta({
+    description:
+      'The users on the clock whose monitoring is paused at `frozenTime`, and why: after an advance past the expiry ' +
+      'of a consent you attested, `consent_expired` (docs/partner/testing-with-clocks.md).',
+  });
 
 export const CLOCK_STATUSES = ['ready', 'advancing'] as const;
 export const ZClockStatus = z.enum(CLOCK_STATUSES, `must be one of ${CLOCK_STATUSES.join(', ')}`).meta({
@@ -25,6 +41,7 @@ export const ZSandboxClock = z
     }),
     status: ZClockStatus,
     userCount: z.number().int().min(0).max(MAX_CLOCK_USERS).meta({ example: 1 }),
+    pausedUsers: ZPausedUsersOnClock,
     createdAt: ZTimestamp,
   })
   .meta({
@@ -38,7 +55,13 @@ export type TSandboxClock = z.infer<typeof ZSandboxClock>;
 export const ZCreateClockInput = z
   .strictObject({
     name: z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters').optional(),
-    frozenTime: ZTimestamp.optional().meta({ description: 'Where the clock starts; now by default, never in the past.' }),
+    // No example: a start must lie between now and two years on, so any written date becomes a `400` with time.
+    frozenTime: z.iso
+      .datetime({ offset: false })
+      .optional()
+      .meta({
+        description: `Where the clock starts: now by default, never in the past, at most ${MAX_CLOCK_ADVANCE_YEARS} years from now.`,
+      }),
   })
   .meta({ id: 'CreateSandboxClockInput' });
 export type TCreateClockInput = z.infer<typeof ZCreateClockInput>;
@@ -64,6 +87,7 @@ export const ZAdvanceClockInput = z
   .strictObject({
     frozenTime: ZTimestamp.meta({
       description: `The clock's new time: after its current \`frozenTime\`, at most ${MAX_CLOCK_ADVANCE_YEARS} years later.`,
+      example: ADVANCE_EXAMPLE,
     }),
   })
   .meta({ id: 'AdvanceSandboxClockInput' });

@@ -85,9 +85,11 @@ export const ZDateOfBirth = dateInput().meta({
   description: 'YYYY-MM-DD; the person must be 18–120 years old.',
   example: '1985-04-12',
 });
+// Punctuation escaped inside the class so the documented pattern also compiles as a Unicode-sets (`v`) expression.
+const PHONE_PATTERN = String.raw`^\+?[0-9][0-9 \(\)\.\-]{6,19}$`;
 export const ZPhone = z
   .string()
-  .regex(/^\+?[0-9][0-9 ().-]{6,19}$/, 'must be a phone number such as +1 555 010 0100')
+  .regex(new RegExp(PHONE_PATTERN), 'must be a phone number such as +1 555 010 0100')
   .meta({ example: '+1 555 010 0100' });
 
 export const ZAddress = z
@@ -144,6 +146,17 @@ export const ZEnrolledUser = z
 export type TEnrolledUser = z.infer<typeof ZEnrolledUser>;
 
 export const MONITORING_STATUSES = ['active', 'paused', 'stopped'] as const;
+export const ZPausedReason = z.enum([
+  'consent_required',
+  'consent_withdrawn',
+  'consent_expired',
+  'not_verified',
+  'verification_locked',
+  'credit_frozen',
+]);
+
+/** A user whose monitoring is paused, and why: what a test clock lists after an advance. */
+export const ZPausedUser = z.object({ userId: ZUserId, reason: ZPausedReason }).meta({ id: 'PausedUser' });
 
 export const ZMonitoring = z
   .object({
@@ -154,10 +167,7 @@ export const ZMonitoring = z
         'not verified yet, verification locked, or the file frozen at the bureau); ' +
         '`pausedReason` says which. `stopped`: the user was deleted; monitoring never resumes.',
     }),
-    pausedReason: z
-      .enum(['consent_required', 'consent_withdrawn', 'consent_expired', 'not_verified', 'verification_locked', 'credit_frozen'])
-      .nullable()
-      .meta({ description: 'Why monitoring is `paused`; null otherwise.' }),
+    pausedReason: ZPausedReason.nullable().meta({ description: 'Why monitoring is `paused`; null otherwise.' }),
     lastRefreshedAt: ZTimestamp.nullable().meta({
       description:
         'When the credit file was last pulled and compared (a scheduled refresh or a refresh now); null before the first.',

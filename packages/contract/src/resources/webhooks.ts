@@ -1,4 +1,13 @@
-import { sortQuery, ZCreatedWindowQuery, ZDeliveryId, ZEventId, ZPageQuery, ZTimestamp, ZWebhookId } from '../common.ts';
+import {
+  instantInput,
+  sortQuery,
+  ZCreatedWindowQuery,
+  ZDeliveryId,
+  ZEventId,
+  ZPageQuery,
+  ZTimestamp,
+  ZWebhookId,
+} from '../common.ts';
 import { z } from '../zod.ts';
 
 export const EVENT_TYPES = [
@@ -167,7 +176,18 @@ export const ZDeliveryLogEntry = z
       .int()
       .min(1)
       .optional()
-      .meta({ description: '1 for the first attempt, 2–6 for the retries.', example: 1 }),
+      .meta({
+        description:
+          'Counts every attempt of this delivery: 1 for the first, 2–6 for its scheduled retries, and on from there for ' +
+          'a retry you ask for or a recovery (never a second 1).',
+        example: 1,
+      }),
+    nextAttemptAt: ZTimestamp.nullable().meta({
+      description:
+        'When the next attempt of this delivery is due, on the latest attempt of a delivery still waiting for a retry; ' +
+        'null when none is due (it succeeded, it failed for good, a later attempt was made, or the subscription is not `active`).',
+      example: '2026-01-15T10:35:00.000Z',
+    }),
   })
   .meta({ id: 'DeliveryLogEntry' });
 export type TDeliveryLogEntry = z.infer<typeof ZDeliveryLogEntry>;
@@ -188,3 +208,36 @@ export const ZListDeliveriesQuery = z.strictObject({
 export type TListDeliveriesQuery = z.infer<typeof ZListDeliveriesQuery>;
 
 export const ZWebhookIdParams = z.strictObject({ webhookId: ZWebhookId });
+
+export const ZDeliveryParams = z.strictObject({ webhookId: ZWebhookId, deliveryId: ZDeliveryId });
+
+/** How far back `recover` reaches: as long as deliveries and events are kept. */
+export const RECOVER_MAX_DAYS = 30;
+
+export const ZRecoverWebhookInput = z
+  .strictObject({
+    since: instantInput().meta({
+      description: `Re-queue the deliveries of events created at or after this instant (ISO 8601; at most ${RECOVER_MAX_DAYS} days back, not in the future).`,
+      example: '2026-01-14T00:00:00Z',
+    }),
+    until: instantInput()
+      .optional()
+      .meta({ description: 'And strictly before this instant (default: now).', example: '2026-01-15T00:00:00Z' }),
+  })
+  .meta({ id: 'RecoverWebhookInput' });
+export type TRecoverWebhookInput = z.infer<typeof ZRecoverWebhookInput>;
+
+export const ZWebhookRecovery = z
+  .object({
+    webhookId: ZWebhookId,
+    queued: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: 'Deliveries that had failed for good and are queued again, each once.', example: 3 }),
+    since: ZTimestamp,
+    until: ZTimestamp,
+    status: ZWebhookStatus,
+  })
+  .meta({ id: 'WebhookRecovery' });
+export type TWebhookRecovery = z.infer<typeof ZWebhookRecovery>;

@@ -2,9 +2,9 @@ import { SCOPES, type Scope, WIDGET_DISCLOSURES, type WidgetDisclosure } from '@
 import { writeTransaction } from '../../cache/invalidation.ts';
 import { ENVIRONMENT_TAG } from '../../core/principal.ts';
 import type { Db } from '../../db/db.ts';
-import { invalidCidrs } from '../../http/ip-allowlist.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
+import { invalidCidrs } from '../../security/ip-allowlist.ts';
 import { hashSecret, verifySecret } from '../../security/secret-hash.ts';
 import { invalidEmbedOrigins, originAllowed } from './embed-origins.ts';
 import {
@@ -118,6 +118,9 @@ export type BootstrapOutcome =
   | { kind: 'generated'; client: ClientRecord; secret: string }
   | { kind: 'existing'; client: ClientRecord };
 
+/** The sandbox client's name until the operator names the bank (BOOTSTRAP_CLIENT_NAME): consumers read it. */
+export const DEFAULT_BANK_NAME = 'Sandbox Bank';
+
 /**
  * Makes sure a sandbox has a client to start with. From BOOTSTRAP_CLIENT_ID/SECRET when set (kept
  * in step with them); otherwise one generated client whose secret is shown once, at creation.
@@ -125,9 +128,10 @@ export type BootstrapOutcome =
 export const ensureBootstrapClient = async (
   db: Db,
   clock: Clock,
-  options: { id?: string; secret?: string; email: string; embedOrigins?: string[] },
+  options: { id?: string; secret?: string; email: string; embedOrigins?: string[]; name?: string },
 ): Promise<BootstrapOutcome> => {
   const embedOrigins = options.embedOrigins ?? LOCALHOST_ORIGINS;
+  const name = options.name ?? DEFAULT_BANK_NAME;
   if (options.id && options.secret) {
     const existing = await findClient(db, options.id);
     if (!existing) {
@@ -135,7 +139,7 @@ export const ensureBootstrapClient = async (
         const { client } = await createClient(db, clock, 'sandbox', {
           id: options.id,
           secret: options.secret,
-          name: 'Bootstrap sandbox client',
+          name,
           contactEmail: options.email,
           embedOrigins,
           isBootstrap: true,
@@ -146,7 +150,12 @@ export const ensureBootstrapClient = async (
         if (!(await findClient(db, options.id))) throw error;
       }
     }
-    const client = await changeClient(db, options.id, { scopes: [...SCOPES], contactEmail: options.email, embedOrigins });
+    const client = await changeClient(db, options.id, {
+      scopes: [...SCOPES],
+      contactEmail: options.email,
+      embedOrigins,
+      ...(options.name ? { name: options.name } : {}),
+    });
     if (!(await verifySecret(options.secret, client.secretHash))) {
       const hash = await hashSecret(options.secret);
       await writeTransaction(db, undefined, (tx) => replaceClientSecret(tx, client.id, hash, clock.now()));
@@ -154,9 +163,13 @@ export const ensureBootstrapClient = async (
     return { kind: 'configured', client };
   }
   const existing = await findBootstrapClient(db);
-  if (existing) return { kind: 'existing', client: existing };
+  if (existing) {
+    // A name given at this start renames the client; without one the client keeps the name it has.
+    const renamed = options.name && options.name !== existing.name;
+    return { kind: 'existing', client: renamed ? await changeClient(db, existing.id, { name: options.name }) : existing };
+  }
   const { client, secret } = await createClient(db, clock, 'sandbox', {
-    name: 'Bootstrap sandbox client',
+    name,
     contactEmail: options.email,
     embedOrigins,
     isBootstrap: true,

@@ -4,7 +4,7 @@ import { realNow, runInClockScope } from '../../lib/clock.ts';
 import { eachLimited, type PollLoop, startPollLoop } from '../../lib/poll-loop.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { type ClaimedUser, dueOnClock, type RefreshOutcome, refreshClaimedUser } from '../monitoring/service.ts';
-import { writeUser } from '../users/service.ts';
+import { pausedUsersOnClock, writeUser } from '../users/service.ts';
 import { type ClaimedAdvance, claimAdvance, clockUserIds, extendLease, finishAdvance } from './repo.ts';
 
 /** How soon an advance whose pull failed is taken up again (its finished periods stay done). */
@@ -54,10 +54,12 @@ const runAdvance = async (ctx: AppContext, advance: ClaimedAdvance, report: Adva
   const finished = await writeUser(ctx, async (tx, touches) => {
     if (!(await finishAdvance(tx, advance, realNow(ctx.clock)))) return false;
     touches(...(await clockUserIds(tx, advance.id)).map(userTag));
+    // Read after the clock moved: who is paused at its new time (a consent that expired during the advance).
+    const pausedUsers = await pausedUsersOnClock(tx, advance.id, realNow(ctx.clock));
     await recordEvent(tx, ctx.ids, {
       clientId: advance.client_id,
       type: 'sandbox.clock.ready',
-      data: { clockId: advance.id, frozenTime: target.toISOString() },
+      data: { clockId: advance.id, frozenTime: target.toISOString(), pausedUsers },
       createdAt: realNow(ctx.clock),
     });
     return true;

@@ -10,13 +10,12 @@ import {
 import { userTag } from '../../cache/read-cache.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError, notFound, validationError } from '../../core/api-error.ts';
+import { cursorsOf } from '../../core/cursor.ts';
 import type { Caller } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
-import { cursorsOf } from '../../http/cursor.ts';
 import { realNow } from '../../lib/clock.ts';
-import { deleteUserRows, writeUser } from '../users/service.ts';
+import { attachUsersToClock, deleteUserRows, detachClockUsers, pausedUsersOnClock, writeUser } from '../users/service.ts';
 import {
-  attachUsers,
   type ClockRow,
   clockUserIds,
   deleteClockRow,
@@ -26,6 +25,7 @@ import {
   lockCandidateUsers,
   staleClocks,
   startAdvance,
+  touchClock,
 } from './repo.ts';
 
 export { runClockAdvancesUntilIdle, startClockAdvances } from './advance.ts';
@@ -34,12 +34,13 @@ export { runClockAdvancesUntilIdle, startClockAdvances } from './advance.ts';
 const CLOCK_SKEW_MS = 60_000;
 const UNUSED_CLOCK_DAYS = 30;
 
-const toClock = (row: ClockRow): TSandboxClock => ({
+const toClock = async (ctx: AppContext, row: ClockRow): Promise<TSandboxClock> => ({
   clockId: row.id,
   name: row.name,
   frozenTime: new Date(row.frozen_time).toISOString(),
   status: row.status,
   userCount: row.user_count,
+  pausedUsers: row.user_count === 0 ? [] : await pausedUsersOnClock(ctx.db, row.id, realNow(ctx.clock)),
   createdAt: new Date(row.created_at).toISOString(),
 });
 
@@ -69,18 +70,18 @@ export const createClock = async (ctx: AppContext, caller: Caller, input: TCreat
     frozenTime,
     createdAt: now,
   });
-  return toClock(row);
+  return toClock(ctx, row);
 };
 
 export const listClocks = async (ctx: AppContext, caller: Caller, query: TListClocksQuery) => {
   const page = await listClientClocks(ctx.db, caller.clientId, query, cursorsOf(ctx));
-  return { items: page.items.map(toClock), pagination: page.pagination };
+  return { items: await Promise.all(page.items.map((row) => toClock(ctx, row))), pagination: page.pagination };
 };
 
 export const getClock = async (ctx: AppContext, caller: Caller, clockId: string): Promise<TSandboxClock> => {
   const row = await findClock(ctx.db, caller.clientId, clockId);
   if (!row) throw clockNotFound();
-  return toClock(row);
+  return toClock(ctx, row);
 };
 
 /**
@@ -112,7 +113,8 @@ export const attachClockUsers = async (
       } else joining.push(id);
     });
     if (problems.length > 0) throw validationError(problems);
-    await attachUsers(tx, clockId, joining, now);
+    await attachUsersToClock(tx, clockId, joining);
+    await touchClock(tx, clockId, now);
     touches(...joining.map(userTag));
   });
   return getClock(ctx, caller, clockId);
@@ -156,6 +158,7 @@ const deleteClockIn = async (ctx: AppContext, clientId: string, clockId: string,
     if (!clock) return false;
     if (clock.status === 'advancing') throw advancingError();
     await deleteUserRows(tx, ctx, clientId, await clockUserIds(tx, clockId), at, touches);
+    await detachClockUsers(tx, clockId);
     await deleteClockRow(tx, clockId);
     return true;
   });

@@ -1,4 +1,4 @@
-import { validationError } from '../../core/api-error.ts';
+import { type ErrorDetail, validationError } from '../../core/api-error.ts';
 
 export const MIN_AGE = 18;
 export const MAX_AGE = 120;
@@ -12,9 +12,18 @@ export const ageOn = (dateOfBirth: string, today: Date): number => {
   return age;
 };
 
+const AGE_PROBLEM = { field: 'dateOfBirth', message: `the person must be ${MIN_AGE}–${MAX_AGE} years old` };
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
 export const assertAdultAge = (dateOfBirth: string, today: Date): void => {
   const age = ageOn(dateOfBirth, today);
-  if (age < MIN_AGE || age > MAX_AGE) {
-    throw validationError([{ field: 'dateOfBirth', message: `the person must be ${MIN_AGE}–${MAX_AGE} years old` }]);
-  }
+  if (age < MIN_AGE || age > MAX_AGE) throw validationError([AGE_PROBLEM]);
+};
+
+/** The age rule on an enrolment body not yet validated, so it is reported with the body's other broken fields. */
+export const enrolmentAgeProblems = (body: unknown, today: Date): ErrorDetail[] => {
+  const dateOfBirth = (body as { dateOfBirth?: unknown } | null)?.dateOfBirth;
+  if (typeof dateOfBirth !== 'string' || !DATE.test(dateOfBirth)) return [];
+  const age = ageOn(dateOfBirth, today);
+  return age < MIN_AGE || age > MAX_AGE ? [{ ...AGE_PROBLEM }] : [];
 };

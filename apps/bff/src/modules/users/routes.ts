@@ -10,6 +10,7 @@ import {
 } from '@credit/contract';
 import type { AppContext } from '../../context.ts';
 import { bindRoute, type ModuleRoutes } from '../../http/route.ts';
+import { enrolmentAgeProblems } from './age.ts';
 import { bindConsentRoutes, originOf } from './consent-routes.ts';
 import * as users from './service.ts';
 
@@ -21,6 +22,7 @@ export const userRoutes = (ctx: AppContext): ModuleRoutes => ({
       async ({ body, caller, req }) => ({ data: await users.enrollUser(ctx, caller, body, originOf(req)) }),
       {
         bodySchema: (principal) => (principal.kind === 'user' ? ZSelfEnrollmentInput : ZEnrollmentInput),
+        bodyRules: enrolmentAgeProblems,
       },
     ),
     bindRoute(ctx, enrollUsersBatch, async ({ body, caller, req }) => {

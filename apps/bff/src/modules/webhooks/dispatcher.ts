@@ -15,6 +15,8 @@ export interface Dispatcher {
   /** One pass: fan out, claim and start due attempts, send pending notices. Resolves when the attempts it started end and are recorded. */
   runOnce(): Promise<void>;
   stop(): Promise<void>;
+  /** Resolves once a commit's NOTIFY wakes this worker (at once when it does not listen). */
+  listening: Promise<void>;
 }
 
 /** A claimed delivery waiting for (or holding) one of its receiver's connections. */
@@ -99,8 +101,10 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
           }));
     const at = ctx.clock.now();
     const number = job.attempts + 1;
-    const final = !outcome.ok && job.attempts >= schedule.length;
-    const delay = schedule[job.attempts] ?? 0;
+    // The schedule counts from its latest start (the first attempt, a re-activation or a recovery).
+    const made = job.attempts - job.schedule_base;
+    const final = !outcome.ok && made >= schedule.length;
+    const delay = schedule[made] ?? 0;
     settler.settle({
       deliveryId: job.id,
       leaseToken,
@@ -302,6 +306,7 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
           });
 
   return {
+    listening: Promise.resolve(unlisten).then(() => undefined),
     async runOnce() {
       await tick();
       await settled();

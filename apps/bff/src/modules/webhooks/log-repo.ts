@@ -14,6 +14,7 @@ interface AttemptRow {
   response_time_ms: number;
   delivered_at: Date;
   error: string | null;
+  next_attempt_at: Date | null;
 }
 
 export interface AttemptRecord {
@@ -28,6 +29,8 @@ export interface AttemptRecord {
   deliveredAt: Date;
   /** Why a failed attempt failed (failure-reason.ts); undefined on success. */
   error?: string | undefined;
+  /** When the delivery is tried again after this attempt; null when nothing is due. */
+  nextAttemptAt?: Date | null;
 }
 
 export const toLogEntry = (a: AttemptRecord): TDeliveryLogEntry => ({
@@ -39,6 +42,7 @@ export const toLogEntry = (a: AttemptRecord): TDeliveryLogEntry => ({
   responseTime: a.responseTimeMs,
   deliveredAt: a.deliveredAt.toISOString(),
   attempt: a.attempt,
+  nextAttemptAt: a.nextAttemptAt ? a.nextAttemptAt.toISOString() : null,
   ...(a.error ? { error: a.error } : {}),
 });
 
@@ -78,10 +82,10 @@ export const listAttempts = async (
   // A cursor opens only the logs of the subscription it was issued for.
   const list = `webhook_attempts:${webhookId}`;
   const params: unknown[] = [webhookId];
-  const filters = ['webhook_id = $1'];
+  const filters = ['a.webhook_id = $1'];
   if (query.status) {
     params.push(query.status);
-    filters.push(`status = $${params.length}`);
+    filters.push(`a.status = $${params.length}`);
   }
   const where = filters.join(' and ');
   const countParams = [...params];
@@ -92,14 +96,20 @@ export const listAttempts = async (
     cursorFilter = ` and ${afterCursorCondition(TERMS, values, params).replace(/seq ([<>=]) (\$\d+)/g, 'seq $1 $2::bigint')}`;
   }
   params.push(query.limit + 1);
+  // The next attempt is the delivery's, shown on its latest attempt while it waits and its subscription sends.
   const { rows } = await db.query<AttemptRow>(
-    `select seq::text as seq, delivery_id, event_id, event_type, attempt, status, status_code, response_time_ms, delivered_at,
-       error
-     from webhook_attempts where ${where}${cursorFilter} order by delivered_at desc, seq desc limit $${params.length}`,
+    `select a.seq::text as seq, a.delivery_id, a.event_id, a.event_type, a.attempt, a.status, a.status_code,
+       a.response_time_ms, a.delivered_at, a.error,
+       case when d.state = 'pending' and d.attempts = a.attempt and w.status = 'active' then d.next_attempt_at end
+         as next_attempt_at
+     from webhook_attempts a
+       join webhook_deliveries d on d.id = a.delivery_id
+       join webhooks w on w.id = a.webhook_id
+     where ${where}${cursorFilter} order by a.delivered_at desc, a.seq desc limit $${params.length}`,
     params,
   );
   const count = await db.query<{ total: number }>(
-    `select count(*)::int as total from webhook_attempts where ${where}`,
+    `select count(*)::int as total from webhook_attempts a where ${where}`,
     countParams,
   );
   const page = pageOf(rows, query.limit, Number(count.rows[0]?.total ?? 0), (row) =>
@@ -118,6 +128,7 @@ export const listAttempts = async (
         responseTimeMs: row.response_time_ms,
         deliveredAt: new Date(row.delivered_at),
         error: row.error ?? undefined,
+        nextAttemptAt: row.next_attempt_at ? new Date(row.next_attempt_at) : null,
       }),
     ),
     pagination: page.pagination,

@@ -13,14 +13,18 @@ export interface FailureNotifier {
 const message = (notice: NoticeClaim, from: string, to: string) => ({
   from,
   to,
-  subject: `Webhook ${notice.id} was disabled after repeated delivery failures`,
+  subject: `Webhook ${notice.id} is now "failed" after repeated delivery failures`,
   text: [
     `Your webhook subscription ${notice.id} (${new URL(notice.url).host}) did not answer 2xx to a delivery`,
-    'or to any of its five retries, so it is now marked "failed" and receives no more deliveries.',
+    'or to any of its five retries, so its status is now "failed" and it receives no deliveries until you re-activate it.',
     ...(notice.last_error ? [`The last attempt failed with: ${notice.last_error}.`] : []),
     '',
-    'Check the attempts with GET /v1/webhooks/{webhookId}/logs, fix the receiver, then re-activate it with',
-    'PATCH /v1/webhooks/{webhookId} {"status": "active"}. Deliveries still queued resume on a fresh schedule.',
+    'To get every event back:',
+    '1. Check the attempts with GET /v1/webhooks/{webhookId}/logs and fix the receiver.',
+    '2. Re-activate it: PATCH /v1/webhooks/{webhookId} {"status": "active"}. Deliveries still waiting resume on a fresh schedule.',
+    '3. Recover what failed: POST /v1/webhooks/{webhookId}/recover {"since": "<when the outage began>"} queues again,',
+    '   once each, every delivery that failed for good and every event sent while the subscription was "failed"',
+    '   (up to 30 days back). GET /v1/events lists your events of the last 30 days to reconcile.',
   ].join('\n'),
 });
 

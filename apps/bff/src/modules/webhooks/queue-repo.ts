@@ -48,7 +48,10 @@ export interface ClaimedDelivery {
   id: string;
   webhook_id: string;
   event_id: string;
+  /** Attempts made so far: the next one is logged as `attempts + 1`. */
   attempts: number;
+  /** `attempts` when the current retry schedule began: the next delay is the schedule's `attempts - schedule_base`-th. */
+  schedule_base: number;
 }
 
 /**
@@ -71,7 +74,7 @@ export const claimDueDeliveries = async (
          and (d.lease_until is null or d.lease_until < $1)
        order by d.next_attempt_at limit $4
        for update of d skip locked)
-     returning id, webhook_id, event_id, attempts`,
+     returning id, webhook_id, event_id, attempts, schedule_base`,
     [now, leaseUntil, leaseToken, limit],
   );
   return rows;
@@ -108,8 +111,8 @@ export const claimDeliveryJobs = async (
            and d.webhook_id <> all($5::text[])
          order by d.next_attempt_at limit $4
          for update of d skip locked)
-       returning id, webhook_id, event_id, attempts, next_attempt_at)
-     select c.id, c.webhook_id, c.event_id, c.attempts,
+       returning id, webhook_id, event_id, attempts, schedule_base, next_attempt_at)
+     select c.id, c.webhook_id, c.event_id, c.attempts, c.schedule_base,
        e.type as event_type, e.data as event_data, e.created_at as event_created_at,
        w.client_id, w.url, w.events, w.status, w.secret_enc, w.previous_secret_enc, w.previous_secret_expires_at,
        w.failure_count, w.created_at, w.updated_at
@@ -122,6 +125,7 @@ export const claimDeliveryJobs = async (
     webhook_id: r.webhook_id,
     event_id: r.event_id,
     attempts: r.attempts,
+    schedule_base: r.schedule_base,
     event:
       r.event_type && r.event_created_at
         ? { id: r.event_id, type: r.event_type, data: r.event_data ?? {}, createdAt: new Date(r.event_created_at) }
@@ -157,7 +161,8 @@ export interface AttemptSettlement {
 }
 
 /**
- * Settles many attempts in one transaction of one to four statements, whatever their number: the deliveries
+ * Settles many attempts in one transaction of one to four statements, whatever their number. An attempt is logged
+ * with the number the row counts, not the one the claim expected, so a retry asked for meanwhile never shares it. The deliveries
  * this worker still holds the lease of are updated and their attempts logged in one statement (a worker that
  * lost a lease leaves that outcome to the one that took over); then the subscriptions' failure counts, in
  * settlement order (a success resets the count, each later failure adds one); then the subscriptions whose last
@@ -175,16 +180,16 @@ export const settleAttempts = async (
          lease_token = null, lease_until = null
        from unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) as v(id, token, state, next_at)
        where d.id = v.id and d.lease_token = v.token
-       returning d.id),
+       returning d.id, d.attempts),
      logged as (
        insert into webhook_attempts (delivery_id, webhook_id, event_id, event_type, attempt, status, status_code,
          response_time_ms, delivered_at, error)
-       select a.delivery_id, a.webhook_id, a.event_id, a.event_type, a.attempt, a.status, a.status_code, a.response_time_ms,
+       select a.delivery_id, a.webhook_id, a.event_id, a.event_type, s.attempts, a.status, a.status_code, a.response_time_ms,
          a.delivered_at, a.error
        from unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::int[], $12::int[],
          $13::timestamptz[], $14::text[]) with ordinality as a(delivery_id, webhook_id, event_id, event_type, attempt, status,
          status_code, response_time_ms, delivered_at, error, n)
-       where a.delivery_id in (select id from settled)
+       join settled s on s.id = a.delivery_id
        order by a.n)
      select id from settled`,
     [
@@ -264,12 +269,108 @@ export const settleDelivery = async (
   return rowCount > 0;
 };
 
-/** Re-activation: a fresh schedule for the deliveries still waiting. */
+/** Re-activation: a fresh schedule for the deliveries still waiting; their attempt numbers go on. */
 export const restartPendingDeliveries = async (tx: Queryable, webhookId: string, at: Date): Promise<void> => {
-  await tx.query(`update webhook_deliveries set attempts = 0, next_attempt_at = $2 where webhook_id = $1 and state = 'pending'`, [
-    webhookId,
-    at,
-  ]);
+  await tx.query(
+    `update webhook_deliveries set schedule_base = attempts, next_attempt_at = $2 where webhook_id = $1 and state = 'pending'`,
+    [webhookId, at],
+  );
+};
+
+/**
+ * `recover`: in [since, until) by the event's creation (no `until`: up to now, included), queues again each delivery that failed for good, and queues
+ * each event of the subscription's types that it never got a delivery of (it was `failed` or `disabled` then), from
+ * its creation on. `nextAttemptAt` null parks them until re-activation. The unique (webhook, event) pair keeps a
+ * fan-out running meanwhile from queueing an event twice. Answers how many were queued.
+ */
+export const requeueSince = async (
+  tx: Queryable,
+  ids: IdGenerator,
+  webhook: { id: string; clientId: string; events: TEventType[]; createdAt: Date },
+  window: { since: Date; until: Date | null },
+  nextAttemptAt: Date | null,
+  now: Date,
+): Promise<number> => {
+  const requeued = await tx.query(
+    `update webhook_deliveries d set state = 'pending', schedule_base = d.attempts, next_attempt_at = $4,
+       lease_token = null, lease_until = null
+     from outbox_events e
+     where d.webhook_id = $1 and d.state = 'failed' and e.id = d.event_id and e.created_at >= $2
+       and ($3::timestamptz is null or e.created_at < $3)`,
+    [webhook.id, window.since, window.until, nextAttemptAt],
+  );
+  const { rows } = await tx.query<{ id: string; type: TEventType }>(
+    `select e.id, e.type from outbox_events e
+     where e.client_id = $1 and e.type = any($2::text[]) and e.created_at >= greatest($3::timestamptz, $5::timestamptz)
+       and ($4::timestamptz is null or e.created_at < $4)
+       and not exists (select 1 from webhook_deliveries d where d.webhook_id = $6 and d.event_id = e.id)`,
+    [webhook.clientId, webhook.events, window.since, window.until, webhook.createdAt, webhook.id],
+  );
+  if (rows.length === 0) return requeued.rowCount;
+  const added = await tx.query(
+    `insert into webhook_deliveries (id, webhook_id, client_id, event_id, event_type, state, next_attempt_at, created_at)
+     select d.id, $3, $4, d.event_id, d.event_type, 'pending', $5, $6
+     from unnest($1::text[], $2::text[], $7::text[]) as d(id, event_id, event_type)
+     on conflict (webhook_id, event_id) do nothing`,
+    [
+      rows.map(() => ids.id('del')),
+      rows.map((r) => r.id),
+      webhook.id,
+      webhook.clientId,
+      nextAttemptAt,
+      now,
+      rows.map((r) => r.type),
+    ],
+  );
+  return requeued.rowCount + added.rowCount;
+};
+
+/** A delivery with what resending it needs; undefined when it is not this subscription's, or its event is gone. */
+export const findDeliveryToResend = async (
+  db: Queryable,
+  webhookId: string,
+  deliveryId: string,
+): Promise<{ id: string; event: EventToSend } | undefined> => {
+  const { rows } = await db.query<{
+    id: string;
+    event_id: string;
+    type: TEventType;
+    data: Record<string, unknown>;
+    created_at: Date;
+  }>(
+    `select d.id, d.event_id, e.type, e.data, e.created_at
+     from webhook_deliveries d join outbox_events e on e.id = d.event_id
+     where d.id = $1 and d.webhook_id = $2`,
+    [deliveryId, webhookId],
+  );
+  const row = rows[0];
+  return row
+    ? { id: row.id, event: { id: row.event_id, type: row.type, data: row.data, createdAt: new Date(row.created_at) } }
+    : undefined;
+};
+
+/**
+ * Records a resend asked for by the partner: the next attempt number, and the schedule moved along with it so the
+ * automatic retries keep their place. A success ends the delivery; a failure leaves its state and next retry as they were.
+ * Answers the attempt's number and the delivery's next due attempt (as the logs show it), or undefined when the
+ * delivery is gone (its subscription was deleted meanwhile).
+ */
+export const recordResend = async (
+  tx: Queryable,
+  deliveryId: string,
+  delivered: boolean,
+): Promise<{ attempt: number; nextAttemptAt: Date | null } | undefined> => {
+  const { rows } = await tx.query<{ attempts: number; next_attempt_at: Date | null }>(
+    `update webhook_deliveries d set attempts = d.attempts + 1, schedule_base = d.schedule_base + 1,
+       state = case when $2::boolean then 'succeeded' else d.state end,
+       next_attempt_at = case when $2::boolean then null else d.next_attempt_at end
+     from webhooks w
+     where d.id = $1 and w.id = d.webhook_id
+     returning d.attempts, case when d.state = 'pending' and w.status = 'active' then d.next_attempt_at end as next_attempt_at`,
+    [deliveryId, delivered],
+  );
+  const row = rows[0];
+  return row ? { attempt: row.attempts, nextAttemptAt: row.next_attempt_at ? new Date(row.next_attempt_at) : null } : undefined;
 };
 
 export interface NoticeClaim {

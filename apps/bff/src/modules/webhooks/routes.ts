@@ -4,6 +4,8 @@ import {
   getWebhook,
   listWebhookDeliveries,
   listWebhooks,
+  recoverWebhook,
+  retryWebhookDelivery,
   testWebhook,
   updateWebhook,
 } from '@credit/contract';
@@ -35,5 +37,11 @@ export const webhookRoutes = (ctx: AppContext): ModuleRoutes => ({
       const page = await webhooks.listDeliveries(ctx, caller, params.webhookId, query);
       return { data: page.items, pagination: page.pagination };
     }),
+    bindRoute(ctx, retryWebhookDelivery, async ({ params, caller }) => ({
+      data: await webhooks.retryDelivery(ctx, caller, params.webhookId, params.deliveryId),
+    })),
+    bindRoute(ctx, recoverWebhook, async ({ params, body, caller }) => ({
+      data: await webhooks.recoverWebhook(ctx, caller, params.webhookId, body),
+    })),
   ],
 });

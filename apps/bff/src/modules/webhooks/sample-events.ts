@@ -31,7 +31,7 @@ export const sampleEventData = (type: TEventType, at: Date, ids: { id(prefix: st
     case 'offer.converted':
       return { ...offer, clickId: ids.id('clk'), convertedAt: at.toISOString() };
     case 'sandbox.clock.ready':
-      return { clockId: ids.id('clk'), frozenTime: at.toISOString() };
+      return { clockId: ids.id('clk'), frozenTime: at.toISOString(), pausedUsers: [] };
     case 'consent.withdrawn':
       return { ...who, consentId: 'cns_TestConsent0000001', withdrawnAt: at.toISOString() };
   }

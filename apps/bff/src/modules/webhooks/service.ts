@@ -1,22 +1,26 @@
-import type {
-  TCreateWebhookInput,
-  TDeliveryLogEntry,
-  TEventType,
-  TListDeliveriesQuery,
-  TListWebhooksQuery,
-  TUpdateWebhookInput,
-  TWebhook,
+import {
+  instantOf,
+  RECOVER_MAX_DAYS,
+  type TCreateWebhookInput,
+  type TDeliveryLogEntry,
+  type TEventType,
+  type TListDeliveriesQuery,
+  type TListWebhooksQuery,
+  type TRecoverWebhookInput,
+  type TUpdateWebhookInput,
+  type TWebhook,
+  type TWebhookRecovery,
 } from '@credit/contract';
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../core/api-error.ts';
+import { notFound, validationError } from '../../core/api-error.ts';
+import { cursorsOf } from '../../core/cursor.ts';
 import type { Caller } from '../../core/principal.ts';
-import { cursorsOf } from '../../http/cursor.ts';
 import { recordAudit } from '../audit/service.ts';
 import { assertWebhookUrl } from './assert-webhook-url.ts';
 import { Deliverer } from './deliver.ts';
 import { sendSigned } from './envelope.ts';
 import { insertAttempt, listAttempts, toLogEntry } from './log-repo.ts';
-import { insertTestDelivery, restartPendingDeliveries } from './queue-repo.ts';
+import { findDeliveryToResend, insertTestDelivery, recordResend, requeueSince, restartPendingDeliveries } from './queue-repo.ts';
 import {
   deleteWebhookRow,
   findWebhook,
@@ -94,8 +98,16 @@ export const deleteWebhook = async (ctx: AppContext, caller: Caller, webhookId: 
   if (!(await deleteWebhookRow(ctx.db, caller.clientId, webhookId))) throw notFound('Webhook');
 };
 
-// One keep-alive agent per context (its CA file and timeout), made on the first test delivery.
-const testDeliverers = new WeakMap<AppContext, Deliverer>();
+// One keep-alive agent per context (its CA file and timeout), made on the first delivery asked for through the API.
+const onDemandDeliverers = new WeakMap<AppContext, Deliverer>();
+const onDemandDeliverer = (ctx: AppContext): Deliverer => {
+  let deliverer = onDemandDeliverers.get(ctx);
+  if (!deliverer) {
+    deliverer = new Deliverer(ctx.config);
+    onDemandDeliverers.set(ctx, deliverer);
+  }
+  return deliverer;
+};
 
 /** One real, signed attempt of a sample event, now, whatever the subscription's status; never retried. */
 export const testWebhook = async (
@@ -107,12 +119,7 @@ export const testWebhook = async (
   const webhook = await requireWebhook(ctx, caller, webhookId);
   const createdAt = ctx.clock.now();
   const event = { id: ctx.ids.id('evt'), type: eventType, createdAt, data: sampleEventData(eventType, createdAt, ctx.ids) };
-  let deliverer = testDeliverers.get(ctx);
-  if (!deliverer) {
-    deliverer = new Deliverer(ctx.config);
-    testDeliverers.set(ctx, deliverer);
-  }
-  const outcome = await sendSigned(ctx, deliverer, webhook, event);
+  const outcome = await sendSigned(ctx, onDemandDeliverer(ctx), webhook, event);
   const record = {
     deliveryId: ctx.ids.id('del'),
     webhookId,
@@ -142,4 +149,94 @@ export const testWebhook = async (
 export const listDeliveries = async (ctx: AppContext, caller: Caller, webhookId: string, query: TListDeliveriesQuery) => {
   await requireWebhook(ctx, caller, webhookId);
   return listAttempts(ctx.db, webhookId, query, cursorsOf(ctx));
+};
+
+/**
+ * Svix's "resend": one real attempt of a logged delivery's event now, whatever the delivery's state and the
+ * subscription's status. Recorded as the delivery's next attempt; it neither moves the retry schedule nor counts as
+ * one of the subscription's failures, so trying does not make matters worse.
+ */
+export const retryDelivery = async (
+  ctx: AppContext,
+  caller: Caller,
+  webhookId: string,
+  deliveryId: string,
+): Promise<TDeliveryLogEntry> => {
+  const webhook = await requireWebhook(ctx, caller, webhookId);
+  const delivery = await findDeliveryToResend(ctx.db, webhookId, deliveryId);
+  if (!delivery) throw notFound('Delivery');
+  const outcome = await sendSigned(ctx, onDemandDeliverer(ctx), webhook, delivery.event);
+  const record = {
+    deliveryId,
+    webhookId,
+    eventId: delivery.event.id,
+    eventType: delivery.event.type,
+    status: outcome.ok ? ('success' as const) : ('failed' as const),
+    statusCode: outcome.statusCode,
+    responseTimeMs: outcome.responseTimeMs,
+    deliveredAt: ctx.clock.now(),
+    error: outcome.error,
+  };
+  const logged = await ctx.db.transaction(async (tx) => {
+    const resent = await recordResend(tx, deliveryId, outcome.ok);
+    if (!resent) return undefined;
+    await insertAttempt(tx, { ...record, attempt: resent.attempt });
+    return { ...record, ...resent };
+  });
+  if (!logged) throw notFound('Delivery');
+  return toLogEntry(logged);
+};
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * `since`/`until` as instants: `since` within the last RECOVER_MAX_DAYS days and not ahead, `until` after it. No
+ * `until` means no upper bound, so an event recorded in the same instant as the call is included.
+ */
+const recoveryWindow = (input: TRecoverWebhookInput, now: Date): { since: Date; until: Date | null } => {
+  const since = instantOf(input.since);
+  if (!since) throw validationError([{ field: 'since', message: 'must be a real date-time in the years 1900–9999' }]);
+  if (since.getTime() > now.getTime()) throw validationError([{ field: 'since', message: 'must not be in the future' }]);
+  if (since.getTime() < now.getTime() - RECOVER_MAX_DAYS * DAY_MS) {
+    throw validationError([{ field: 'since', message: `must be at most ${RECOVER_MAX_DAYS} days ago` }]);
+  }
+  if (input.until === undefined) return { since, until: null };
+  const until = instantOf(input.until);
+  if (!until) throw validationError([{ field: 'until', message: 'must be a real date-time in the years 1900–9999' }]);
+  if (until.getTime() <= since.getTime()) throw validationError([{ field: 'until', message: 'must be after since' }]);
+  return { since, until };
+};
+
+/**
+ * Svix's "recover": queue again what this subscription missed in a window, once each. It never changes the status:
+ * on a subscription that is not `active` the deliveries wait (no due time) until re-activation gives them one.
+ */
+export const recoverWebhook = async (
+  ctx: AppContext,
+  caller: Caller,
+  webhookId: string,
+  input: TRecoverWebhookInput,
+): Promise<TWebhookRecovery> => {
+  const now = ctx.clock.now();
+  const window = recoveryWindow(input, now);
+  return ctx.db.transaction(async (tx) => {
+    // Locked, so a re-activation at the same moment either sees these deliveries or happens before they are queued.
+    const webhook = await findWebhook(tx, caller.clientId, webhookId, true);
+    if (!webhook) throw notFound('Webhook');
+    const queued = await requeueSince(
+      tx,
+      ctx.ids,
+      { id: webhook.id, clientId: webhook.client_id, events: webhook.events, createdAt: new Date(webhook.created_at) },
+      window,
+      webhook.status === 'active' ? now : null,
+      now,
+    );
+    return {
+      webhookId,
+      queued,
+      since: window.since.toISOString(),
+      until: (window.until ?? now).toISOString(),
+      status: webhook.status,
+    };
+  });
 };

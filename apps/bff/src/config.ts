@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const atLeast30Days = z.coerce.number().int().min(30, 'must be at least 30 (days)').default(30);
 const optionalText = z
   .string()
   .optional()
@@ -140,9 +141,11 @@ export const ZConfig = z.object({
       return delays ?? [];
     }),
   /** Retention (src/retention, run with housekeeping): webhook deliveries and their attempt log, kept this many days. */
-  WEBHOOK_LOG_RETENTION_DAYS: positiveInt(30),
+  // At least the 30 days recover and the events list reach back: recover tells a missed event by its missing
+  // delivery row, and the list reads the outbox.
+  WEBHOOK_LOG_RETENTION_DAYS: atLeast30Days,
   /** Outbox events, once every delivery of them is settled. */
-  OUTBOX_RETENTION_DAYS: positiveInt(30),
+  OUTBOX_RETENTION_DAYS: atLeast30Days,
   /** Alerts, and the keys that stop the same thing alerting twice. */
   ALERT_RETENTION_MONTHS: positiveInt(24),
   /** Audit trail entries (docs/operator/audit.md): pruned past this many years, replaced by a signed checkpoint. */

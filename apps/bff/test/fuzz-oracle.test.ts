@@ -36,13 +36,23 @@ const answer = (status: number, body: unknown, extra?: Record<string, string>): 
   body,
 });
 const error = (code: string, details?: { field: string; message: string }[]) => ({
-  error: { code, message: 'm', details },
+  error: { code, message: 'm', docUrl: `http://127.0.0.1:3000/docs/errors#${code}`, details },
   meta,
 });
 
 describe('the fuzz oracle', () => {
   it('accepts a documented 404 for an unknown id', () => {
     expect(judge(world, request(), answer(404, error('NOT_FOUND')))).toEqual([]);
+  });
+
+  it('flags an error without a docUrl to its code', () => {
+    const { docUrl: _docUrl, ...withoutDocUrl } = error('NOT_FOUND').error;
+    expect(judge(world, request(), answer(404, { error: withoutDocUrl, meta })).join()).toContain('[doc-url]');
+    const elsewhere = {
+      error: { ...error('NOT_FOUND').error, docUrl: 'http://127.0.0.1:3000/docs/errors#VALIDATION_ERROR' },
+      meta,
+    };
+    expect(judge(world, request(), answer(404, elsewhere)).join()).toContain('[doc-url]');
   });
 
   it('flags a 500, an ETag, a 304 and an undocumented code', () => {

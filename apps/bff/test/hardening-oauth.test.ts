@@ -16,7 +16,11 @@ const tokenCount = async () =>
 
 const expectInvalidClient = (res: { status: number; body: unknown; headers: Headers }) => {
   expect(res.status, JSON.stringify(res.body)).toBe(401);
-  expect(res.body).toEqual({ error: 'invalid_client', error_description: expect.any(String) });
+  expect(res.body).toEqual({
+    error: 'invalid_client',
+    error_description: expect.any(String),
+    error_uri: expect.stringMatching(/\/docs\/errors#invalid_client$/),
+  });
   expect(res.headers.get('www-authenticate')).toMatch(/^Basic /);
 };
 

@@ -19,6 +19,7 @@ const VALID_PARAM: Record<string, () => string> = {
   offerId: () => 'off_cc7BlueCash01',
   alertId: () => 'alt_9Tq1wE4rY6uI2oP8',
   webhookId: () => 'wh_2Xc4vB6nM8qW1eR3',
+  deliveryId: () => 'del_4Hj6kL8zX0cV2bN4',
 };
 
 /** Every (operation, path parameter) pair: the parameter gets `raw`, the others a well-formed value. */

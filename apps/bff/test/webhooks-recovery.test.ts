@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dispatcher } from '../src/modules/webhooks/dispatcher.ts';
+import { claimDueDeliveries, settleAttempts } from '../src/modules/webhooks/queue-repo.ts';
 import { enrollment, type TestApp, type TestClient } from './helpers/harness.ts';
 import { startSmtpReceiver } from './helpers/smtp-receiver.ts';
 import { type ReceivedDelivery, type Receiver, waitFor } from './helpers/webhook-receiver.ts';
@@ -284,5 +285,58 @@ describe('retrying one delivery', () => {
     const otherToken = await app.currentToken(other.client);
     expect((await retry(first.deliveryId, other.webhookId, otherToken)).status).toBe(404);
     expect((await retry(first.deliveryId, webhookId, otherToken)).status).toBe(404);
+  });
+
+  it('a resend that delivers while the last scheduled attempt is in flight stays delivered, and fails nothing', async () => {
+    const { client, webhookId, answer } = await setup(500);
+    const eventId = await enrol(client);
+    await dispatcher.runOnce();
+    for (const minutes of [1, 5, 30, 120]) {
+      app.clock.advance(minutes * MINUTE);
+      await dispatcher.runOnce();
+    }
+    // The last scheduled attempt is claimed by a worker (its lease), and a resend delivers before it settles.
+    app.clock.advance(DAY);
+    const [claimed] = await claimDueDeliveries(
+      app.db,
+      app.clock.now(),
+      new Date(app.clock.now().getTime() + MINUTE),
+      'lease-race',
+      10,
+    );
+    expect(claimed?.event_id).toBe(eventId);
+    answer(200);
+    const [latest] = await logsOf(client, webhookId);
+    const resend = await app.request('POST', `/v1/webhooks/${webhookId}/deliveries/${latest?.deliveryId}/retry`, {
+      token: await app.currentToken(client),
+    });
+    expect(resend.body.data).toMatchObject({ status: 'success' });
+    const { failedWebhooks } = await app.db.transaction((tx) =>
+      settleAttempts(tx, [
+        {
+          deliveryId: claimed?.id as string,
+          leaseToken: 'lease-race',
+          webhookId,
+          attempt: {
+            eventId,
+            eventType: 'user.enrolled',
+            attempt: 6,
+            status: 'failed',
+            statusCode: 500,
+            responseTimeMs: 5,
+            deliveredAt: app.clock.now(),
+            error: 'http 500',
+          },
+          next: { state: 'failed', nextAttemptAt: null },
+          final: true,
+          failureCountSeen: 5,
+        },
+      ]),
+    );
+    expect(failedWebhooks).toEqual([]);
+    const hook = await app.request('GET', `/v1/webhooks/${webhookId}`, { token: await app.currentToken(client) });
+    expect(hook.body.data.status).toBe('active');
+    const { rows } = await app.db.query<{ state: string }>('select state from webhook_deliveries where id = $1', [claimed?.id]);
+    expect(rows[0]?.state).toBe('succeeded');
   });
 });

@@ -30,7 +30,9 @@ const samples = readJson('docs/samples/package.json');
 const TOOLS = [
   `typescript@${readJson('package.json').devDependencies.typescript}`,
   `esbuild@${readJson('packages/sdk/package.json').devDependencies.esbuild}`,
-  ...['react', 'react-dom', '@types/react', '@types/react-dom'].map((name) => `${name}@${samples.devDependencies[name]}`),
+  ...['react', 'react-dom', '@types/react', '@types/react-dom', 'standardwebhooks'].map(
+    (name) => `${name}@${samples.devDependencies[name]}`,
+  ),
 ];
 // A partner's shell: none of the variables pnpm or vitest set for this workspace.
 const partnerEnv = Object.fromEntries(
@@ -45,6 +47,8 @@ let receiver: Receiver;
 let dispatcher: Dispatcher;
 let browser: Browser;
 let typecheck: { code: number; output: string };
+/** What the quickstart made: the recovery test goes on with its user and webhook. */
+let quickstart: { userId: string; webhookId: string };
 
 /** A command in the partner's project; answers its stdout, throws with its output when it fails. */
 const inProject = async (command: string, args: string[], env: Record<string, string> = {}) => {
@@ -149,6 +153,7 @@ describe('the partner kit, installed with npm outside the workspace', () => {
     expect(result.active).toEqual(['cust-kit-1']);
     expect(result.userToken).toMatch(/^ut_sbx_/);
     expect(result.webhookId).toMatch(/^wh_/);
+    quickstart = result;
 
     // The API sends a signed score.changed; the webhook sample, under plain node, verifies and reads it against the
     // real clock. The app's test clock stood still while the kit was packed and installed (minutes on a busy
@@ -168,6 +173,50 @@ describe('the partner kit, installed with npm outside the workspace', () => {
       WEBHOOK_SIGNING_SECRET,
     });
     expect(handled.trim()).toMatch(/^score of cust-kit-1 went (up|down) to \d{3}$/);
+  });
+
+  it('recovers after an outage: every event arrives once, verified by standardwebhooks and by the SDK', async () => {
+    const sdk = app.sdk(client);
+    const { userId, webhookId } = quickstart;
+    // What the quickstart's subscription asked for (subscribe-webhooks.ts): score changes and alerts.
+    const subscribed = async () =>
+      (await sdk.call('listEvents', { query: { userId, limit: 100 } })).data
+        .filter((event) => event.type === 'score.changed' || event.type === 'alert.created')
+        .map((event) => event.id);
+    const before = new Set(await subscribed());
+    const outageBegan = app.clock.now();
+    receiver.respond = 500;
+    receiver.received.length = 0;
+    for (const score of [650, 690]) await sdk.call('sandboxRefreshScore', { params: { userId }, body: { score } });
+    // The receiver answers 500 through the whole schedule (now, then 1 min, 5 min, 30 min, 2 h and 24 h later).
+    await dispatcher.runOnce();
+    for (const minutes of [1, 5, 30, 120, 1440]) {
+      app.clock.advance(minutes * 60_000);
+      await dispatcher.runOnce();
+    }
+    expect((await sdk.call('getWebhook', { params: { webhookId } })).status).toBe('failed');
+    await sdk.call('sandboxRefreshScore', { params: { userId }, body: { score: 720 } }); // never sent while failed
+    const missed = (await subscribed()).filter((id) => !before.has(id));
+    expect(missed.length).toBeGreaterThanOrEqual(3);
+
+    // The partner's library checks each timestamp against its own clock: the API's returns to real time first.
+    app.clock.set(new Date());
+    receiver.respond = 200;
+    receiver.received.length = 0;
+    const recovered = JSON.parse(
+      await inProject(process.execPath, ['recover.mjs', webhookId, outageBegan.toISOString()], credentials()),
+    );
+    expect(recovered).toEqual({ wasStatus: 'failed', queued: missed.length });
+    await dispatcher.runOnce();
+    await dispatcher.runOnce();
+    const deliveries = receiver.received.map(({ raw, headers }) => ({
+      raw,
+      headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, String(value)])),
+    }));
+    expect(deliveries).toHaveLength(missed.length);
+    writeFileSync(path.join(project, 'deliveries.json'), JSON.stringify(deliveries));
+    const verified = JSON.parse(await inProject(process.execPath, ['check-deliveries.mjs'], { WEBHOOK_SIGNING_SECRET }));
+    expect(verified.sort()).toEqual(missed.sort());
   });
 
   it('loads from CommonJS too (require of the ESM build, Node 20.19+)', async () => {

@@ -105,8 +105,9 @@ export const ZErrorBody = z
     error: z.object({
       code: ZErrorCode,
       message: z.string(),
-      docUrl: z.url().meta({
-        description: 'Where the reference explains this code and what to do: its section of `/docs/errors`.',
+      // Optional in the schema so clients read answers of servers that predate it; this server always sends it.
+      docUrl: z.url().optional().meta({
+        description: 'Where the reference explains this code and what to do: its section of `/docs/errors`. Always sent.',
         example: 'https://api.example.com/docs/errors#VALIDATION_ERROR',
       }),
       details: z.array(ZErrorDetail).optional(),
@@ -132,6 +133,6 @@ export const ZOAuthError = z
   .object({
     error: z.enum(Object.keys(OAUTH_ERRORS) as [OAuthErrorCode, ...OAuthErrorCode[]]),
     error_description: z.string(),
-    error_uri: z.url().meta({ description: 'RFC 6749 §5.2: where `/docs/errors` explains this error.' }),
+    error_uri: z.url().optional().meta({ description: 'RFC 6749 §5.2: where `/docs/errors` explains this error. Always sent.' }),
   })
   .meta({ id: 'OAuthError' });

@@ -144,7 +144,7 @@ const SAMPLE_DATA = {
     clickId: 'clk_3nV8cQ2mZ7aB1xK4',
     convertedAt: at,
   },
-  'sandbox.clock.ready': { clockId: 'clk_7Rt2mQ9xK4vB1nL6', frozenTime: at },
+  'sandbox.clock.ready': { clockId: 'clk_7Rt2mQ9xK4vB1nL6', frozenTime: at, pausedUsers: [] },
   'consent.withdrawn': { ...who, consentId: 'cns_4Rt7yU1iO3pA5sD8', withdrawnAt: at },
 } as const;
 

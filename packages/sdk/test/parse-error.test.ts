@@ -10,6 +10,8 @@ const errorMembers: unknown[] = [
   { code: 'RATE_LIMIT_EXCEEDED', message: 'Slow down', retryAfter: 30 },
   { code: 'RATE_LIMIT_EXCEEDED', message: 'Slow down', retryAfter: 0 },
   { code: 'VERIFICATION_LOCKED', message: 'Locked', unlocksAt: '2026-01-01T00:00:00Z' },
+  { code: 'NOT_FOUND', message: 'No such user', docUrl: 'https://api.example.com/docs/errors#NOT_FOUND' },
+  { code: 'NOT_FOUND', message: 'No such user', docUrl: 7 },
   { code: 'NOT_A_CODE', message: 'x' },
   { code: 'NOT_FOUND' },
   { code: 'NOT_FOUND', message: 7 },

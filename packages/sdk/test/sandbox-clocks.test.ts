@@ -39,6 +39,7 @@ const clock = {
   frozenTime: '2026-01-01T00:00:00.000Z',
   status: 'advancing',
   userCount: 1,
+  pausedUsers: [],
   createdAt: '2026-01-01T00:00:00.000Z',
 };
 const meta = { requestId: 'req_1', timestamp: '2026-01-01T00:00:00.000Z' };

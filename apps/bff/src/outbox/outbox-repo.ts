@@ -9,6 +9,13 @@ export interface OutboxEvent {
   createdAt: Date;
 }
 
+/**
+ * SQL: the event (`alias`, a row of outbox_events) is not about a purged user. A purged user's events had their
+ * personal fields erased, so they are no longer the envelope that was delivered: neither listed nor sent again.
+ */
+export const notOfPurgedUser = (alias: string) =>
+  `not exists (select 1 from users u where u.id = ${alias}.data->>'userId' and u.purged_at is not null)`;
+
 const INSERT_EVENT = 'insert into outbox_events (id, client_id, type, data, created_at)';
 
 /** Inserts `event`; with `notifyChannel`, the same statement raises that NOTIFY (heard once the transaction commits). */

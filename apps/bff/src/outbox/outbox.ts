@@ -10,8 +10,12 @@ export const eventEnvelope = (event: Pick<OutboxEvent, 'id' | 'type' | 'createdA
   id: event.id,
   type: event.type,
   createdAt: new Date(event.createdAt).toISOString(),
-  data: event.data,
+  data: withFieldsAddedSince(event),
 });
+
+/** Fields a type gained after some of its events were stored, with the value they stand for in those events. */
+const withFieldsAddedSince = ({ type, data }: Pick<OutboxEvent, 'type' | 'data'>) =>
+  type === 'sandbox.clock.ready' && !('pausedUsers' in data) ? { ...data, pausedUsers: [] } : data;
 
 /** NOTIFY channel raised by every committed event. */
 export const OUTBOX_CHANNEL = 'outbox_events';

@@ -150,10 +150,12 @@ export const recoverWebhook = defineOperation({
   method: 'post',
   path: '/v1/webhooks/{webhookId}/recover',
   tag: 'Webhooks',
-  summary: 'Re-send every delivery that failed since an instant',
+  summary: 'Re-send every event missed since an instant',
   description:
-    'Queues again, once each, every delivery of this subscription that failed for good (its last retry failed) whose ' +
-    `event was created in [\`since\`, \`until\`) (at most ${RECOVER_MAX_DAYS} days back), on a fresh retry schedule. ` +
+    'Queues, once each, every event created in [`since`, `until`) (at most ' +
+    `${RECOVER_MAX_DAYS} days back) that this subscription did not receive: deliveries that failed for good (their ` +
+    'last retry failed), and events of the types it subscribes to now that were never sent to it because it was ' +
+    '`failed` or `disabled` (from its creation on), on a fresh retry schedule. ' +
     'It never changes the subscription’s status: on an `active` subscription they go out at once; on a `failed` or ' +
     '`disabled` one they wait until you re-activate it (`PATCH {"status":"active"}`). After an outage: re-activate, ' +
     'then recover since the outage began. A second call queues nothing already waiting.',

@@ -230,11 +230,11 @@ export type TRecoverWebhookInput = z.infer<typeof ZRecoverWebhookInput>;
 export const ZWebhookRecovery = z
   .object({
     webhookId: ZWebhookId,
-    queued: z
-      .number()
-      .int()
-      .min(0)
-      .meta({ description: 'Deliveries that had failed for good and are queued again, each once.', example: 3 }),
+    queued: z.number().int().min(0).meta({
+      description:
+        'Events queued, each once: deliveries that had failed for good, and events never sent while the subscription was `failed` or `disabled`.',
+      example: 3,
+    }),
     since: ZTimestamp,
     until: ZTimestamp,
     status: ZWebhookStatus,

@@ -14,6 +14,9 @@ export const AUDITED_OPERATIONS: Readonly<Record<string, TAuditEventType>> = {
   updateAlert: 'credit_data.read',
   getVerificationQuestions: 'credit_data.read',
   sandboxGetVerificationAnswers: 'credit_data.read',
+  // Past events carry scores and alerts, and e-mail addresses (user.enrolled).
+  listEvents: 'credit_data.read',
+  getEvent: 'credit_data.read',
   // Personal data: the enrolled identity (name, e-mail, status) and the consent record (IP address, user agent).
   getUser: 'personal_data.read',
   listUsers: 'personal_data.read',

@@ -2,6 +2,7 @@ import type { TEventType, TListEventsQuery, TPagination } from '@credit/contract
 import type { CursorCodec } from '../../core/cursor.ts';
 import type { Queryable } from '../../db/db.ts';
 import { createdAtCursorValue, Filters, keysetPage } from '../../db/keyset.ts';
+import { notOfPurgedUser } from '../../outbox/outbox-repo.ts';
 
 export interface EventRow {
   id: string;
@@ -22,7 +23,7 @@ const clientEvents = (clientId: string, since: Date) =>
   new Filters()
     .add((p) => `client_id = ${p}`, clientId)
     .add((p) => `created_at >= ${p}::timestamptz`, since)
-    .always(`not exists (select 1 from users u where u.id = outbox_events.data->>'userId' and u.purged_at is not null)`);
+    .always(notOfPurgedUser('outbox_events'));
 
 export const listClientEvents = (
   db: Queryable,

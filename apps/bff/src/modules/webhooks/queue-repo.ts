@@ -1,6 +1,7 @@
 import type { TEventType } from '@credit/contract';
 import type { Queryable } from '../../db/db.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
+import { notOfPurgedUser } from '../../outbox/outbox-repo.ts';
 import type { EventToSend } from './envelope.ts';
 import type { AttemptRecord } from './log-repo.ts';
 import type { WebhookRow } from './repo.ts';
@@ -174,13 +175,15 @@ export const settleAttempts = async (
 ): Promise<{ settled: Set<string>; failedWebhooks: string[] }> => {
   if (settlements.length === 0) return { settled: new Set(), failedWebhooks: [] };
   const logged = settlements.filter((s) => s.attempt);
-  const { rows } = await tx.query<{ id: string }>(
+  // A resend you asked for may have delivered the event while this attempt ran: a success then stays a success.
+  const { rows } = await tx.query<{ id: string; already_delivered: boolean }>(
     `with settled as (
-       update webhook_deliveries d set state = v.state, next_attempt_at = v.next_at, attempts = d.attempts + 1,
+       update webhook_deliveries d set state = case when d.state = 'succeeded' then 'succeeded' else v.state end,
+         next_attempt_at = case when d.state = 'succeeded' then null else v.next_at end, attempts = d.attempts + 1,
          lease_token = null, lease_until = null
        from unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) as v(id, token, state, next_at)
        where d.id = v.id and d.lease_token = v.token
-       returning d.id, d.attempts),
+       returning d.id, d.attempts, d.state = 'succeeded' and v.state <> 'succeeded' as already_delivered),
      logged as (
        insert into webhook_attempts (delivery_id, webhook_id, event_id, event_type, attempt, status, status_code,
          response_time_ms, delivered_at, error)
@@ -191,7 +194,7 @@ export const settleAttempts = async (
          status_code, response_time_ms, delivered_at, error, n)
        join settled s on s.id = a.delivery_id
        order by a.n)
-     select id from settled`,
+     select id, already_delivered from settled`,
     [
       settlements.map((s) => s.deliveryId),
       settlements.map((s) => s.leaseToken),
@@ -230,7 +233,12 @@ export const settleAttempts = async (
       [ids, ids.map((id) => counts.get(id)?.reset), ids.map((id) => counts.get(id)?.add)],
     );
   }
-  const finals = [...new Set(settlements.filter((s) => s.final && settled.has(s.deliveryId)).map((s) => s.webhookId))];
+  const delivered = new Set(rows.filter((r) => r.already_delivered).map((r) => r.id));
+  const finals = [
+    ...new Set(
+      settlements.filter((s) => s.final && settled.has(s.deliveryId) && !delivered.has(s.deliveryId)).map((s) => s.webhookId),
+    ),
+  ];
   let failedWebhooks: string[] = [];
   if (finals.length > 0) {
     const at = settlements.find((s) => s.final)?.attempt?.deliveredAt ?? new Date();
@@ -296,14 +304,15 @@ export const requeueSince = async (
        lease_token = null, lease_until = null
      from outbox_events e
      where d.webhook_id = $1 and d.state = 'failed' and e.id = d.event_id and e.created_at >= $2
-       and ($3::timestamptz is null or e.created_at < $3)`,
+       and ($3::timestamptz is null or e.created_at < $3) and ${notOfPurgedUser('e')}`,
     [webhook.id, window.since, window.until, nextAttemptAt],
   );
   const { rows } = await tx.query<{ id: string; type: TEventType }>(
     `select e.id, e.type from outbox_events e
      where e.client_id = $1 and e.type = any($2::text[]) and e.created_at >= greatest($3::timestamptz, $5::timestamptz)
        and ($4::timestamptz is null or e.created_at < $4)
-       and not exists (select 1 from webhook_deliveries d where d.webhook_id = $6 and d.event_id = e.id)`,
+       and not exists (select 1 from webhook_deliveries d where d.webhook_id = $6 and d.event_id = e.id)
+       and ${notOfPurgedUser('e')}`,
     [webhook.clientId, webhook.events, window.since, window.until, webhook.createdAt, webhook.id],
   );
   if (rows.length === 0) return requeued.rowCount;
@@ -340,7 +349,7 @@ export const findDeliveryToResend = async (
   }>(
     `select d.id, d.event_id, e.type, e.data, e.created_at
      from webhook_deliveries d join outbox_events e on e.id = d.event_id
-     where d.id = $1 and d.webhook_id = $2`,
+     where d.id = $1 and d.webhook_id = $2 and ${notOfPurgedUser('e')}`,
     [deliveryId, webhookId],
   );
   const row = rows[0];

@@ -88,6 +88,9 @@ const main = async () => {
         ? await forkApiProcesses(config.API_PROCESSES, logger)
         : await listen(createApp(ctx), config);
   // With PORT=0 the port is known only now; links the API hands out (lib/public-url.ts) must carry it.
+  if (server && config.APP_ENV === 'production' && !config.PUBLIC_URL) {
+    logger.warn({ url: server.url }, 'PUBLIC_URL is not set: error docUrls and other links name where this instance listens');
+  }
   if (server) config.PUBLIC_URL ??= server.url;
   // The webhook worker and housekeeping run here, in this one process, never in each of API_PROCESSES.
   const worker = config.ROLE === 'api' ? undefined : startWorker(ctx);

@@ -132,4 +132,23 @@ describe('retention (housekeeping)', () => {
     expect(await exists('alerts', 'id', kept)).toBe(true);
     expect(await pruneExpired(app.ctx, { chunkRows: 2 })).toMatchObject({ alerts: 0, alertKeys: 0 });
   });
+
+  it('deletes deliveries parked on a subscription that stayed failed past the retention, and then their events', async () => {
+    const failedHook = id('wh');
+    await app.db.query(
+      `insert into webhooks (id, client_id, url, events, status, secret_enc, created_at, updated_at)
+       values ($1, $2, 'https://hooks.example.test/f', '{alert.created}', 'failed', 'unused', $3, $3)`,
+      [failedHook, client.id, daysAgo(60)],
+    );
+    const parkedEvent = await insertEvent(daysAgo(40), true);
+    const parked = id('del');
+    await app.db.query(
+      `insert into webhook_deliveries (id, webhook_id, client_id, event_id, event_type, state, attempts, next_attempt_at, created_at)
+       values ($1, $2, $3, $4, 'alert.created', 'pending', 6, null, $5)`,
+      [parked, failedHook, client.id, parkedEvent, daysAgo(40)],
+    );
+    await runHousekeeping(app.ctx);
+    expect(await exists('webhook_deliveries', 'id', parked)).toBe(false);
+    expect(await exists('outbox_events', 'id', parkedEvent)).toBe(false);
+  });
 });

@@ -8,9 +8,12 @@ const CHUNKS = {
   // The attempt log first: its deliveries' cascade then finds nothing left to delete.
   webhookAttempts: `delete from webhook_attempts where seq in (
       select seq from webhook_attempts where delivered_at < $1 limit $2 for update skip locked)`,
-  // Settled only: a delivery still owed (retries run for about a day) keeps its row and its attempts.
+  // Settled, or parked on a subscription that is not active: a delivery still owed (retries run for about a day) keeps
+  // its row and its attempts; one waiting for a re-activation past the retention is out of recover's reach anyway.
   webhookDeliveries: `delete from webhook_deliveries where id in (
-      select id from webhook_deliveries where created_at < $1 and state <> 'pending' limit $2 for update skip locked)`,
+      select d.id from webhook_deliveries d join webhooks w on w.id = d.webhook_id
+      where d.created_at < $1 and (d.state <> 'pending' or w.status <> 'active')
+      limit $2 for update of d skip locked)`,
   // Fanned out, and no delivery of it still owed: the dispatcher reads an event's data at every attempt.
   outbox: `delete from outbox_events where seq in (
       select o.seq from outbox_events o

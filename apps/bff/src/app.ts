@@ -1,13 +1,15 @@
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { AppContext } from './context.ts';
 import { ApiError } from './core/api-error.ts';
 import { accessLog } from './http/access-log.ts';
+import { ApiRequest, type HttpRequest, type TrustProxy } from './http/api-request.ts';
 import { classifyBodyError } from './http/body-errors.ts';
 import { bodyShapeProblem, hasBody } from './http/body-shape.ts';
-import { dispatchOperations } from './http/dispatch.ts';
+import { dispatchOperations, serveOperation } from './http/dispatch.ts';
 import { errorAnswer } from './http/error-response.ts';
 import { OperationTable } from './http/operation-table.ts';
-import { requestId } from './http/request-id.ts';
+import { assignRequestId } from './http/request-id.ts';
 import { type ModuleRoutes, send } from './http/route.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { alertRoutes } from './modules/alerts/routes.ts';
@@ -37,38 +39,50 @@ const trustProxySetting = (value: string | undefined): boolean | number | string
   return /^\d+$/.test(value) ? Number(value) : value;
 };
 
-/** Parses a body but keeps a parse failure for later, so the route's rate limit still counts (and labels) the request. */
-const deferBodyErrors =
-  (parser: RequestHandler): RequestHandler =>
-  (req, res, next) => {
-    if (!hasBody(req)) return next();
-    // A compressed body is refused by its announced length before anything is inflated; inflated, the same limit
-    // applies again (body-parser), so neither side of the decompression can exceed it.
-    if (req.get('content-encoding') && Number(req.get('content-length') ?? 0) > BODY_LIMIT_BYTES) {
-      req.bodyError = { type: 'entity.too.large', message: 'request entity too large' };
-      return next();
+const BODY_PARSERS: RequestHandler[] = [
+  express.json({ limit: BODY_LIMIT, strict: true }),
+  express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 50 }),
+];
+
+/** One body parser run on the Node request (body-parser reads its stream and sets its `body`): the error, if any. */
+const runParser = (parser: RequestHandler, stream: IncomingMessage, res: ServerResponse): Promise<unknown> =>
+  new Promise((resolve) => parser(stream as Request, res as Response, resolve));
+
+/**
+ * Parses a body (JSON or a form) but keeps a parse failure for later, so the route's rate limit still counts (and
+ * labels) the request. `stream` is the Node request the body arrives on: Express's request is one, an operation's
+ * request context holds one.
+ */
+const readBody = async (req: HttpRequest, stream: IncomingMessage, res: ServerResponse): Promise<void> => {
+  if (!hasBody(req)) return;
+  // A compressed body is refused by its announced length before anything is inflated; inflated, the same limit
+  // applies again (body-parser), so neither side of the decompression can exceed it.
+  if (req.get('content-encoding') && Number(req.get('content-length') ?? 0) > BODY_LIMIT_BYTES) {
+    req.bodyError = { type: 'entity.too.large', message: 'request entity too large' };
+    return;
+  }
+  for (const parser of BODY_PARSERS) {
+    const error = await runParser(parser, stream, res);
+    if (error) {
+      req.bodyError = classifyBodyError(error, req) as HttpRequest['bodyError'];
+      return;
     }
-    parser(req, res, (error?: unknown) => {
-      if (error) req.bodyError = classifyBodyError(error, req) as Express.Request['bodyError'];
-      else if (req.bodyError === undefined && req.body !== undefined) {
-        req.bodyError = bodyShapeProblem(req.body) as Express.Request['bodyError'];
-      }
-      next();
-    });
-  };
+  }
+  req.body = (stream as IncomingMessage & { body?: unknown }).body;
+  if (req.body !== undefined) req.bodyError = bodyShapeProblem(req.body) as HttpRequest['bodyError'];
+};
 
 /**
  * API answers are private and current: never stored by a cache, no ETag and never a 304. Express answers 304
  * to `If-None-Match: *` even without an ETag (`req.fresh`), so an API request is never fresh.
  * Static assets are served before this and set their own caching.
  */
-const noStore: RequestHandler = (req, res, next) => {
+const noStore = (req: HttpRequest, res: ServerResponse): void => {
   res.setHeader('Cache-Control', 'no-store');
   // Without validators in the request Express's `req.fresh` is false; dropping them (rarely sent to an API) keeps
   // every request object the same shape, where redefining `fresh` per request cost every later property access.
   if (req.headers['if-none-match'] !== undefined) delete req.headers['if-none-match'];
   if (req.headers['if-modified-since'] !== undefined) delete req.headers['if-modified-since'];
-  next();
 };
 
 /**
@@ -100,43 +114,97 @@ const unknownRoute: RequestHandler = (req) => {
 };
 
 /**
- * The server's one request path, Express used as its authors intend: the frame every response gets, static files,
- * then for everything else the API's steps (no-store, bodies, clock scope) and the dispatcher, which serves a
- * contract operation from the operation table; pages outside the contract, the 404 and the error handler follow.
+ * The characters for which Express (parseurl) reads a path with `url.parse`, which may differ from a plain split at
+ * `?` (a `#`, whitespace): such a request goes to Express, which decides as it always did.
  */
-export const createApp = (ctx: AppContext): Express => {
+const UNUSUAL_PATH = /[\t\n\f\r #\u00a0\ufeff]/;
+
+/** The path of a request target as Express reads it, or undefined when only Express should read it. */
+const plainPath = (url: string): string | undefined => {
+  if (url.charCodeAt(0) !== 47) return undefined; // absolute-form or `*`: Express's business
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  return UNUSUAL_PATH.test(path) ? undefined : path;
+};
+
+/**
+ * The server's request listener. A request that names a contract operation is served by the operation table's
+ * dispatcher over a request context of its own (http/api-request.ts): the same steps as every API request (request id,
+ * access log, security headers, no-store, body, clock scope, who is calling, the rate limit), then the operation's
+ * route. Everything else (static files, docs, the widget frame, the sandbox landing page, OPTIONS, 405, 404) goes to
+ * Express, used as its authors intend, through the same steps. Neither path touches the other's objects.
+ */
+export const createApp = (ctx: AppContext): RequestListener => {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(ctx.config.TRUST_PROXY));
   app.set('query parser', 'simple');
   app.set('etag', false);
+  // Express compiles `trust proxy` into this function; an operation's context reads the caller's address with it too.
+  const trust = app.get('trust proxy fn') as TrustProxy;
 
   const modules = moduleRoutes(ctx);
   // The one operation table, built here from every module's operations in order; Express mounts only pages (below).
   const operations = new OperationTable(modules.flatMap((m) => m.operations));
   const widgetFiles = widgetStaticRoutes();
-
-  app.use(requestId, accessLog(ctx.logger), securityHeaders());
-  // Static files need neither a principal nor a database: served before both, and not counted.
-  app.use((req, res, next) => (isWidgetFile(req.path) ? widgetFiles(req, res, next) : next()));
-  app.use(
-    noStore,
-    deferBodyErrors(express.json({ limit: BODY_LIMIT, strict: true })),
-    deferBodyErrors(express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 50 })),
-    clockScopePerRequest,
-  );
-  app.use(dispatchOperations(ctx, operations));
-  for (const { pages } of modules) if (pages) app.use(pages);
-  app.use(unknownRoute);
-  const handleError: ErrorRequestHandler = (error, req, res, _next) => {
+  const logAccess = accessLog(ctx.logger);
+  const setSecurityHeaders = securityHeaders();
+  const answerError = (error: unknown, req: HttpRequest, res: ServerResponse) => {
     if (res.headersSent) {
       // Half an answer cannot be finished or replaced: the connection is cut, as Express's final handler does.
       ctx.logger.error({ err: error, requestId: req.requestId }, 'error after the answer started');
-      req.socket.destroy();
+      res.socket?.destroy();
       return;
     }
-    send(res, errorAnswer(ctx, req as Request, error));
+    send(res, errorAnswer(ctx, req, error));
   };
+
+  app.use((req, res, next) => {
+    assignRequestId(req, res);
+    logAccess(req, res);
+    setSecurityHeaders(res);
+    next();
+  });
+  // Static files need neither a principal nor a database: served before both, and not counted.
+  app.use((req, res, next) => (isWidgetFile(req.path) ? widgetFiles(req, res, next) : next()));
+  app.use((req, res, next) => {
+    noStore(req, res);
+    readBody(req, req, res).then(() => clockScopePerRequest(req.method, res, next), next);
+  });
+  app.use(dispatchOperations(ctx, operations));
+  for (const { pages } of modules) if (pages) app.use(pages);
+  app.use(unknownRoute);
+  const handleError: ErrorRequestHandler = (error, req, res, _next) => answerError(error, req, res);
   app.use(handleError);
-  return app;
+
+  const serve = async (req: ApiRequest, res: ServerResponse, match: Parameters<typeof serveOperation>[3]) => {
+    try {
+      assignRequestId(req, res);
+      logAccess(req, res);
+      setSecurityHeaders(res);
+      noStore(req, res);
+      await readBody(req, req.raw, res);
+      await new Promise<void>((resolve, reject) =>
+        clockScopePerRequest(req.method, res, () => serveOperation(ctx, req, res, match).then(resolve, reject)),
+      );
+    } catch (error) {
+      try {
+        answerError(error, req, res);
+      } catch {
+        // The error answer itself failed: what Express's final handler does, with nothing more to go wrong.
+        if (res.headersSent) res.socket?.destroy();
+        else {
+          res.statusCode = 500;
+          res.end();
+        }
+      }
+    }
+  };
+
+  return (incoming, outgoing) => {
+    const path = incoming.method === 'OPTIONS' ? undefined : plainPath(incoming.url ?? '');
+    const match = path === undefined ? undefined : operations.match(incoming.method ?? '', path);
+    if (match && 'route' in match) void serve(new ApiRequest(incoming, path as string, trust), outgoing, match);
+    else app(incoming, outgoing);
+  };
 };

@@ -76,9 +76,11 @@ describe('consent on a clock', () => {
       status: 'paused',
       pausedReason: 'consent_expired',
     });
-    const ready = await waitFor(() =>
-      receiver.received.find((d) => d.body.type === 'sandbox.clock.ready' && d.body.data.clockId === clock.clockId),
-    );
+    const ready = await waitFor(() => {
+      const found = receiver.received.find((d) => d.body.type === 'sandbox.clock.ready' && d.body.data.clockId === clock.clockId);
+      expect(found).toBeDefined();
+      return found;
+    });
     expect(ready?.body.data.pausedUsers).toEqual(paused);
   });
 });

@@ -1,5 +1,5 @@
-import type { Request } from 'express';
 import { validationError } from '../core/api-error.ts';
+import type { HttpRequest } from './api-request.ts';
 
 /** Content codings the body parsers undo; anything else is refused. */
 export const SUPPORTED_CONTENT_ENCODINGS = ['gzip', 'deflate', 'br', 'identity'] as const;
@@ -10,7 +10,7 @@ export const SUPPORTED_CONTENT_ENCODINGS = ['gzip', 'deflate', 'br', 'identity']
  * `400 VALIDATION_ERROR` on `Content-Encoding` (not body-parser's 415, which the contract does not
  * document); every other failure is kept as is for the one error mapping (`toApiError`).
  */
-export const classifyBodyError = (error: unknown, req: Request): unknown => {
+export const classifyBodyError = (error: unknown, req: HttpRequest): unknown => {
   const encoding = (req.get('content-encoding') ?? 'identity').trim().toLowerCase();
   if (encoding === 'identity') return error;
   const type = (error as { type?: string } | null)?.type;

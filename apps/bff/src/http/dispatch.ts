@@ -1,44 +1,59 @@
+import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../core/api-error.ts';
+import type { HttpRequest } from './api-request.ts';
 import { undecodableParamError } from './malformed-path.ts';
-import type { OperationTable } from './operation-table.ts';
+import type { ContractRoute, OperationMatch, OperationTable } from './operation-table.ts';
 import { resolvePrincipal } from './principal.ts';
 import { countRequest } from './rate-limit.ts';
 
 /**
- * Every request but the static files comes through here, once: who is calling, counted in its bucket, then served if
- * it names a contract operation (the table's rules), answered `204` (OPTIONS) or `405` with `Allow` if it names a
- * resource by a method it does not take, or passed on to the pages outside the contract and past them to the 404.
+ * Who is calling, counted in the bucket of the operation the request names (or the pages' bucket): every request
+ * but the static files passes here once, whichever way it is served.
+ */
+const admit = async (ctx: AppContext, req: HttpRequest, res: ServerResponse, op?: ContractRoute['op']): Promise<void> => {
+  let unresolved: unknown;
+  try {
+    await resolvePrincipal(ctx, req);
+  } catch (error) {
+    // The database could not say who is calling: still counted (by address), then answered as the failure it is.
+    unresolved = error;
+  }
+  await countRequest(ctx, req, res, op);
+  if (unresolved) throw unresolved;
+};
+
+/** A contract operation the table matched: admitted, then served by its route. */
+export const serveOperation = async (
+  ctx: AppContext,
+  req: HttpRequest,
+  res: ServerResponse,
+  match: Extract<OperationMatch, { route: ContractRoute }>,
+): Promise<void> => {
+  await admit(ctx, req, res, match.route.op);
+  // A path that cannot be decoded cannot be routed: answered before authentication, like an unknown route.
+  if ('undecodable' in match) throw undecodableParamError(match.undecodable);
+  req.params = match.params;
+  await match.route.serve(req, res);
+};
+
+/**
+ * What Express serves of the API: a request that names no operation by a plain path (see app.ts) is admitted and
+ * answered `204` (OPTIONS) or `405` with `Allow` when it names a resource by a method it does not take, else passed
+ * on to the pages outside the contract and past them to the 404.
  */
 export const dispatchOperations =
   (ctx: AppContext, operations: OperationTable): RequestHandler =>
   async (req, res, next) => {
     const match = operations.match(req.method, req.path);
-    let unresolved: unknown;
-    try {
-      await resolvePrincipal(ctx, req);
-    } catch (error) {
-      // The database could not say who is calling: still counted (by address), then answered as the failure it is.
-      unresolved = error;
-    }
-    await countRequest(ctx, req, res, match && 'route' in match ? match.route.op : undefined);
-    if (unresolved) throw unresolved;
+    if (match && 'route' in match) return serveOperation(ctx, req, res, match);
+    await admit(ctx, req, res);
     if (!match) return next();
-    if ('allowed' in match) {
-      res.setHeader('Allow', match.allowed.join(', '));
-      if (req.method !== 'OPTIONS') {
-        throw new ApiError(
-          'METHOD_NOT_ALLOWED',
-          `${req.path} does not take ${req.method}; it takes ${match.allowed.join(', ')}.`,
-        );
-      }
-      res.statusCode = 204;
-      res.end();
-      return;
+    res.setHeader('Allow', match.allowed.join(', '));
+    if (req.method !== 'OPTIONS') {
+      throw new ApiError('METHOD_NOT_ALLOWED', `${req.path} does not take ${req.method}; it takes ${match.allowed.join(', ')}.`);
     }
-    // A path that cannot be decoded cannot be routed: answered before authentication, like an unknown route.
-    if ('undecodable' in match) throw undecodableParamError(match.undecodable);
-    req.params = match.params;
-    await match.route.serve(req, res);
+    res.statusCode = 204;
+    res.end();
   };

@@ -1,10 +1,10 @@
 import type { ErrorCode } from '@credit/contract';
-import type { Request } from 'express';
 import type { Logger } from 'pino';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../core/api-error.ts';
 import type { Clock } from '../lib/clock.ts';
 import { publicBaseUrl } from '../lib/public-url.ts';
+import type { HttpRequest } from './api-request.ts';
 import { responseMeta } from './envelope.ts';
 import { malformedPathError } from './malformed-path.ts';
 import { requestLogger } from './request-logger.ts';
@@ -74,7 +74,7 @@ export const errorResponse = (error: ApiError, requestId: string, clock: Clock, 
  */
 export const errorAnswer = (
   ctx: AppContext,
-  req: Request,
+  req: HttpRequest,
   error: unknown,
   operation?: { operationId: string; documented: ReadonlySet<string> },
 ): PreparedResponse => {

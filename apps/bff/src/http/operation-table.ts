@@ -1,10 +1,11 @@
+import type { ServerResponse } from 'node:http';
 import type { Operation } from '@credit/contract';
-import type { Request, Response } from 'express';
+import type { HttpRequest } from './api-request.ts';
 
 /** A contract operation and what serves it: made by `bindRoute` (or `bindRawRoute`), dispatched by the table. */
 export interface ContractRoute {
   op: Pick<Operation, 'operationId' | 'method' | 'path' | 'rateLimit' | 'auth'>;
-  serve: (req: Request, res: Response) => Promise<void>;
+  serve: (req: HttpRequest, res: ServerResponse) => Promise<void>;
 }
 
 export type OperationMatch =

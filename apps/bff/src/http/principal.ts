@@ -1,13 +1,13 @@
-import type { Request } from 'express';
 import type { AppContext } from '../context.ts';
 import type { TokenResolution } from '../core/auth-service.ts';
+import type { HttpRequest } from './api-request.ts';
 import { readWidgetSession } from './widget-session-cookie.ts';
 
 /**
  * Resolves `Authorization: Bearer …`, or else the widget session cookie, into a principal, or records
  * why it was refused. It never rejects by itself: the request is counted next, and each route decides what it needs.
  */
-export const resolvePrincipal = async (ctx: AppContext, req: Request): Promise<void> => {
+export const resolvePrincipal = async (ctx: AppContext, req: HttpRequest): Promise<void> => {
   const header = req.get('authorization');
   let resolution: TokenResolution | undefined;
   if (header && /^bearer /i.test(header)) {

@@ -1,11 +1,12 @@
+import type { ServerResponse } from 'node:http';
 import { type Operation, type RateLimitBucket, stringPolicyProblem } from '@credit/contract';
-import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../core/api-error.ts';
 import type { ClientRecord } from '../core/principal.ts';
+import type { HttpRequest } from './api-request.ts';
 import { isBasicAuthorization, parseBasicCredentials } from './basic-credentials.ts';
 
 const WINDOW_SECONDS = 60;
@@ -147,14 +148,14 @@ const presentedClientId = (authorization: string | undefined, body: unknown): st
   return typeof fromBody === 'string' ? fromBody : undefined;
 };
 
-const setHeaders = (res: Response, outcome: RateLimitOutcome) => {
+const setHeaders = (res: ServerResponse, outcome: RateLimitOutcome) => {
   res.setHeader('X-RateLimit-Limit', String(outcome.limit));
   res.setHeader('X-RateLimit-Remaining', String(outcome.remaining));
   res.setHeader('X-RateLimit-Reset', String(outcome.resetAtSeconds));
 };
 
 /** The client a token request claims to be (its own window), or undefined: counted by address then. */
-const claimedClient = async (ctx: AppContext, req: Request): Promise<ClientRecord | undefined> => {
+const claimedClient = async (ctx: AppContext, req: HttpRequest): Promise<ClientRecord | undefined> => {
   const id = claimedClientId(req.get('authorization'), req.body);
   if (!id) return undefined;
   try {
@@ -178,8 +179,8 @@ const claimedClient = async (ctx: AppContext, req: Request): Promise<ClientRecor
  */
 export const countRequest = async (
   ctx: AppContext,
-  req: Request,
-  res: Response,
+  req: HttpRequest,
+  res: ServerResponse,
   operation?: Pick<Operation, 'rateLimit' | 'auth'>,
 ): Promise<void> => {
   const bucket = operation?.rateLimit ?? PAGE_BUCKET;
@@ -207,7 +208,7 @@ export const countRequest = async (
 };
 
 /** Failed client authentications allowed per minute from one address for one client id, and (× 3) for any. */
-const failureKeys = (ctx: AppContext, req: Request, clientId: string) => {
+const failureKeys = (ctx: AppContext, req: HttpRequest, clientId: string) => {
   const perClient = ctx.config.RATE_LIMIT_AUTH_FAILURES_PER_MIN;
   return [
     // Ids past 100 characters name no client (never looked up): cut, so no key grows with what a caller sends.
@@ -223,7 +224,7 @@ const failureKeys = (ctx: AppContext, req: Request, clientId: string) => {
  * sent in parallel can each pass this check before the others have failed, which the per-(client, address) request
  * limit still bounds.
  */
-export const assertCredentialAttemptsLeft = async (ctx: AppContext, req: Request, clientId: string): Promise<void> => {
+export const assertCredentialAttemptsLeft = async (ctx: AppContext, req: HttpRequest, clientId: string): Promise<void> => {
   for (const { key, limit } of failureKeys(ctx, req, clientId)) {
     const waitSeconds = await ctx.rateLimits.blockedFor('authFailures', key, limit);
     if (waitSeconds !== undefined) {
@@ -239,6 +240,6 @@ export const assertCredentialAttemptsLeft = async (ctx: AppContext, req: Request
 };
 
 /** Counts one failed client authentication against the address, for the client id it named and overall. */
-export const recordFailedCredentials = async (ctx: AppContext, req: Request, clientId: string): Promise<void> => {
+export const recordFailedCredentials = async (ctx: AppContext, req: HttpRequest, clientId: string): Promise<void> => {
   for (const { key, limit } of failureKeys(ctx, req, clientId)) await ctx.rateLimits.consume('authFailures', key, limit);
 };

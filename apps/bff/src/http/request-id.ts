@@ -1,5 +1,6 @@
-import type { RequestHandler } from 'express';
+import type { ServerResponse } from 'node:http';
 import { randomToken } from '../lib/ids.ts';
+import type { HttpRequest } from './api-request.ts';
 
 // A caller's id is echoed only when it is short and printable, so it cannot break headers or logs.
 const ACCEPTABLE = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -20,11 +21,10 @@ const nextRequestId = (): string => {
  * correlation id: echoed in the `X-Request-ID` header and logged beside ours, never used as ours, so no caller can
  * write another's id (or a partner's own) into a trail.
  */
-export const requestId: RequestHandler = (req, res, next) => {
+export const assignRequestId = (req: HttpRequest, res: ServerResponse): void => {
   const given = req.headers['x-request-id'];
   const id = nextRequestId();
   req.requestId = id;
   req.correlationId = typeof given === 'string' && ACCEPTABLE.test(given) ? given : undefined;
   res.setHeader('X-Request-ID', req.correlationId ?? id);
-  next();
 };

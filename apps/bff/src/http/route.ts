@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import {
   documentedErrors,
   IDEMPOTENCY_KEY_MAX_LENGTH,
@@ -5,7 +6,7 @@ import {
   stringPolicyProblem,
   type TPagination,
 } from '@credit/contract';
-import type { Request, Response, Router } from 'express';
+import type { Router } from 'express';
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { ApiError, type ErrorDetail, validationError } from '../core/api-error.ts';
@@ -13,6 +14,7 @@ import { runInAuditScope } from '../core/audit-trail.ts';
 import { type Caller, hasScope, type Principal } from '../core/principal.ts';
 import { sharedJsonOf } from '../core/shared-answer.ts';
 import { assertIpAllowed } from '../security/ip-allowlist.ts';
+import type { HttpRequest } from './api-request.ts';
 import { hasBody } from './body-shape.ts';
 import { responseMeta } from './envelope.ts';
 import { errorAnswer, type PreparedResponse } from './error-response.ts';
@@ -24,7 +26,7 @@ import type { ContractRoute } from './operation-table.ts';
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 
 export interface RouteContext<O extends Operation> {
-  req: Request;
+  req: HttpRequest;
   params: Infer<O['request']['params']>;
   query: Infer<O['request']['query']>;
   body: Infer<O['request']['body']>;
@@ -78,7 +80,7 @@ const collectProblems = (problems: ErrorDetail[], parse: () => unknown): unknown
 const EMPTY_QUERY: Record<string, unknown> = Object.freeze({});
 
 /** Who may call: authentication (401), then scope and user-token rules (403). */
-const authorize = (op: Operation, req: Request, ctx: AppContext): Principal => {
+const authorize = (op: Operation, req: HttpRequest, ctx: AppContext): Principal => {
   if (op.auth.kind !== 'bearer') throw new Error(`${op.operationId} is not a bearer route`);
   const principal = req.principal;
   if (!principal) {
@@ -105,7 +107,7 @@ const authorize = (op: Operation, req: Request, ctx: AppContext): Principal => {
   return principal;
 };
 
-const prepareSuccess = (op: Operation, result: AnyHandlerResult, req: Request, ctx: AppContext): PreparedResponse => {
+const prepareSuccess = (op: Operation, result: AnyHandlerResult, req: HttpRequest, ctx: AppContext): PreparedResponse => {
   if ('noContent' in result) return { status: 204 };
   const meta = responseMeta(req.requestId, ctx.clock, 'meta' in result ? result.meta : undefined);
   if ('pagination' in result)
@@ -136,7 +138,7 @@ export const answerJson = (body: unknown): string => {
  * Writes a prepared answer. JSON is serialised and sent directly rather than through `res.json`: API answers never
  * carry an ETag and are never fresh, so Express's send path (ETag, freshness, charset handling) has nothing to do.
  */
-export const send = (res: Response, response: PreparedResponse) => {
+export const send = (res: ServerResponse, response: PreparedResponse) => {
   if (response.headers) for (const name in response.headers) res.setHeader(name, response.headers[name] as string);
   res.statusCode = response.status;
   if (response.body === undefined) {
@@ -151,7 +153,7 @@ export const send = (res: Response, response: PreparedResponse) => {
 };
 
 /** `Idempotency-Key`: 1–255 characters under the contract's string policy, or 400 naming the header. */
-const readIdempotencyKey = (req: Request): string | undefined => {
+const readIdempotencyKey = (req: HttpRequest): string | undefined => {
   const key = req.get('idempotency-key');
   if (key === undefined) return undefined;
   const problem =
@@ -201,7 +203,7 @@ export const bindRoute = <O extends Operation>(
       return errorAnswer(ctx, route.req, error, { operationId: op.operationId, documented });
     }
   };
-  const serve = async (req: Request, res: Response) => {
+  const serve = async (req: HttpRequest, res: ServerResponse) => {
     if (op.sandboxOnly && ctx.config.APP_ENV === 'production') throw new ApiError('NOT_FOUND', 'No such route.');
     const principal = authorize(op, req, ctx);
     if (op.deprecated) {

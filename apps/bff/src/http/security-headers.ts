@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 
 /** The API's policy: same-origin everything, inline styles for the reference page, never framed. */
@@ -36,10 +35,9 @@ export const computeSecurityHeaders = (): [string, string][] => {
   return [...headers];
 };
 
-export const securityHeaders = (): RequestHandler => {
+export const securityHeaders = () => {
   const headers = computeSecurityHeaders();
-  return (_req, res, next) => {
+  return (res: ServerResponse): void => {
     for (const [name, value] of headers) res.setHeader(name, value);
-    next();
   };
 };

@@ -1,8 +1,8 @@
 import { WIDGET_CSRF_HEADER, WIDGET_SESSION_COOKIE } from '@credit/contract/widget-protocol';
 import { parse, serialize } from 'cookie';
-import type { Request } from 'express';
 import type { AppContext } from '../context.ts';
 import { openWidgetSession, type SealedWidgetSession } from '../security/widget-session.ts';
+import type { HttpRequest } from './api-request.ts';
 
 /**
  * The widget session travels in its cookie (security/widget-session.ts seals it). A cross-site page cannot send the
@@ -30,7 +30,7 @@ const SESSION_COOKIE_PREFIX = `${WIDGET_SESSION_COOKIE}_`;
 const CSRF_SHAPE = /^[0-9a-f]{64}$/;
 
 /** The token inside a request's session cookie, once its CSRF header checks out; `undefined` without a cookie. */
-export const readWidgetSession = (ctx: AppContext, req: Request): { token: string } | { failure: string } | undefined => {
+export const readWidgetSession = (ctx: AppContext, req: HttpRequest): { token: string } | { failure: string } | undefined => {
   const raw = req.get('cookie');
   const cookies = raw ? parse(raw) : {};
   if (!Object.keys(cookies).some((name) => name.startsWith(SESSION_COOKIE_PREFIX))) return undefined;

@@ -1,15 +1,16 @@
+import type { ServerResponse } from 'node:http';
 import { createAccessToken, createUserToken, OAUTH_ERRORS, stringPolicyProblem } from '@credit/contract';
-import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.ts';
+import type { HttpRequest } from '../../http/api-request.ts';
 import { isBasicAuthorization, parseBasicCredentials } from '../../http/basic-credentials.ts';
 import { errorDocUrl } from '../../http/error-response.ts';
 import { assertCredentialAttemptsLeft, recordFailedCredentials } from '../../http/rate-limit.ts';
-import { bindRawRoute, bindRoute, type ModuleRoutes } from '../../http/route.ts';
+import { bindRawRoute, bindRoute, type ModuleRoutes, send } from '../../http/route.ts';
 import { publicBaseUrl } from '../../lib/public-url.ts';
 import { type ClientCredentials, issueAccessToken, issueUserToken, OAuthError } from './service.ts';
 
 /** client_secret_basic (RFC 6749 §2.3.1: form-urlencoded id and secret) or client_secret_post. */
-const readPresentedCredentials = (req: Request): ClientCredentials => {
+const readPresentedCredentials = (req: HttpRequest): ClientCredentials => {
   const body = (req.body ?? {}) as Record<string, unknown>;
   const header = req.get('authorization');
   const inBody = typeof body.client_id === 'string' || typeof body.client_secret === 'string';
@@ -37,18 +38,21 @@ const checkedCredentials = (credentials: ClientCredentials): ClientCredentials =
   return credentials;
 };
 
-const readCredentials = (req: Request): ClientCredentials => checkedCredentials(readPresentedCredentials(req));
+const readCredentials = (req: HttpRequest): ClientCredentials => checkedCredentials(readPresentedCredentials(req));
 
-const sendOAuthError = (ctx: AppContext, res: Response, error: OAuthError) => {
+const sendOAuthError = (ctx: AppContext, res: ServerResponse, error: OAuthError) => {
   if (error.code === 'invalid_client') res.setHeader('WWW-Authenticate', 'Basic realm="oauth", charset="UTF-8"');
-  res.status(OAUTH_ERRORS[error.code]).json({
-    error: error.code,
-    error_description: error.description,
-    error_uri: errorDocUrl(publicBaseUrl(ctx.config), error.code),
+  send(res, {
+    status: OAUTH_ERRORS[error.code],
+    body: {
+      error: error.code,
+      error_description: error.description,
+      error_uri: errorDocUrl(publicBaseUrl(ctx.config), error.code),
+    },
   });
 };
 
-const tokenEndpoint = (ctx: AppContext) => async (req: Request, res: Response) => {
+const tokenEndpoint = (ctx: AppContext) => async (req: HttpRequest, res: ServerResponse) => {
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Pragma', 'no-cache');
   try {
@@ -69,7 +73,7 @@ const tokenEndpoint = (ctx: AppContext) => async (req: Request, res: Response) =
     await assertCredentialAttemptsLeft(ctx, req, credentials.clientId);
     try {
       const token = await issueAccessToken(ctx, credentials, body.scope as string | undefined, req.ip, req.requestId);
-      res.status(200).json(token);
+      send(res, { status: 200, body: token });
     } catch (error) {
       if (error instanceof OAuthError && error.code === 'invalid_client') {
         await recordFailedCredentials(ctx, req, credentials.clientId);

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { ServerResponse } from 'node:http';
 import { type ClockScope, endClockScope, enterClockScope } from '../../lib/clock.ts';
 
 /**
@@ -6,8 +6,8 @@ import { type ClockScope, endClockScope, enterClockScope } from '../../lib/clock
  * about a user on a sandbox test clock and sets the clock's time. Ended when the response is done, so nothing the
  * request leaves behind (a pooled connection's callbacks) reads its clock later.
  */
-export const clockScopePerRequest: RequestHandler = (req, res, next) => {
-  const scope: ClockScope = { at: null, writes: req.method !== 'GET' && req.method !== 'HEAD' };
+export const clockScopePerRequest = (method: string, res: ServerResponse, serve: () => void): void => {
+  const scope: ClockScope = { at: null, writes: method !== 'GET' && method !== 'HEAD' };
   res.once('close', () => endClockScope(scope));
-  enterClockScope(scope, next);
+  enterClockScope(scope, serve);
 };

@@ -1,13 +1,13 @@
 import { getConsent, grantConsent, listConsentHistory, withdrawConsent } from '@credit/contract';
-import type { Request } from 'express';
 import type { AppContext } from '../../context.ts';
+import type { HttpRequest } from '../../http/api-request.ts';
 import type { ContractRoute } from '../../http/operation-table.ts';
 import { bindRoute } from '../../http/route.ts';
 import * as consent from './consent.ts';
 import type { RequestOrigin } from './consent-record.ts';
 
 /** Where a request came from: recorded with a consent the widget collects, and in the audit trail. */
-export const originOf = (req: Request): RequestOrigin => ({
+export const originOf = (req: HttpRequest): RequestOrigin => ({
   ip: req.ip,
   userAgent: req.get('user-agent')?.slice(0, 512),
   requestId: req.requestId,

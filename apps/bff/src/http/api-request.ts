@@ -1,0 +1,95 @@
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { parse as parseQueryString } from 'node:querystring';
+import proxyAddr from 'proxy-addr';
+import typeIs from 'type-is';
+import type { Principal } from '../core/principal.ts';
+
+/** A body that could not be parsed; raised after rate limiting so the 400 still carries limits. */
+export type BodyError = { type?: string; message: string };
+
+/**
+ * What the API's steps and handlers read of a request: the contract operations' own context (`ApiRequest`), and what
+ * Express's request also offers to the pages and to anything Express routes (its `req` satisfies this).
+ */
+export interface HttpRequest {
+  readonly method: string;
+  readonly path: string;
+  /** The request target as sent: path and query string. */
+  readonly originalUrl: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly ip: string | undefined;
+  readonly query: Record<string, unknown>;
+  get(name: string): string | undefined;
+  is(type: string): string | false | null;
+  params: Record<string, unknown>;
+  body: unknown;
+  bodyError?: BodyError | undefined;
+  requestId: string;
+  /** The caller's own `X-Request-ID`, when it sent an acceptable one: echoed and logged, never our id. */
+  correlationId?: string | undefined;
+  /** Who the bearer token (or widget session) says the caller is, once resolved. */
+  principal?: Principal | undefined;
+  /** Why the presented token was not accepted, for the 401 message. */
+  authFailure?: string | undefined;
+  /** The token the principal was resolved from (bearer or widget session), for the widget session exchange. */
+  presentedToken?: string | undefined;
+}
+
+/** Whom to believe about the client's address (`TRUST_PROXY`), compiled once as Express compiles it. */
+export type TrustProxy = (address: string, hop: number) => boolean;
+
+/**
+ * A contract operation's request: the Node request it came in as, and every field the API's steps set, created
+ * together in one shape. Node's request is read, never changed (no prototype swap, no private fields).
+ */
+export class ApiRequest implements HttpRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly originalUrl: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly raw: IncomingMessage;
+  params: Record<string, unknown> = {};
+  body: unknown = undefined;
+  bodyError: BodyError | undefined = undefined;
+  requestId = '';
+  correlationId: string | undefined = undefined;
+  principal: Principal | undefined = undefined;
+  authFailure: string | undefined = undefined;
+  presentedToken: string | undefined = undefined;
+  readonly #trust: TrustProxy;
+  #ip: string | undefined = undefined;
+  #query: Record<string, unknown> | undefined = undefined;
+
+  constructor(raw: IncomingMessage, path: string, trust: TrustProxy) {
+    this.raw = raw;
+    this.method = raw.method ?? 'GET';
+    this.originalUrl = raw.url ?? path;
+    this.path = path;
+    this.headers = raw.headers;
+    this.#trust = trust;
+  }
+
+  get ip(): string | undefined {
+    this.#ip ??= proxyAddr(this.raw, this.#trust);
+    return this.#ip;
+  }
+
+  /** The query string as Express's `simple` parser reads it (node:querystring). */
+  get query(): Record<string, unknown> {
+    if (!this.#query) {
+      const at = this.originalUrl.indexOf('?');
+      this.#query = at === -1 ? {} : { ...parseQueryString(this.originalUrl.slice(at + 1)) };
+    }
+    return this.#query;
+  }
+
+  get(name: string): string | undefined {
+    const key = name.toLowerCase();
+    const value = this.headers[key === 'referrer' ? 'referer' : key];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  is(type: string): string | false | null {
+    return typeIs(this.raw, [type]);
+  }
+}

@@ -122,9 +122,10 @@ const UNUSUAL_PATH = /[\t\n\f\r #\u00a0\ufeff]/;
 /** The path of a request target as Express reads it, or undefined when only Express should read it. */
 const plainPath = (url: string): string | undefined => {
   if (url.charCodeAt(0) !== 47) return undefined; // absolute-form or `*`: Express's business
+  // parseurl falls back to url.parse when such a character is anywhere in the target, query included.
+  if (UNUSUAL_PATH.test(url)) return undefined;
   const query = url.indexOf('?');
-  const path = query === -1 ? url : url.slice(0, query);
-  return UNUSUAL_PATH.test(path) ? undefined : path;
+  return query === -1 ? url : url.slice(0, query);
 };
 
 /**
@@ -177,6 +178,16 @@ export const createApp = (ctx: AppContext): RequestListener => {
   const handleError: ErrorRequestHandler = (error, req, res, _next) => answerError(error, req, res);
   app.use(handleError);
 
+  /** The error answer itself failed: logged, and what Express's final handler does, with nothing more to go wrong. */
+  const answerFailed = (error: unknown, req: HttpRequest, res: ServerResponse) => {
+    ctx.logger.error({ err: error, requestId: req.requestId }, 'error answer failed');
+    if (res.headersSent) res.socket?.destroy();
+    else {
+      res.statusCode = 500;
+      res.end();
+    }
+  };
+
   const serve = async (req: ApiRequest, res: ServerResponse, match: Parameters<typeof serveOperation>[3]) => {
     try {
       assignRequestId(req, res);
@@ -184,20 +195,17 @@ export const createApp = (ctx: AppContext): RequestListener => {
       setSecurityHeaders(res);
       noStore(req, res);
       await readBody(req, req.raw, res);
-      await new Promise<void>((resolve, reject) =>
-        clockScopePerRequest(req.method, res, () => serveOperation(ctx, req, res, match).then(resolve, reject)),
+      // An error is answered inside the scope too, so its `meta.timestamp` reads the request's clock.
+      await new Promise<void>((resolve) =>
+        clockScopePerRequest(req.method, res, () =>
+          serveOperation(ctx, req, res, match)
+            .catch((error: unknown) => answerError(error, req, res))
+            .catch((error: unknown) => answerFailed(error, req, res))
+            .then(resolve),
+        ),
       );
     } catch (error) {
-      try {
-        answerError(error, req, res);
-      } catch {
-        // The error answer itself failed: what Express's final handler does, with nothing more to go wrong.
-        if (res.headersSent) res.socket?.destroy();
-        else {
-          res.statusCode = 500;
-          res.end();
-        }
-      }
+      answerFailed(error, req, res);
     }
   };
 

@@ -59,3 +59,14 @@ describe('POST /oauth/token with control characters in the credentials', () => {
     expectInvalidClient(res);
   });
 });
+
+describe('POST /oauth/token with an empty form', () => {
+  it('is 400 invalid_request naming grant_type, never a 500', async () => {
+    const res = await fetch(`${app.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '0' },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: 'invalid_request', error_description: 'grant_type is required.' });
+  });
+});

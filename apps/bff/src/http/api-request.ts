@@ -40,7 +40,8 @@ export type TrustProxy = (address: string, hop: number) => boolean;
 
 /**
  * A contract operation's request: the Node request it came in as, and every field the API's steps set, created
- * together in one shape. Node's request is read, never changed (no prototype swap, no private fields).
+ * together in one shape. Node's request keeps its prototype and its private fields; body-parser sets its `body`,
+ * and the no-store step drops validators from its headers (app.ts).
  */
 export class ApiRequest implements HttpRequest {
   readonly method: string;
@@ -51,7 +52,7 @@ export class ApiRequest implements HttpRequest {
   params: Record<string, unknown> = {};
   body: unknown = undefined;
   bodyError: BodyError | undefined = undefined;
-  requestId = '';
+  requestId: string = undefined as unknown as string; // set first of all (request-id.ts)
   correlationId: string | undefined = undefined;
   principal: Principal | undefined = undefined;
   authFailure: string | undefined = undefined;
@@ -76,11 +77,12 @@ export class ApiRequest implements HttpRequest {
 
   /** The query string as Express's `simple` parser reads it (node:querystring). */
   get query(): Record<string, unknown> {
-    if (!this.#query) {
-      const at = this.originalUrl.indexOf('?');
-      this.#query = at === -1 ? {} : { ...parseQueryString(this.originalUrl.slice(at + 1)) };
-    }
-    return this.#query;
+    if (this.#query) return this.#query;
+    const at = this.originalUrl.indexOf('?');
+    // node:querystring's object has no prototype, as Express's `simple` parser answers it.
+    const query: Record<string, unknown> = at === -1 ? Object.create(null) : parseQueryString(this.originalUrl.slice(at + 1));
+    this.#query = query;
+    return query;
   }
 
   get(name: string): string | undefined {

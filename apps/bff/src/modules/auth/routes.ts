@@ -60,7 +60,8 @@ const tokenEndpoint = (ctx: AppContext) => async (req: HttpRequest, res: ServerR
     if (!req.is('application/x-www-form-urlencoded')) {
       throw new OAuthError('invalid_request', 'Content-Type must be application/x-www-form-urlencoded.');
     }
-    const body = req.body as Record<string, unknown>;
+    // An empty form (Content-Length: 0) is parsed by nothing: no parameters, so grant_type is missing.
+    const body = (req.body ?? {}) as Record<string, unknown>;
     for (const [name, value] of Object.entries(body)) {
       if (typeof value !== 'string') throw new OAuthError('invalid_request', `Parameter ${name} must appear once.`);
     }

@@ -2,9 +2,8 @@ import { LRUCache } from 'lru-cache';
 import { type Clock, realNow } from '../lib/clock.ts';
 
 /**
- * What an entry depends on. A write names the tags it touched; every entry carrying one is dropped.
- * `client:<id>` covers a client and its tokens, `user:<id>` a user, their score and their file on record,
- * `scores:<id>` only the user's stored scores (a write of scores alone keeps the file on record cached).
+ * A write names the tags it touched and every entry carrying one is dropped; `scores:<id>` is apart from `user:<id>` so a
+ * write of scores alone keeps the file on record cached.
  */
 export type CacheTag = `client:${string}` | `user:${string}` | `scores:${string}` | '*';
 
@@ -23,19 +22,15 @@ export interface ReadCacheOptions {
   /** Backstop lifetime in ms; 0 disables caching altogether. */
   ttlMs: number;
   maxEntries: number;
-  /** Bound on the estimated memory of all values (JSON length × 2 bytes per UTF-16 unit, plus overhead). */
+  /** Bound on the estimated memory of all values. */
   maxBytes?: number;
-  /**
-   * Whose time the TTL runs on: the context's clock (tests move it instead of sleeping). Its real time, never a
-   * request's test-clock time, which may stand still or jump a year.
-   */
+  /** Its real time (tests move it instead of sleeping), never a request's test-clock time, which may stand still or jump. */
   clock: Clock;
 }
 
 /** How long after a load started a read of the same key still waits for it rather than loading itself. */
 const SHARED_LOAD_MS = 1_000;
 
-/** A value's rough footprint: what it would take as JSON in UTF-16, plus the entry's own bookkeeping. */
 const estimatedBytes = (entry: Entry): number => {
   try {
     return 2 * (JSON.stringify(entry.value)?.length ?? 0) + 256;
@@ -45,13 +40,8 @@ const estimatedBytes = (entry: Entry): number => {
 };
 
 /**
- * The in-process read cache of the hot path. Correctness rests on one rule: a value loaded before an invalidation of
- * one of its tags is never served after it. Each invalidation takes the next number of a sequence and stamps its tags;
- * an entry remembers the sequence at which its load *started*, so a read that raced a write (loaded the old row, then
- * the write committed and invalidated) cannot refill the cache with the old row.
- *
- * Tag stamps are kept for the most recent invalidations only; when one is evicted the floor rises to its stamp, and a
- * tag with no stamp counts as invalidated at the floor. Forgetting a stamp therefore only ever drops entries early.
+ * Entries remember the invalidation sequence at which their load *started*, so a read that raced a write cannot refill the
+ * cache with the old row. An evicted tag stamp raises the floor, so forgetting one only ever drops entries early.
  */
 export class ReadCache {
   private readonly entries?: LRUCache<string, Entry>;
@@ -73,17 +63,15 @@ export class ReadCache {
         ttl: options.ttlMs,
         ttlAutopurge: false,
         perf: { now: this.now },
-        // Read the clock on every check: lru-cache's default memo of "now" lasts a millisecond of wall-clock time, so
-        // a test that moves the clock would otherwise see the old time until the wall clock moved too.
+        // lru-cache memoises "now" for a wall-clock millisecond, so a test that moves the clock would see the old time.
         ttlResolution: 0,
         ...(options.maxBytes ? { maxSize: options.maxBytes, sizeCalculation: estimatedBytes } : {}),
       });
     }
     this.tagStamps = new LRUCache({
       max: Math.max(1000, options.maxEntries),
-      // Only a stamp that leaves (evicted as least recent) is forgotten. lru-cache also calls dispose when a key is
-      // overwritten (`set`): a tag invalidated again keeps its newer stamp, and raising the floor there would drop
-      // every entry in the cache on every repeated write (each write is stamped here and again by its own NOTIFY).
+      // dispose also fires on overwrite (`set`), where the tag keeps its newer stamp: raising the floor then would empty
+      // the cache on every repeated write.
       dispose: (stamp, _tag, reason) => {
         if (reason !== 'set') this.floor = Math.max(this.floor, stamp);
       },
@@ -95,15 +83,9 @@ export class ReadCache {
   }
 
   /**
-   * The cached value of `key`, or `load()`'s: stored with the tags `tagsOf` gives it, unless undefined (absence is
-   * never cached) or already stale when the load resolves.
-   *
-   * Reads of a key that is being loaded share that load (its value, or its failure) instead of starting their own, so
-   * an entry that expires under load is loaded once, not by every request that arrives meanwhile: one bureau pull
-   * (billed per pull) and one answer's wait instead of a queue of them. A read shares a load only if nothing was
-   * invalidated since the load started (else the load may have read what a write changed) and it started less than
-   * SHARED_LOAD_MS ago (a load stuck on a dead connection holds up only the reads of its first second): else it loads
-   * anew, and later reads share the new load.
+   * Reads of a key being loaded share that load, so an expired entry costs one (billed) bureau pull, not one per request.
+   * A load is shared only if nothing was invalidated since it started and it is under SHARED_LOAD_MS old, so a stale or
+   * stuck load is never shared.
    */
   async read<T>(
     key: string,
@@ -162,10 +144,7 @@ export class ReadCache {
     this.invalidate(['*']);
   }
 
-  /**
-   * Loads started since this cache was made: reads that found no current entry and no load to share (every read when
-   * the cache is off), and went to the database or the bureau. What a benchmark watches to see whether writes empty the cache (bench:api, mixed).
-   */
+  /** Loads started (every read when the cache is off): what a benchmark watches to see whether writes empty the cache. */
   get loads(): number {
     return this.loadsStarted;
   }

@@ -15,10 +15,7 @@ type LimiterName = RateLimitBucket | 'authFailures';
 /** Requests that name no contract operation (docs, health, the widget frame, unknown routes) count here. */
 const PAGE_BUCKET: RateLimitBucket = 'userOps';
 
-/**
- * The per-process limiter that decides while Redis cannot. Being asked at all means a Redis command just failed
- * or timed out (`REDIS_TIMEOUT_MS`), so it also tells the connection to start over.
- */
+/** Being asked at all means a Redis command just failed or timed out, so it also tells the connection to start over. */
 class InsuranceLimiter extends RateLimiterMemory {
   constructor(
     options: ConstructorParameters<typeof RateLimiterMemory>[0],
@@ -33,9 +30,8 @@ class InsuranceLimiter extends RateLimiterMemory {
 }
 
 /**
- * A connection that is "ready" yet let a command time out (Redis stopped answering) is dropped and reopened:
- * until Redis answers the reconnect's ready check, `rejectIfRedisNotReady` sends every request straight to the
- * insurance, so at most one request per reconnect waits out the command timeout.
+ * Reopening a "ready" connection that let a command time out sends every request straight to the insurance until Redis
+ * answers again, so at most one request per reconnect waits out the command timeout.
  */
 const resetStalledConnection = (redis: Redis) => {
   if (redis.status === 'ready') redis.disconnect(true);
@@ -50,11 +46,8 @@ export interface RateLimitOutcome {
 }
 
 /**
- * Fixed one-minute windows per client and bucket (rate-limiter-flexible). In memory by default; in Redis when
- * `REDIS_URL` is set so several instances share one count. With Redis, a key over its limit is blocked in this
- * process's memory until its window ends (`inMemoryBlockOnConsumed`), so a caller hammering past its limit costs
- * no Redis round trip; and when Redis is unreachable or slow (see `connectRedis`), a per-process memory limiter
- * (the insurance) decides instead, so Redis going down never takes the API down.
+ * In Redis when `REDIS_URL` is set so instances share one count, with over-limit keys blocked in memory to spare Redis
+ * round trips; a per-process insurance limiter decides when Redis is down, so Redis never takes the API down.
  */
 export class RateLimits {
   /** By bucket, then by limit: no key string to build per request. */
@@ -90,8 +83,7 @@ export class RateLimits {
         ? new RateLimiterRedis({
             ...options,
             storeClient: redis,
-            // Without inMemoryBlockDuration the block lasts until the key's Redis window ends: once the last
-            // allowed request is counted, the rest of the window is answered from memory.
+            // The block lasts until the key's Redis window ends, so the rest of the window is answered from memory.
             inMemoryBlockOnConsumed: points,
             // While the connection is down, go straight to the insurance rather than waiting on each command.
             rejectIfRedisNotReady: true,
@@ -123,7 +115,6 @@ export class RateLimits {
   }
 }
 
-// Module-level rather than a closure made on every call of `consume`.
 const outcomeOf = (limit: number, res: RateLimiterRes, allowed: boolean): RateLimitOutcome => ({
   limit,
   remaining: Math.max(0, res.remainingPoints),
@@ -132,10 +123,7 @@ const outcomeOf = (limit: number, res: RateLimiterRes, allowed: boolean): RateLi
   allowed,
 });
 
-/**
- * The client id a token request claims, from Basic auth or the form body. One that breaks the string policy
- * (a NUL) names no client and is never looked up: counted by address, and the token endpoint answers invalid_client.
- */
+/** An id that breaks the string policy (a NUL) is never looked up: it is counted by address instead. */
 const claimedClientId = (authorization: string | undefined, body: unknown): string | undefined => {
   const claimed = presentedClientId(authorization, body);
   return claimed && claimed.length <= 100 && !stringPolicyProblem(claimed) ? claimed : undefined;
@@ -154,7 +142,6 @@ const setHeaders = (res: ServerResponse, outcome: RateLimitOutcome) => {
   res.setHeader('X-RateLimit-Reset', String(outcome.resetAtSeconds));
 };
 
-/** The client a token request claims to be (its own window), or undefined: counted by address then. */
 const claimedClient = async (ctx: AppContext, req: HttpRequest): Promise<ClientRecord | undefined> => {
   const id = claimedClientId(req.get('authorization'), req.body);
   if (!id) return undefined;
@@ -167,15 +154,8 @@ const claimedClient = async (ctx: AppContext, req: HttpRequest): Promise<ClientR
 };
 
 /**
- * The one place a request is counted, once, before it is served: in the bucket of the contract operation it names
- * (`operation`), else in the pages' bucket (docs, health, the widget frame, unknown routes). Sets `X-RateLimit-*`,
- * and throws 429 once the limit is spent.
- *
- * The key: a user token counts against its own customer (with its partner's limit), so one busy or hostile widget
- * cannot use up the partner's server-side budget, nor other customers'; an access token against its client; a
- * token request (client credentials) against the client it claims from its address, so someone else's requests
- * naming the partner's client id never use up the partner's own window; anyone else (no, bad or unresolvable
- * credentials) by IP address.
+ * A user token counts against its own customer, so a hostile widget cannot spend the partner's budget; a token request
+ * counts against the client it claims from its address, so others naming the partner's id never spend the partner's window.
  */
 export const countRequest = async (
   ctx: AppContext,
@@ -218,11 +198,8 @@ const failureKeys = (ctx: AppContext, req: HttpRequest, clientId: string) => {
 };
 
 /**
- * Refuses a token request (429, before its secret is checked) from an address that has used up its failed attempts,
- * for this client id or for any. Counted per address only: someone failing from elsewhere never locks a partner out.
- * Only failures count (recordFailedCredentials), so a partner's burst of good requests is never held back; guesses
- * sent in parallel can each pass this check before the others have failed, which the per-(client, address) request
- * limit still bounds.
+ * Only failures count, per address, so someone failing elsewhere never locks a partner out. Parallel guesses can each
+ * pass before the others fail; the per-(client, address) request limit still bounds them.
  */
 export const assertCredentialAttemptsLeft = async (ctx: AppContext, req: HttpRequest, clientId: string): Promise<void> => {
   for (const { key, limit } of failureKeys(ctx, req, clientId)) {

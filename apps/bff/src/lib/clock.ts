@@ -3,14 +3,10 @@ import { currentWorkScope, runWithScopePart } from './work-scope.ts';
 /** The source of "now" for every rule that depends on time, and of every wait such a rule makes, so tests can move it. */
 export interface Clock {
   now(): Date;
-  /**
-   * Resolves once `ms` have passed on this clock (a retry's backoff, a circuit's open time, a call's deadline);
-   * rejects with the signal's reason when `signal` aborts first.
-   */
+  /** Waits run on the clock too, so tests end a backoff or deadline by moving it instead of sleeping. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/** A wait that calls `wake` when it is due and `cancel` when its signal aborts first; `cancel` receives the reason. */
 const abortableWait = (signal: AbortSignal | undefined, start: (wake: () => void) => () => void): Promise<void> =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
@@ -60,10 +56,7 @@ export class ManualClock implements Clock {
       return () => this.#sleepers.delete(sleeper);
     });
   }
-  /**
-   * How long each pending wait on this clock has left (ms), soonest first: a test moves the clock once the work it
-   * drives has reached the wait it means to end.
-   */
+  /** Lets a test move the clock only once the work it drives has reached the wait it means to end. */
   pendingWaits(): number[] {
     return [...this.#sleepers].map((sleeper) => sleeper.until - this.#ms).sort((a, b) => a - b);
   }
@@ -76,11 +69,7 @@ export class ManualClock implements Clock {
   }
 }
 
-/**
- * What "now" is for the work running in one async context (a request, or one period of a clock advance): a sandbox
- * test clock's frozen time once the work turns out to be about a user on a clock, else real time. Mutable, because
- * the request learns its user (and so its clock) only mid-way, in the users service; a fresh one per request.
- */
+/** Mutable because a request learns its user, and so its test clock, only mid-way; one fresh scope per request. */
 export interface ClockScope {
   /** The test clock's time, once known; null = real time. */
   at: Date | null;
@@ -90,10 +79,7 @@ export interface ClockScope {
 
 const currentScope = (): ClockScope | undefined => currentWorkScope()?.clock as ClockScope | undefined;
 
-/**
- * Runs `work` in `scope` and ends the scope when it settles: a pooled socket or timer created inside may outlive it
- * and carry it into unrelated work, which must see real time again.
- */
+/** Ends the scope when `work` settles: a pooled socket or timer made inside may carry it into unrelated work. */
 export const runInClockScope = <T>(scope: ClockScope, work: () => Promise<T>): Promise<T> =>
   runWithScopePart('clock', scope, () =>
     work().finally(() => {
@@ -109,13 +95,9 @@ export const endClockScope = (scope: ClockScope): void => {
   scope.writes = false;
 };
 
-/** The scope of the current request or job, if one was opened. */
 export const currentClockScope = (): ClockScope | undefined => currentScope();
 
-/**
- * `ctx.clock`: the scope's test-clock time when set, else the base clock. Tokens, leases and rate limits read the
- * base clock directly (they are checked before the user is known, or are about the machine, not the user).
- */
+/** Tokens, leases and rate limits read the base clock: they are checked before the user is known, or concern the machine. */
 export class ScopedClock implements Clock {
   constructor(readonly base: Clock) {}
   now(): Date {

@@ -37,24 +37,14 @@ export type RefreshOutcome = 'refreshed' | 'frozen' | 'skipped' | 'failed';
 
 const HOUR_MS = 3_600_000;
 
-/**
- * How long a due user without current consent is put aside before the claim looks at it again. Without this, users whose
- * consent expired would stay at the head of the due index and every claim would read past all of them; with it each is
- * read once a day. A user who gives consent again is refreshed at the next look (refresh now pulls at once).
- */
+/** Puts aside due users without consent, so they do not sit at the head of the due index for every claim to read past. */
 export const CONSENT_RECHECK_MS = 24 * 3_600_000;
 
-/**
- * Claims up to `limit` users whose refresh is due, oldest first, holding each until `leaseUntil`; a due user without
- * current consent at `now` is answered with `consented: false` and put aside for CONSENT_RECHECK_MS.
- */
+/** Claims due users, oldest first; those without consent come back `consented: false`, put aside for CONSENT_RECHECK_MS. */
 export const claimDueUsers = (db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedUser[]> =>
   claimUsersDueForRefresh(db, { now, leaseUntil, limit, consentRecheckAt: new Date(now.getTime() + CONSENT_RECHECK_MS) });
 
-/**
- * Writes the snapshot a pull leaves (monitoring's table) and the user row's schedule (`writeRow`, through the users
- * module) as one statement: one round trip, as one write (db/statement-batch.ts).
- */
+/** The snapshot and the user row's schedule go as one statement, so they are written together in one round trip. */
 const withSnapshot = async (
   tx: Queryable,
   userId: string,
@@ -73,19 +63,13 @@ const bureauOf = (ctx: AppContext) => {
   return ctx.bureau;
 };
 
-/**
- * When the claimed period was due. The schedule steps from the last due date (due + MONITORING_INTERVAL), not from the
- * anchor, so a change of MONITORING_INTERVAL applies from each user's next period instead of moving every due date.
- */
+/** Steps from the last due date, not the anchor, so a MONITORING_INTERVAL change applies from each user's next period. */
 const dueOf = (ctx: AppContext, user: ClaimedUser) =>
   user.monitoring_due_at
     ? new Date(user.monitoring_due_at)
     : new Date(new Date(user.monitoring_anchor_at).getTime() + user.monitoring_period * ctx.config.MONITORING_INTERVAL);
 
-/**
- * The period a pull made now covers and when the one after it is due: the claimed period, or, when later ones are
- * overdue too (workers were down), the latest of them: one pull of today's file covers them all.
- */
+/** When several periods are overdue (workers were down), one pull of today's file covers them all. */
 const periodsAt = (ctx: AppContext, user: ClaimedUser, now: Date) => {
   const interval = ctx.config.MONITORING_INTERVAL;
   const due = dueOf(ctx, user).getTime();
@@ -97,28 +81,20 @@ const periodsAt = (ctx: AppContext, user: ClaimedUser, now: Date) => {
 const isPermanentRefusal = (error: unknown) =>
   error instanceof BureauUnavailableError && (error.reason === 'rejected' || error.reason === 'invalid_answer');
 
-/** The wait before retrying a failed period: the retry schedule, its last step repeated. */
 const retryDelay = (ctx: AppContext, failuresSoFar: number) => {
   const schedule = ctx.config.MONITORING_RETRY_SCHEDULE;
   return schedule[Math.min(failuresSoFar, schedule.length - 1)] ?? HOUR_MS;
 };
 
 /**
- * One scheduled refresh of a claimed user: pull the file, then commit everything it causes and the move to the next
- * period in one transaction that first re-checks, under the row lock, that the period is still the one claimed and the
- * user still monitored. So a period commits once whatever races it (another worker after a lease ran out, a retried
- * batch), and a user deleted or un-verified meanwhile is skipped without a write.
- *
- * Real time: when several periods are overdue (workers were down), one pull of today's file covers them all; a bureau
- * sells no past files, and the comparison with the last snapshot still sees every change in between.
- * A sandbox test clock's advance runs each period with `ctx.clock` scoped to the period's due time (modules/clocks),
- * so "now" is that time: the period is exactly the claimed one, pulled as of then, everything dated then.
+ * The commit re-checks under the row lock that the period is still the one claimed and the user still monitored, so a
+ * period commits once whatever races it (a lapsed lease, a retried batch) and a user gone meanwhile is skipped.
  */
 export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Promise<RefreshOutcome> => {
   const now = ctx.clock.now();
   const claimedPeriod = user.monitoring_period;
   const { period, nextDueAt } = periodsAt(ctx, user, now);
-  // Without current consent nothing is pulled: the claim has already put the user aside (no attempt counted).
+  // The claim has already put a user without consent aside; no attempt is counted.
   if (!user.consented) return 'skipped';
   if (user.status !== 'active') {
     await unschedule(ctx.db, user.id);
@@ -129,8 +105,7 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
   // Keyed by the period: a request repeated after a crash is the same pull to the bureau, billed once.
   const pullId = `${user.id}:period:${period}`;
   try {
-    // The claimed row's consent is as of the claim: the gate is read again (one primary-key read) so a withdrawal since
-    // then stops the pull itself, not only its commit.
+    // Consent is re-read so a withdrawal since the claim stops the pull itself, not only its commit.
     const gate = await findConsentGate(ctx.db, user.id);
     result = await bureauOf(ctx).pullCreditFile(await loadCreditSubject(ctx, { ...user, ...gate }), now, { pullId });
   } catch (error) {
@@ -142,8 +117,7 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
     const attempt = user.monitoring_attempts + 1;
     const reason = error instanceof BureauUnavailableError ? error.reason : (error as Error).name;
     if (isPermanentRefusal(error) && attempt > ctx.config.MONITORING_RETRY_SCHEDULE.length) {
-      // The bureau kept refusing this user's pull through the whole retry schedule: the period cannot be had, so the
-      // user moves on to the next one (due as usual) instead of being asked again every few hours forever.
+      // Refused through the whole retry schedule: move on to the next period rather than asking every few hours forever.
       await skipPeriod(ctx.db, user.id, claimedPeriod, { nextPeriod: period + 1, dueAt: nextDueAt });
       ctx.logger.error(
         { userId: user.id, period: claimedPeriod, attempt, reason, nextRefreshAt: nextDueAt },
@@ -173,8 +147,7 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
     if (committed.outcome === 'dropped') {
       if (committed.reason === 'period_moved') return 'skipped';
       if (committed.reason === 'no_consent') {
-        // Consent ended while the file was being pulled: the file is dropped unused and the period waits like the
-        // claim's consent skip, with no attempt counted.
+        // Consent ended mid-pull: the file is dropped and the period waits like the claim's consent skip, no attempt counted.
         await deferForConsent(tx, user.id, claimedPeriod, new Date(now.getTime() + CONSENT_RECHECK_MS));
         return 'skipped';
       }
@@ -195,12 +168,8 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
 };
 
 /**
- * Verification's pull is monitoring's first refresh (period 0): the file verification pulled is committed as period 0
- * in verification's transaction (history, the first pull's alerts, the file on record) and period 1 is due one interval
- * after verification, so the first period is never pulled a second time. A user whose schedule is past period 0 (a
- * step-up verification that pulled because no file was on record) keeps their schedule; the file only becomes the file
- * on record. A file dropped (consent ended meanwhile) leaves period 0 due: the monitoring job pulls it.
- * Runs in the caller's transaction, which holds the user row and has just marked the user verified.
+ * Commits verification's pull as period 0 so the first period is never pulled twice; a user already past period 0 keeps
+ * their schedule. Runs in the caller's transaction, which holds the user row and has just marked the user verified.
  */
 export const applyVerificationPull = async (
   tx: Queryable,
@@ -228,7 +197,6 @@ export const applyVerificationPull = async (
   }
 };
 
-/** What refresh now answers when its file was dropped: the state that made the commit refuse it. */
 const droppedError = (reason: DropReason) => {
   if (reason === 'deleted') return notFound('User');
   if (reason === 'no_consent') {
@@ -247,17 +215,15 @@ const frozenError = () =>
   );
 
 /**
- * Refresh now: one pull outside the schedule, at most one per user per day (a pull is billed). The day's slot is taken
- * before the pull, so two concurrent calls never pull twice; it is given back if the pull fails or finds the file frozen,
- * and frees itself if the process stops mid-pull (after MONITORING_LEASE_SECONDS, the claim's lease).
+ * At most one billed pull per user per day: the slot is taken before the pull so concurrent calls never pull twice, and
+ * is given back if the pull fails or finds the file frozen (or freed by its lease if the process dies mid-pull).
  */
 export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string): Promise<TCreditScoreRefreshResult> => {
   const user = await requireActiveUser(ctx, caller, userId);
   const bureau = bureauOf(ctx);
   const now = ctx.clock.now();
   const windowMs = MANUAL_REFRESH_INTERVAL_HOURS * HOUR_MS;
-  // Claimed and given back through writeUser: the user row the read cache holds shows the slot (refreshAvailableAt).
-  // The claim's lease is the monitoring job's: a pull still unanswered after it is taken to have died with its process.
+  // Through writeUser so the cached user row shows the slot; a pull unanswered past the lease is taken to have died.
   const claim = await writeUser(ctx, async (tx, touches) => {
     touches(userTag(user.id));
     return claimManualRefresh(tx, user.id, {
@@ -267,7 +233,6 @@ export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string
     });
   });
   if (!claim) {
-    // While a pull holds the slot, the answer is known once it ends or its lease passes; otherwise, a day after the last.
     const slot = await manualRefreshSlot(ctx.db, user.id);
     const pending = slot.pendingUntil && new Date(slot.pendingUntil).getTime() > now.getTime() ? slot.pendingUntil : null;
     const until = pending ? new Date(pending).getTime() : new Date(slot.at ?? now).getTime() + windowMs;

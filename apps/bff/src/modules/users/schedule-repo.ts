@@ -1,8 +1,7 @@
 import type { Queryable } from '../../db/db.ts';
 import type { IdentityRow, UserRow } from './repo.ts';
 
-// The monitoring schedule and the refresh-now slot are columns of the user row: monitoring decides, and writes them
-// through these functions (the users module is the only writer of `users`).
+// Monitoring decides the schedule and refresh-now slot but writes them here: the users module is the only writer of `users`.
 
 /** A user a worker holds for one period: the row, the sealed identity for the pull, and the schedule. */
 export interface ClaimedUser extends UserRow, IdentityRow {
@@ -10,10 +9,7 @@ export interface ClaimedUser extends UserRow, IdentityRow {
   monitoring_anchor_at: Date;
   monitoring_attempts: number;
   consent_valid_until: Date | null;
-  /**
-   * Whether the user had current consent when claimed. A due user without it is claimed only to be put aside (its next
-   * look is set by the claim itself): nothing is pulled and no attempt is counted.
-   */
+  /** A due user without consent is claimed only to be put aside: nothing is pulled and no attempt is counted. */
   consented: boolean;
 }
 
@@ -23,10 +19,8 @@ const CLAIM_COLUMNS =
   'ssn_enc, date_of_birth_enc, address_enc, monitoring_period, monitoring_anchor_at, monitoring_attempts, consent_valid_until';
 
 /**
- * Claims up to `limit` users whose refresh is due, oldest first, by pushing their next attempt to `leaseUntil`.
- * SKIP LOCKED lets any number of workers claim at once without waiting on or taking each other's users; a worker that
- * dies keeps its users only until the lease ends. Users without current consent at `now` (consent_valid_until, migration
- * 008) are skipped: the same statement puts them aside until `consentRecheckAt` and answers them with `consented: false`.
+ * SKIP LOCKED lets workers claim at once without taking each other's users; a worker that dies keeps its users only until
+ * the lease ends. Users without consent at `now` are put aside until `consentRecheckAt` in the same statement.
  */
 export const claimUsersDueForRefresh = async (
   db: Queryable,
@@ -49,10 +43,8 @@ export const claimUsersDueForRefresh = async (
 };
 
 /**
- * The users of a sandbox test clock whose current period is due by `until` (the clock's target), for its advance: one
- * period each per call, so each user's periods run in order. The advance's lease on the clock is their claim. A period
- * runs at its due time, or at `from` (the clock's time when the advance began) if it was overdue then: a user whose
- * consent has ended by that time is left out, so the advance skips the rest of their periods.
+ * One period per user per call, so each user's periods run in order; the advance's lease on the clock is their claim. A
+ * user whose consent ended by a period's run time is left out, so the advance skips the rest of their periods.
  */
 export const dueOnClock = async (
   db: Queryable,
@@ -71,10 +63,7 @@ export const dueOnClock = async (
   return rows;
 };
 
-/**
- * Moves the user to `nextPeriod`, due at `dueAt`; `pausedReason` says whether the file was frozen at this pull. A plain
- * write: it joins a StatementBatch with the write of the pull's snapshot (monitoring), one statement for both.
- */
+/** A plain write, so it can join a StatementBatch with the pull's snapshot as one statement. */
 export const completePeriod = async (
   tx: Queryable,
   userId: string,
@@ -135,10 +124,8 @@ export interface ManualRefreshSlot {
 export type ManualRefreshClaim = { previous: ManualRefreshSlot; takenOverFrom: Date | null };
 
 /**
- * Takes the user's one refresh-now of the day: succeeds when the last was at or before `cutoff`, or when the pull that
- * took the slot is past its lease (`pendingUntil` of that claim: its process stopped mid-pull and never gave the slot
- * back). Holds the slot with this claim's own lease until the pull's outcome is recorded. Answers the slot as it was
- * (to give back if the pull fails), or `false` when the slot is taken.
+ * Also takes a slot whose pull is past its lease, since its process died mid-pull and never gave it back. Answers the slot
+ * as it was, to give back if the pull fails, or `false` when the slot is taken.
  */
 export const claimManualRefresh = async (
   db: Queryable,
@@ -158,10 +145,7 @@ export const claimManualRefresh = async (
   return { previous: { at: row.at, pendingUntil: row.pending_until }, takenOverFrom: row.taken_over ? row.at : null };
 };
 
-/**
- * Gives the slot back as the claim found it after a failed pull, unless another claim has taken it since (this one's
- * lease passed). A dead pull's slot goes back with its passed lease: still free, and still that pull's should it answer.
- */
+/** Gives the slot back after a failed pull, unless another claim has taken it since (this one's lease passed). */
 export const releaseManualRefresh = async (db: Queryable, userId: string, claimedAt: Date, previous: ManualRefreshSlot) => {
   await db.query(
     `update users set manual_refresh_at = $3, manual_refresh_pending_until = $4
@@ -184,11 +168,7 @@ export const markFrozen = async (db: Queryable, userId: string): Promise<void> =
   await db.query(`update users set monitoring_paused_reason = 'credit_frozen' where id = $1`, [userId]);
 };
 
-/**
- * A refresh now's pull: the user was refreshed at `at` (the time its claim took the day's slot). The slot stays taken
- * and its lease ends, unless another claim holds it by now. A plain write: it joins a StatementBatch with the write of
- * the pull's snapshot (monitoring).
- */
+/** Ends the slot's lease unless another claim holds it by now; a plain write so it can join the snapshot's StatementBatch. */
 export const markRefreshed = async (tx: Queryable, userId: string, at: Date): Promise<void> => {
   await tx.query(
     `update users set monitoring_last_at = $2, monitoring_paused_reason = null,

@@ -82,10 +82,7 @@ export const sealIdentity = (ctx: AppContext, userId: string, input: TEnrollment
   phoneEnc: input.phone ? ctx.cipher.encrypt(input.phone, `users.phone:${userId}`) : null,
 });
 
-/**
- * Enrols one validated input: the user row, its consent (supplied, or the sandbox default) and its `user.enrolled`
- * event commit together.
- */
+/** The user row, its consent and its `user.enrolled` event go in one statement so they commit together. */
 const enrollValidated = async (
   ctx: AppContext,
   caller: Caller,
@@ -99,7 +96,6 @@ const enrollValidated = async (
   const status = 'pending_verification' as const;
   const consent = enrolmentConsent(ctx, caller, userId, input.consent, origin, createdAt);
   try {
-    // Four writes, one statement, one round trip (db/statement-batch.ts): they commit together or not at all.
     const tx = new StatementBatch();
     await insertUser(tx, {
       id: userId,
@@ -205,9 +201,8 @@ export const enrollBatch = async (
 };
 
 /**
- * A user visible to this caller, or 404 (another client's or another user token's user looks absent). Served from
- * the read cache; every write to a user row drops it (tag user:<id>, see writeUser), and so does a write of their
- * scores (tag scores:<id>): storing a score also sets the row's last_score_date (credit/service.ts, storeScores).
+ * Another client's or another user token's user looks absent (404). Also cached under scores:<id>, because storing a score
+ * sets the row's last_score_date.
  */
 export const requireUser = async (ctx: AppContext, caller: Caller, userId: string) => {
   const row = await ctx.readCache.read(
@@ -223,9 +218,8 @@ export const requireUser = async (ctx: AppContext, caller: Caller, userId: strin
 };
 
 /**
- * Sandbox: a user on a test clock lives at its time, so the rest of the request reads `ctx.clock` as the clock's
- * frozen time (every /v1/users/{userId}/… route comes through requireUser). A write while the clock advances would race
- * the periods the worker is running for this user: refused.
+ * Sandbox: the rest of the request reads `ctx.clock` as the user's test-clock time. Writes while the clock advances are
+ * refused, since they would race the periods the worker is running for this user.
  */
 const liveAtUserClock = (row: UserRow) => {
   const scope = currentClockScope();
@@ -246,12 +240,7 @@ export const writeUser = <T>(ctx: AppContext, work: Parameters<typeof writeTrans
 export const getUser = async (ctx: AppContext, caller: Caller, userId: string): Promise<TUser> =>
   toUser(await requireUser(ctx, caller, userId), ctx.clock.now());
 
-/** The identity fields a credit bureau is asked about, decrypted for this call only. */
-/**
- * Unseals the identity a bureau pull is made with, and so is where every pull passes (credit routes, refresh now,
- * verification, the monitoring job): without current consent at `asOf` it throws 403 CONSENT_REQUIRED. A row that was
- * loaded without the consent columns has them read here.
- */
+/** Every bureau pull passes here, so this is where it throws 403 CONSENT_REQUIRED without current consent at `asOf`. */
 export const loadCreditSubject = async (
   ctx: AppContext,
   user: UserRow & Partial<IdentityRow>,
@@ -302,10 +291,7 @@ export const deleteUser = async (ctx: AppContext, caller: Caller, userId: string
   return { userId, deletedAt: deletedAt.toISOString(), message: DELETION_MESSAGE };
 };
 
-/**
- * Deletes live users of `clientId` in the caller's transaction, each with its `user.deleted` event (DELETE of a user,
- * and of a sandbox test clock with its users). Answers the ids that were live.
- */
+/** Runs in the caller's transaction so deleting a test clock can take its users with it; answers the ids that were live. */
 export const deleteUserRows = async (
   tx: Queryable,
   ctx: AppContext,
@@ -331,11 +317,7 @@ export const deleteUserRows = async (
   return deleted;
 };
 
-/**
- * The purge job: erases personal data of users deleted more than USER_PURGE_AFTER_DAYS ago, and with
- * `eraseDependents` what other modules hold about them, in the same transaction (the worker wires credit's in: users
- * sits below credit and does not import it).
- */
+/** `eraseDependents` is injected (the worker wires credit's in) because users sits below credit and does not import it. */
 export const purgeDeletedUsers = async (
   ctx: AppContext,
   eraseDependents: (tx: Queryable, userIds: string[]) => Promise<void>,

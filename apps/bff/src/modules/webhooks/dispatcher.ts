@@ -12,14 +12,13 @@ const FAN_OUT_BATCH = 200;
 const NOTICES_PER_TICK = 5;
 
 export interface Dispatcher {
-  /** One pass: fan out, claim and start due attempts, send pending notices. Resolves when the attempts it started end and are recorded. */
+  /** Resolves once the attempts it started have ended and been recorded. */
   runOnce(): Promise<void>;
   stop(): Promise<void>;
   /** Resolves once a commit's NOTIFY wakes this worker (at once when it does not listen). */
   listening: Promise<void>;
 }
 
-/** A claimed delivery waiting for (or holding) one of its receiver's connections. */
 interface Leased {
   job: DeliveryJob;
   leaseToken: string;
@@ -44,15 +43,8 @@ const originOf = (url: string): string => {
 };
 
 /**
- * The delivery worker. All state lives in the database (delivery rows with `next_attempt_at` and a lease),
- * so timers here only decide when to look: a crash loses nothing, and any number of workers may share one
- * PostgreSQL. The retry schedule is read against `ctx.clock`, so tests move time instead of sleeping.
- *
- * Throughput comes from batches: one statement claims many due deliveries together with their events and
- * subscriptions; deliveries go out over keep-alive connections, up to WEBHOOK_CONNECTIONS_PER_ORIGIN at once per
- * receiver and WEBHOOK_CONCURRENCY in all; the outcomes that end together are settled in one transaction. The
- * worker claims ahead (up to twice what it may send) so a receiver's connections never wait for the next claim,
- * and a receiver with its share claimed is left out of claims, so one slow receiver cannot take every slot.
+ * All state lives in the database, so timers only decide when to look: a crash loses nothing and any number of workers
+ * may share one PostgreSQL. A receiver with its share claimed is left out of claims, so one slow receiver cannot take every slot.
  */
 export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {}): Dispatcher => {
   const { config, logger } = ctx;
@@ -62,8 +54,7 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
   const schedule = config.WEBHOOK_RETRY_SCHEDULE;
   // An attempt ends by its timeout; the margin covers recording it. A dead worker's claims return after this.
   const leaseMs = config.WEBHOOK_TIMEOUT_MS + 10_000;
-  // A delivery that waited for a connection starts only if its lease still covers a whole attempt and recording
-  // it; otherwise another worker could take it over mid-attempt. It is given back instead.
+  // A waiting delivery starts only if its lease covers a whole attempt, else another worker could take it over mid-attempt.
   const startBudgetMs = config.WEBHOOK_TIMEOUT_MS + 5_000;
   const perOrigin = config.WEBHOOK_CONNECTIONS_PER_ORIGIN;
   const maxSending = config.WEBHOOK_CONCURRENCY;
@@ -87,8 +78,7 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
     const { job, leaseToken } = leased;
     const { webhook, event } = job;
     if (!event) return;
-    // Anything that stops us from sending (an unreadable secret, say) is a failed attempt like any other,
-    // so the delivery follows the schedule to `failed` instead of retrying at every lease expiry.
+    // Failing to send at all is a failed attempt too, so the delivery reaches `failed` instead of retrying every lease expiry.
     const outcome: AttemptOutcome =
       leased.secrets instanceof Error
         ? { ok: false, statusCode: 0, responseTimeMs: 0, error: COULD_NOT_SIGN, detail: leased.secrets.message }
@@ -135,8 +125,7 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
 
   const scheduleRefill = (lane: Lane) => {
     if (stopped || options.poll === false || refillQueued || !backlog) return;
-    // Refill when half the claimed-ahead room is free (one claim then carries many deliveries while the rest send),
-    // or when a receiver's queue ran out and its connections are about to idle.
+    // Refill at half the claimed-ahead room, so one claim carries many deliveries, or when a lane is about to idle.
     const laneLow = lane.sending + lane.waiting.length <= perOrigin;
     if (!laneLow && (starved || held > maxHeld / 2)) return;
     refillQueued = true;
@@ -185,7 +174,6 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
     const jobs = await claimDeliveryJobs(ctx.db, { now, leaseUntil: new Date(leaseUntil), leaseToken, limit, skipWebhooks });
     backlog = jobs.length === limit || skipWebhooks.length > 0;
     starved = jobs.length === 0 && skipWebhooks.length > 0;
-    // Each subscription's secrets are opened once per claim, not once per delivery.
     const secrets = new Map<string, string[] | Error>();
     const touched = new Set<string>();
     for (const job of jobs) {
@@ -258,7 +246,6 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
   };
 
   // One pass at a time per process; a call during a pass asks for another one, as deep as asked, right after it.
-  // The poll runs full passes; a NOTIFY only needs the fan-out; a finished attempt only needs a claim.
   let wanted: Depth = 0;
   const tick = (depth: Depth = FULL): Promise<void> => {
     wanted = Math.max(wanted, depth) as Depth;
@@ -277,7 +264,6 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
     return ticking;
   };
 
-  /** Every attempt started has ended and every outcome is written. */
   const settled = async () => {
     while (sending.size > 0) await Promise.all([...sending]);
     await settler.idle();

@@ -6,13 +6,9 @@ import type { EventToSend } from './envelope.ts';
 import type { AttemptRecord } from './log-repo.ts';
 import type { WebhookRow } from './repo.ts';
 
-/**
- * Copies committed outbox events into per-subscription delivery rows, in one transaction with the
- * marker that says they were copied. SKIP LOCKED lets several workers fan out different events at once;
- * a crash before commit leaves the events unmarked for the next worker.
- */
+/** Copies and marks events in one transaction, so a crash leaves them for the next worker; SKIP LOCKED lets workers share. */
 export const fanOutBatch = async (tx: Queryable, ids: IdGenerator, now: Date, limit: number): Promise<number> => {
-  // One read takes the events and names their matching subscriptions; a null hook is an event nobody wants.
+  // A null hook is an event nobody subscribes to: it is still marked dispatched.
   const { rows } = await tx.query<{ seq: string; id: string; client_id: string; type: TEventType; hook_id: string | null }>(
     `with ev as (
        select seq, id, client_id, type from outbox_events where dispatched_at is null
@@ -24,7 +20,6 @@ export const fanOutBatch = async (tx: Queryable, ids: IdGenerator, now: Date, li
   if (rows.length === 0) return 0;
   const seqs = [...new Set(rows.map((r) => r.seq))];
   const pairs = rows.filter((r) => r.hook_id !== null);
-  // The copies and the marker in one statement: both happen, or neither.
   await tx.query(
     `with copied as (
        insert into webhook_deliveries (id, webhook_id, client_id, event_id, event_type, state, next_attempt_at, created_at)
@@ -49,17 +44,12 @@ export interface ClaimedDelivery {
   id: string;
   webhook_id: string;
   event_id: string;
-  /** Attempts made so far: the next one is logged as `attempts + 1`. */
   attempts: number;
   /** `attempts` when the current retry schedule began: the next delay is the schedule's `attempts - schedule_base`-th. */
   schedule_base: number;
 }
 
-/**
- * Leases due deliveries of active subscriptions to this worker. The lease (token + expiry) is what stops
- * two workers from making the same attempt at once; if this worker dies, the lease runs out and another
- * worker retries the attempt (at-least-once).
- */
+/** The lease stops two workers making the same attempt; if this worker dies it runs out and another retries (at-least-once). */
 export const claimDueDeliveries = async (
   db: Queryable,
   now: Date,
@@ -87,11 +77,7 @@ export interface DeliveryJob extends ClaimedDelivery {
   webhook: WebhookRow;
 }
 
-/**
- * The dispatcher's claim: leases up to `limit` due deliveries and answers them joined with their events and
- * subscriptions, one round trip for the whole batch. `skipWebhooks` leaves out subscriptions whose receiver
- * already has all the deliveries in flight this worker allows it, so their backlog does not crowd out others.
- */
+/** `skipWebhooks` leaves out receivers already at this worker's in-flight limit, so their backlog does not crowd out others. */
 export const claimDeliveryJobs = async (
   db: Queryable,
   claim: { now: Date; leaseUntil: Date; leaseToken: string; limit: number; skipWebhooks: string[] },
@@ -147,7 +133,6 @@ export const claimDeliveryJobs = async (
   }));
 };
 
-/** The end of one attempt, as the dispatcher hands it to `settleAttempts`. */
 export interface AttemptSettlement {
   deliveryId: string;
   leaseToken: string;
@@ -162,12 +147,8 @@ export interface AttemptSettlement {
 }
 
 /**
- * Settles many attempts in one transaction of one to four statements, whatever their number. An attempt is logged
- * with the number the row counts, not the one the claim expected, so a retry asked for meanwhile never shares it. The deliveries
- * this worker still holds the lease of are updated and their attempts logged in one statement (a worker that
- * lost a lease leaves that outcome to the one that took over); then the subscriptions' failure counts, in
- * settlement order (a success resets the count, each later failure adds one); then the subscriptions whose last
- * retry failed turn `failed`. Answers the ids settled and the subscriptions this call turned `failed`.
+ * Attempts are numbered by the row's count, not the claim's, so a resend asked for meanwhile never shares a number. A
+ * worker that lost a lease leaves the outcome to the one that took over.
  */
 export const settleAttempts = async (
   tx: Queryable,
@@ -213,7 +194,6 @@ export const settleAttempts = async (
     ],
   );
   const settled = new Set(rows.map((r) => r.id));
-  // Per subscription, in settlement order: reset to zero at a success, plus one per failure.
   const counts = new Map<string, { reset: boolean; add: number }>();
   for (const s of logged) {
     if (!settled.has(s.deliveryId)) continue;
@@ -286,10 +266,8 @@ export const restartPendingDeliveries = async (tx: Queryable, webhookId: string,
 };
 
 /**
- * `recover`: in [since, until) by the event's creation (no `until`: up to now, included), queues again each delivery that failed for good, and queues
- * each event of the subscription's types that it never got a delivery of (it was `failed` or `disabled` then), from
- * its creation on. `nextAttemptAt` null parks them until re-activation. The unique (webhook, event) pair keeps a
- * fan-out running meanwhile from queueing an event twice. Answers how many were queued.
+ * `recover`: re-queues failed deliveries and never-delivered events of the window; a null `nextAttemptAt` parks them. The
+ * unique (webhook, event) pair keeps a concurrent fan-out from queueing an event twice.
  */
 export const requeueSince = async (
   tx: Queryable,
@@ -359,10 +337,8 @@ export const findDeliveryToResend = async (
 };
 
 /**
- * Records a resend asked for by the partner: the next attempt number, and the schedule moved along with it so the
- * automatic retries keep their place. A success ends the delivery; a failure leaves its state and next retry as they were.
- * Answers the attempt's number and the delivery's next due attempt (as the logs show it), or undefined when the
- * delivery is gone (its subscription was deleted meanwhile).
+ * Moves the schedule along with a partner's resend so automatic retries keep their place. Undefined when the delivery is
+ * gone (its subscription was deleted meanwhile).
  */
 export const recordResend = async (
   tx: Queryable,

@@ -15,6 +15,7 @@ import { createApp } from '../../apps/bff/src/app.ts';
 import { buildContext } from '../../apps/bff/src/bootstrap.ts';
 import { loadConfig } from '../../apps/bff/src/config.ts';
 import { openPostgres } from '../../apps/bff/src/db/postgres.ts';
+import { systemClock } from '../../apps/bff/src/lib/clock.ts';
 import { createLogger, openLogDestination } from '../../apps/bff/src/logger.ts';
 import { AuditChainer } from '../../apps/bff/src/modules/audit/chainer.ts';
 import { listen } from '../../apps/bff/src/server.ts';
@@ -42,7 +43,7 @@ const config = loadConfig({
 const runChainWorker = async () => {
   const db = await openPostgres({ connectionString: process.env.DATABASE_URL as string, schema: process.env.BENCH_SCHEMA });
   process.once('disconnect', () => void db.close().finally(() => process.exit(0)));
-  new AuditChainer({ db }, config.AUDIT_CHAIN_INTERVAL_MS).everyInterval();
+  new AuditChainer({ db, clock: systemClock }, config.AUDIT_CHAIN_INTERVAL_MS).everyInterval();
   setInterval(() => {}, 60_000);
 };
 

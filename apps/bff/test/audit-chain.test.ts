@@ -119,15 +119,19 @@ describe.skipIf(!usingPostgres)('audit trail: a write and its entry', () => {
   });
 
   it("chains a write's entry once its transaction committed, without another request to prompt it", async () => {
-    const quiet = await startTestApp({ config: { AUDIT_CHAIN_INTERVAL_MS: '20' } });
+    const interval = 20;
+    const quiet = await startTestApp({ config: { AUDIT_CHAIN_INTERVAL_MS: String(interval) } });
     try {
       const client = await quiet.createClient();
       const actor = { kind: 'client' as const, id: client.id };
       await quiet.db.transaction(async (tx) => {
         await recordAudit(quiet.ctx, { type: 'consent.given', clientId: client.id, actor }, tx);
-        // Longer than the chaining interval: a pass prompted before the commit would find nothing and not come back.
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        // Past the chaining interval: a pass prompted before the commit would run now, find nothing and not come back.
+        quiet.clock.advance(interval);
       });
+      // The commit prompts the pass: it waits one interval on the app's clock.
+      expect(quiet.clock.pendingWaits()).toContain(interval);
+      quiet.clock.advance(interval);
       const chained = async () =>
         (await quiet.db.query('select 1 from audit_events where client_id = $1', [client.id])).rows.length;
       await expect.poll(chained, { timeout: 5_000 }).toBe(1);

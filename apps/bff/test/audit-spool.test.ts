@@ -24,10 +24,17 @@ describe('audit trail: the read spool in a split deployment', () => {
     const bank = await app.createClient();
     const client = { id: bank.id } as Extract<Caller['principal'], { kind: 'access' }>['client'];
     const caller = { clientId: bank.id, principal: { kind: 'access', client, scopes: ['read'] } } as Caller;
-    // Looks every 20 × 10 ms; chains at the second look what the first one saw.
+    // Looks every 20 × 10 ms of the app's clock; chains at the second look what the first one saw.
+    const look = 20 * 10;
     const api = operationAudit({ ...app.ctx, config: testConfig({ ROLE: 'api', AUDIT_CHAIN_INTERVAL_MS: '10' }) });
     await api.recordOperation('getUser', caller, 'req_alone1', { userId: 'usr_spooled0000000002' });
     await api.recordOperation('getUser', caller, 'req_alone2', { userId: 'usr_spooled0000000002' });
+    expect(app.clock.pendingWaits()).toContain(look);
+    app.clock.advance(look);
+    // The first look leaves the rows to a worker that may still take them, and waits for its next look.
+    await waitFor(() => expect(app.clock.pendingWaits()).toContain(look), 10_000);
+    expect(await chainedRequestIds(bank.id)).toEqual([]);
+    app.clock.advance(look);
     await waitFor(async () => expect(await chainedRequestIds(bank.id)).toEqual(['req_alone1', 'req_alone2']), 10_000);
     expect(await verifyChain(app.db, app.ctx.tokens, bank.id)).toMatchObject({ ok: true, lastSeq: 2 });
   });
@@ -47,8 +54,9 @@ describe('audit trail: the read spool in a split deployment', () => {
     expect(spooled.rows.length).toBeGreaterThan(0);
     expect(await chainedRequestIds(bank.id)).toEqual([]);
 
-    // The worker's chainer polls the spool on its own.
+    // The worker's chainer polls the spool on its own, every 20 ms of the app's clock.
     operationAudit({ ...app.ctx, config: testConfig({ ROLE: 'worker', AUDIT_CHAIN_INTERVAL_MS: '20' }) });
+    app.clock.advance(20);
     await waitFor(
       async () => expect((await chainedRequestIds(bank.id)).sort()).toEqual(['req_spool1', 'req_spool2', 'req_spool3']),
       10_000,

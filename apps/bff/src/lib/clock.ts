@@ -4,7 +4,12 @@ import { currentWorkScope, runWithScopePart } from './work-scope.ts';
 export interface Clock {
   now(): Date;
   /** Waits run on the clock too, so tests end a backoff or deadline by moving it instead of sleeping. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  sleep(ms: number, signal?: AbortSignal, options?: SleepOptions): Promise<void>;
+}
+
+export interface SleepOptions {
+  /** The wait does not keep the process alive (background passes): at exit it is simply never woken. */
+  unref?: boolean;
 }
 
 const abortableWait = (signal: AbortSignal | undefined, start: (wake: () => void) => () => void): Promise<void> =>
@@ -23,9 +28,10 @@ const abortableWait = (signal: AbortSignal | undefined, start: (wake: () => void
 
 export const systemClock: Clock = {
   now: () => new Date(),
-  sleep: (ms, signal) =>
+  sleep: (ms, signal, options) =>
     abortableWait(signal, (wake) => {
       const timer = setTimeout(wake, ms);
+      if (options?.unref) timer.unref();
       return () => clearTimeout(timer);
     }),
 };
@@ -48,7 +54,8 @@ export class ManualClock implements Clock {
     this.#ms = new Date(at).getTime();
     this.#wakeDue();
   }
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  /** `options` changes nothing here: a manual clock holds no timer that could keep a process alive. */
+  sleep(ms: number, signal?: AbortSignal, _options?: SleepOptions): Promise<void> {
     return abortableWait(signal, (wake) => {
       const sleeper = { until: this.#ms + Math.max(0, ms), wake };
       this.#sleepers.add(sleeper);
@@ -109,8 +116,8 @@ export class ScopedClock implements Clock {
     return this.base.now();
   }
   /** Waits run on the base clock: a test clock's frozen time never moves while the work waits. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return this.base.sleep(ms, signal);
+  sleep(ms: number, signal?: AbortSignal, options?: SleepOptions): Promise<void> {
+    return this.base.sleep(ms, signal, options);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/db.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { type IdGenerator, manyIds, randomIds } from '../../lib/ids.ts';
 import { appendEntries } from './append-repo.ts';
 import { toPendingEntry } from './spool-entry.ts';
@@ -35,39 +36,49 @@ export const chainSpooledEntries = async (ctx: { db: Db; ids?: IdGenerator }): P
   return chained;
 };
 
+// Unref'd: a pending pass never keeps a process (CLI, API, worker) alive; the next start chains what it would have.
+const BACKGROUND = { unref: true } as const;
+
 /**
- * A process's chainer: a pass `intervalMs` after a batch was spooled (one timer at a time, never keeping the process
- * alive), or every `intervalMs` in a worker. What a killed process left is chained on the next start (bootstrap.ts),
- * by the worker's housekeeping, and by whatever lists or exports the trail.
+ * A process's chainer: a pass `intervalMs` after a batch was spooled (one wait at a time, never keeping the process
+ * alive), or every `intervalMs` in a worker, timed by `ctx.clock` so a test moves it instead of sleeping. What a killed
+ * process left is chained on the next start (bootstrap.ts), by the worker's housekeeping, and by whatever lists or
+ * exports the trail.
  *
  * `onlyWhenStale` (the API processes of a split deployment): a pass chains only rows it already saw at its previous
  * look, i.e. rows no worker chained in the meantime, so the API leaves the chaining to a running worker (which chains
  * every interval) and still drains the spool when there is none. It keeps looking while the spool holds rows.
  */
 export class AuditChainer {
-  #timer: NodeJS.Timeout | undefined;
+  #waiting = false;
   #running = false;
   /** The newest spool row at the previous look (`onlyWhenStale`), or undefined after an empty one. */
   #seenUpTo: bigint | undefined;
   constructor(
-    private readonly ctx: { db: Db; ids?: IdGenerator; logger?: Logger },
+    private readonly ctx: { db: Db; clock: Clock; ids?: IdGenerator; logger?: Logger },
     private readonly intervalMs: number,
     private readonly onlyWhenStale = false,
   ) {}
 
   /** The worker of a split deployment: a pass every `intervalMs` (skipped while one runs), as long as it runs. */
   everyInterval(): void {
-    setInterval(() => void this.#pass(), this.intervalMs).unref();
+    void (async () => {
+      for (;;) {
+        await this.ctx.clock.sleep(this.intervalMs, undefined, BACKGROUND);
+        // Not awaited: the next wait starts now, as an interval timer's would, and a pass still running skips a beat.
+        void this.#pass();
+      }
+    })();
   }
 
   /** A pass `intervalMs` from now, unless one is already due. */
   soon(): void {
-    if (this.#timer) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
+    if (this.#waiting) return;
+    this.#waiting = true;
+    void this.ctx.clock.sleep(this.intervalMs, undefined, BACKGROUND).then(() => {
+      this.#waiting = false;
       void this.#pass();
-    }, this.intervalMs);
-    this.#timer.unref();
+    });
   }
 
   async #pass(): Promise<void> {

@@ -184,7 +184,9 @@ const monthlyAlertRate = (sample: number, now: Date) => {
       const asOf = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - m, 15));
       const file = generateCreditFile(subject, asOf);
       const next = { snapshot: snapshotOf(file, asOf), score: file.monthlyScores.at(-1)?.score };
-      const alerts = detectAlerts(previous?.snapshot ?? null, next.snapshot, asOf).filter((alert) => !seen.has(alert.key));
+      const alerts = detectAlerts(previous?.snapshot ?? null, next.snapshot, asOf, subject.userId).filter(
+        (alert) => !seen.has(alert.key),
+      );
       for (const alert of alerts) seen.add(alert.key);
       if (previous) {
         diffAlerts += alerts.length;

@@ -165,6 +165,23 @@ const main = async () => {
       body: { sessionId: session.sessionId, answers: key.answers },
     });
     await call('getCreditScore', { token, params: { userId } });
+    const report = (await call('getCreditReport', { token, params: { userId } })).answer.data as {
+      accounts: { accountId: string; type: string; status: string; balance: number; utilizationPercent: number | null }[];
+    };
+    // "If I pay my fullest card down by half, and pay on time for 6 months": the card comes from the report.
+    const [card] = report.accounts
+      .filter((a) => a.type === 'credit_card' && a.status === 'open' && a.balance > 0)
+      .sort((a, b) => (b.utilizationPercent ?? 0) - (a.utilizationPercent ?? 0));
+    await call('simulateCreditScore', {
+      token,
+      params: { userId },
+      body: {
+        actions: [
+          ...(card ? [{ type: 'pay_down_balance', accountId: card.accountId, amount: Math.ceil(card.balance / 2) }] : []),
+          { type: 'pay_on_time', months: 6 },
+        ],
+      },
+    });
     await call('listCreditScoreHistory', { token, params: { userId }, query: { months: '6', limit: '3' } });
     await call('listOffers', { token, query: { type: 'credit_card', limit: '2' } });
     const offers = (await call('listUserOffers', { token, params: { userId }, query: { limit: '2' } })).answer.data;

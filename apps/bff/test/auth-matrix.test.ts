@@ -100,6 +100,9 @@ const EXTENSIONS = [
   'GET /v1/events',
   'GET /v1/events/{eventId}',
   'POST /v1/users/{userId}/credit-score/refresh', // refresh now, outside the monitoring schedule (DECISIONS)
+  // The report behind the score and what-ifs on it, both from the file on record (never a pull).
+  'GET /v1/users/{userId}/credit-report',
+  'POST /v1/users/{userId}/credit-score/simulations',
   'POST /v1/sandbox/users/{userId}/score-refresh',
   'POST /v1/sandbox/users/{userId}/alerts',
   'POST /v1/sandbox/users/{userId}/offers/{offerId}/convert',

@@ -19,6 +19,7 @@ const countingBureau = () => {
       return inner.pullCreditFile(subject, asOf);
     },
     pullIdentityFile: (subject, asOf) => inner.pullIdentityFile(subject, asOf),
+    simulateScore: (...args) => inner.simulateScore(...args),
     alwaysFailsVerification: (subject) => inner.alwaysFailsVerification?.(subject) ?? false,
   };
   return { bureau, pullsOf: (userId: string) => pulls.get(userId) ?? 0 };

@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { fileFigures } from '../src/bureau/factors.ts';
 import type { CreditSubject } from '../src/bureau/provider.ts';
 import { generateCreditFile } from '../src/bureau/sandbox/generate-file.ts';
+import { accountIdOf } from '../src/modules/credit/account-id.ts';
 import { detectAlerts, FIRST_PULL_INQUIRY_DAYS, HIGH_UTILIZATION_PERCENT } from '../src/modules/monitoring/file-diff.ts';
 import { type FileSnapshot, snapshotOf } from '../src/modules/monitoring/file-snapshot.ts';
 
 const asOf = new Date('2026-11-25T10:00:00Z');
+const USER_ID = 'usr_fileDiff000001';
 
 const snapshot = (overrides: Partial<FileSnapshot> = {}): FileSnapshot => ({
   v: 1,
@@ -31,7 +33,8 @@ const snapshot = (overrides: Partial<FileSnapshot> = {}): FileSnapshot => ({
   ...overrides,
 });
 
-const keysOf = (previous: FileSnapshot | null, next: FileSnapshot) => detectAlerts(previous, next, asOf).map((a) => a.key);
+const keysOf = (previous: FileSnapshot | null, next: FileSnapshot) =>
+  detectAlerts(previous, next, asOf, USER_ID).map((a) => a.key);
 
 describe('detectAlerts: the first pull after verification', () => {
   it('raises only inquiries of the last 30 days and the flags on file, nothing from the rest of the file', () => {
@@ -53,26 +56,26 @@ describe('detectAlerts: the first pull after verification', () => {
   });
 
   it('raises nothing for a file without recent inquiries or flags', () => {
-    expect(detectAlerts(null, snapshot(), asOf)).toEqual([]);
+    expect(detectAlerts(null, snapshot(), asOf, USER_ID)).toEqual([]);
   });
 });
 
 describe('detectAlerts: one file against the previous one', () => {
   it('raises nothing when nothing changed', () => {
-    expect(detectAlerts(snapshot(), snapshot(), asOf)).toEqual([]);
+    expect(detectAlerts(snapshot(), snapshot(), asOf, USER_ID)).toEqual([]);
   });
 
   it('raises a new inquiry with data {inquirySource, inquiryDate}, once: an inquiry already on file is not news', () => {
     const previous = snapshot();
     const next = snapshot({ inquiries: [...previous.inquiries, { source: 'Contoso Card Services', date: '2026-11-20' }] });
-    const [alert, ...others] = detectAlerts(previous, next, asOf);
+    const [alert, ...others] = detectAlerts(previous, next, asOf, USER_ID);
     expect(others).toEqual([]);
     expect(alert?.key).toBe('inquiry:Contoso Card Services:2026-11-20');
     expect(alert?.draft).toMatchObject({ type: 'new_inquiry', severity: 'info' });
     expect(alert?.draft.data).toEqual({ inquirySource: 'Contoso Card Services', inquiryDate: '2026-11-20' });
-    expect(detectAlerts(next, next, asOf)).toEqual([]);
+    expect(detectAlerts(next, next, asOf, USER_ID)).toEqual([]);
     // An inquiry ageing off the file is not an alert either.
-    expect(detectAlerts(next, snapshot({ inquiries: [] }), asOf)).toEqual([]);
+    expect(detectAlerts(next, snapshot({ inquiries: [] }), asOf, USER_ID)).toEqual([]);
   });
 
   it('raises opened, closed and late-payment alerts keyed by account (and count)', () => {
@@ -100,7 +103,7 @@ describe('detectAlerts: one file against the previous one', () => {
         },
       ],
     });
-    const alerts = detectAlerts(previous, next, asOf);
+    const alerts = detectAlerts(previous, next, asOf, USER_ID);
     expect(alerts.map((a) => a.key)).toEqual([
       'late:tl_1:3',
       'account-closed:tl_2',
@@ -110,6 +113,7 @@ describe('detectAlerts: one file against the previous one', () => {
     ]);
     const byKey = new Map(alerts.map((a) => [a.key, a.draft]));
     expect(byKey.get('late:tl_1:3')?.data).toEqual({
+      accountId: accountIdOf(USER_ID, 'tl_1'),
       lender: 'Northwind Bank',
       accountType: 'credit_card',
       daysLate: 30,
@@ -118,11 +122,13 @@ describe('detectAlerts: one file against the previous one', () => {
     });
     expect(byKey.get('late:tl_1:3')?.severity).toBe('warning');
     expect(byKey.get('account-closed:tl_2')?.data).toEqual({
+      accountId: accountIdOf(USER_ID, 'tl_2'),
       lender: 'Contoso Auto Finance',
       accountType: 'auto_loan',
       closedDate: '2026-11-02',
     });
     expect(byKey.get('account-opened:tl_202611')?.data).toEqual({
+      accountId: accountIdOf(USER_ID, 'tl_202611'),
       lender: 'Wide World Bank',
       accountType: 'credit_card',
       openedDate: '2026-11-03',
@@ -133,7 +139,7 @@ describe('detectAlerts: one file against the previous one', () => {
   it('raises high utilisation only when it crosses the threshold upward', () => {
     const at = (utilizationPercent: number) => snapshot({ utilizationPercent, totalBalance: utilizationPercent * 100 });
     expect(HIGH_UTILIZATION_PERCENT).toBe(30);
-    const crossed = detectAlerts(at(29.9), at(30), asOf);
+    const crossed = detectAlerts(at(29.9), at(30), asOf, USER_ID);
     expect(crossed.map((a) => a.key)).toEqual(['utilization:2026-11-25']);
     expect(crossed[0]?.draft.data).toEqual({
       utilizationPercent: 30,
@@ -141,9 +147,9 @@ describe('detectAlerts: one file against the previous one', () => {
       totalLimit: 10_000,
       thresholdPercent: 30,
     });
-    expect(detectAlerts(at(35), at(60), asOf)).toEqual([]);
-    expect(detectAlerts(at(60), at(20), asOf)).toEqual([]);
-    expect(detectAlerts(at(10), at(29.9), asOf)).toEqual([]);
+    expect(detectAlerts(at(35), at(60), asOf, USER_ID)).toEqual([]);
+    expect(detectAlerts(at(60), at(20), asOf, USER_ID)).toEqual([]);
+    expect(detectAlerts(at(10), at(29.9), asOf, USER_ID)).toEqual([]);
   });
 
   it('raises an address change with city, state and date, never the street', () => {
@@ -151,7 +157,7 @@ describe('detectAlerts: one file against the previous one', () => {
     const next = snapshot({
       addresses: [...previous.addresses, { city: 'Boise', state: 'ID', zipCode: '83710', reportedOn: '2026-11-09' }],
     });
-    const alerts = detectAlerts(previous, next, asOf);
+    const alerts = detectAlerts(previous, next, asOf, USER_ID);
     expect(alerts.map((a) => a.key)).toEqual(['address:83710:2026-11-09']);
     expect(alerts[0]?.draft.data).toEqual({ city: 'Boise', state: 'ID', reportedDate: '2026-11-09' });
   });
@@ -159,11 +165,11 @@ describe('detectAlerts: one file against the previous one', () => {
   it('raises a critical fraud alert for a flag that appears, not for one that lapses', () => {
     const previous = snapshot({ flags: [{ type: 'active_duty_alert', placedOn: '2026-01-10' }] });
     const next = snapshot({ flags: [{ type: 'fraud_alert', placedOn: '2026-11-12' }] });
-    const alerts = detectAlerts(previous, next, asOf);
+    const alerts = detectAlerts(previous, next, asOf, USER_ID);
     expect(alerts.map((a) => a.key)).toEqual(['flag:fraud_alert:2026-11-12']);
     expect(alerts[0]?.draft).toMatchObject({ type: 'fraud_alert', severity: 'critical' });
     expect(alerts[0]?.draft.data).toEqual({ reason: 'fraud_alert_placed', source: 'Equifax', reportedDate: '2026-11-12' });
-    expect(detectAlerts(next, snapshot(), asOf)).toEqual([]);
+    expect(detectAlerts(next, snapshot(), asOf, USER_ID)).toEqual([]);
   });
 });
 

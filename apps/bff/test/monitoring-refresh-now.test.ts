@@ -128,6 +128,7 @@ describe('refresh now while the pull is under way, and when it fails', () => {
   const bureau: BureauProvider = {
     name: inner.name,
     pullIdentityFile: (...args) => inner.pullIdentityFile(...args),
+    simulateScore: (...args) => inner.simulateScore(...args),
     pullCreditFile: async (subject, asOf, options) => {
       pullIds.push(options?.pullId);
       const held = hold;

@@ -57,7 +57,7 @@ const pullsOf = (subject: CreditSubject, start: Date, count: number, everyDays =
       asOf,
       file,
       snapshot,
-      alerts: detectAlerts(previous, snapshot, asOf),
+      alerts: detectAlerts(previous, snapshot, asOf, subject.userId),
       scoreChange: previous !== null && Math.abs(snapshot.score - previous.score) > 10,
     });
   }
@@ -107,7 +107,7 @@ describe('story 1001: every alert type within any twelve monthly refreshes', () 
           asOf,
           file: generateCreditFile(subject, asOf),
           snapshot,
-          alerts: detectAlerts(previous, snapshot, asOf),
+          alerts: detectAlerts(previous, snapshot, asOf, subject.userId),
           scoreChange: previous !== null && Math.abs(snapshot.score - previous.score) > 10,
         });
       }

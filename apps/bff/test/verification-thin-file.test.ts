@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BureauProvider, CreditFile } from '../src/bureau/provider.ts';
+import { sandboxSimulatedScore } from '../src/bureau/sandbox/simulate-score.ts';
 import { enrolUser } from './helpers/credit-users.ts';
 import { startTestApp, type TestApp } from './helpers/harness.ts';
 
@@ -12,11 +13,16 @@ const thinFile = (asOf: Date): CreditFile => ({
       id: 'tl_1',
       lender: 'Northwind Bank',
       kind: 'credit_card',
+      status: 'open',
       openedOn: asOf.toISOString().slice(0, 10),
       closedOn: null,
       limitOrAmount: 500,
       balance: 100,
       latePayments: 0,
+      monthlyPayment: 25,
+      apr: 24.99,
+      termMonths: null,
+      paymentHistory: ['ok'],
     },
   ],
   inquiries: [],
@@ -24,12 +30,19 @@ const thinFile = (asOf: Date): CreditFile => ({
   reportedAddresses: [],
   flags: [],
   onTimePaymentPercent: 100,
+  collections: [],
+  publicRecords: [],
+  softInquiries: [],
+  names: [],
+  yearOfBirth: null,
+  employers: [],
 });
 
 const thinBureau: BureauProvider = {
   name: 'thin-test-bureau',
   pullCreditFile: async (_subject, asOf) => ({ status: 'ok', file: thinFile(asOf) }),
   pullIdentityFile: async (_subject, asOf) => thinFile(asOf),
+  simulateScore: async (_subject, asOf, actions) => sandboxSimulatedScore(thinFile(asOf), asOf, actions),
 };
 
 let app: TestApp;

@@ -6,9 +6,11 @@ import { type Receiver, startReceiver } from '../../../apps/bff/test/helpers/web
 import { activeCustomerIds } from '../src/all-users.ts';
 import { createCreditClient } from '../src/credit-client.ts';
 import { type Customer, enrolCustomer } from '../src/enrol-customer.ts';
+import { describeReport } from '../src/read-report.ts';
 import { describeScore } from '../src/read-score.ts';
 import { ScoreWidget } from '../src/score-widget.tsx';
 import { sdkTour } from '../src/sdk-tour.ts';
+import { payDownFullestCard } from '../src/simulate-paydown.ts';
 import { subscribeToWebhooks } from '../src/subscribe-webhooks.ts';
 import { userTokenFor } from '../src/user-token-route.ts';
 import { verifyInSandbox } from '../src/verify-in-sandbox.ts';
@@ -96,6 +98,19 @@ describe('docs/quickstart.md, step by step', () => {
     expect(tour.everyone).toEqual([user?.userId]);
     expect(tour.userToken).toMatch(/^ut_sbx_/);
     expect(tour.requestId).toMatch(/^req_/);
+  });
+
+  it('reads the report and simulates a pay-down as docs/partner/credit-report.md and simulator.md show', async () => {
+    const credit = createCreditClient(env);
+    const [user] = (await credit.call('listUsers', { query: { externalUserId: customer.id } })).data;
+    const userId = user?.userId ?? '';
+    expect(await describeReport(credit, userId)).toMatch(
+      /^\d+ open accounts, [\d.]+% of \$[\d,]+ in card credit used, \d+ late payments in 24 months$/,
+    );
+    const paid = await payDownFullestCard(credit, userId);
+    if (!paid) throw new Error('the docs customer has a card with a balance');
+    expect(paid.headline).toMatch(/^Paying \$[\d,]+ off your .+ card: \d{3} → \d{3} \(\+\d+\)$/);
+    expect(paid.disclaimer).toContain('estimate');
   });
 
   it('renders the full-props React sample of docs/partner/react.md on a server', () => {

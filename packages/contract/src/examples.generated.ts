@@ -591,6 +591,675 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       }
     }
   },
+  "getCreditReport": {
+    "request": {
+      "params": {
+        "userId": "usr_Ex4mple1aB3dE5fG7hJ9"
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
+          "bureau": "Experian",
+          "reportDate": "2026-03-16",
+          "pulledAt": "2026-03-16T14:30:00.000Z",
+          "summary": {
+            "openAccounts": 4,
+            "totalBalance": 319543,
+            "cardBalance": 13522,
+            "totalCreditLimit": 44200,
+            "utilizationPercent": 30.6,
+            "totalMonthlyPayments": 2109,
+            "oldestAccountAgeYears": 13,
+            "averageAccountAgeYears": 8.5,
+            "hardInquiries24Months": 4,
+            "hardInquiries12Months": 2,
+            "latePayments": 0,
+            "derogatoryMarks": 0,
+            "onTimePaymentPercent": 100
+          },
+          "accounts": [
+            {
+              "accountId": "acc_962083546011d918d279",
+              "type": "mortgage",
+              "creditor": "Margie’s Home Lending",
+              "originalCreditor": null,
+              "status": "open",
+              "openedOn": "2023-01-01",
+              "closedOn": null,
+              "balance": 306021,
+              "creditLimit": null,
+              "originalAmount": 370000,
+              "monthlyPayment": 1745,
+              "apr": 3.9,
+              "termMonths": 360,
+              "utilizationPercent": null,
+              "latePayments": 0,
+              "paymentHistory": [
+                {
+                  "month": "2026-03",
+                  "status": "ok"
+                },
+                {
+                  "month": "2026-02",
+                  "status": "ok"
+                },
+                {
+                  "month": "2026-01",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-12",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-11",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-10",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-09",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-08",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-07",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-06",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-05",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-04",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-03",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-02",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-01",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-12",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-11",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-10",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-09",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-08",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-07",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-06",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-05",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-04",
+                  "status": "ok"
+                }
+              ]
+            },
+            {
+              "accountId": "acc_f256d9225458775d99b8",
+              "type": "credit_card",
+              "creditor": "Wide World Bank",
+              "originalCreditor": null,
+              "status": "open",
+              "openedOn": "2020-08-08",
+              "closedOn": null,
+              "balance": 4728,
+              "creditLimit": 14000,
+              "originalAmount": null,
+              "monthlyPayment": 128,
+              "apr": 20.49,
+              "termMonths": null,
+              "utilizationPercent": 33.8,
+              "latePayments": 0,
+              "paymentHistory": [
+                {
+                  "month": "2026-03",
+                  "status": "ok"
+                },
+                {
+                  "month": "2026-02",
+                  "status": "ok"
+                },
+                {
+                  "month": "2026-01",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-12",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-11",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-10",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-09",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-08",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-07",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-06",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-05",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-04",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-03",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-02",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-01",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-12",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-11",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-10",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-09",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-08",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-07",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-06",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-05",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-04",
+                  "status": "ok"
+                }
+              ]
+            },
+            {
+              "accountId": "acc_04de92a36861e0024ecd",
+              "type": "credit_card",
+              "creditor": "Adventure Works Card Services",
+              "originalCreditor": null,
+              "status": "open",
+              "openedOn": "2015-07-03",
+              "closedOn": null,
+              "balance": 3781,
+              "creditLimit": 13600,
+              "originalAmount": null,
+              "monthlyPayment": 102,
+              "apr": 20.49,
+              "termMonths": null,
+              "utilizationPercent": 27.8,
+              "latePayments": 0,
+              "paymentHistory": [
+                {
+                  "month": "2026-03",
+                  "status": "ok"
+                },
+                {
+                  "month": "2026-02",
+                  "status": "ok"
+                },
+                {
+                  "month": "2026-01",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-12",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-11",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-10",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-09",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-08",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-07",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-06",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-05",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-04",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-03",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-02",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-01",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-12",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-11",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-10",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-09",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-08",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-07",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-06",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-05",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-04",
+                  "status": "ok"
+                }
+              ]
+            },
+            {
+              "accountId": "acc_d6eaaeb4e9f8190356e6",
+              "type": "credit_card",
+              "creditor": "Contoso Card Services",
+              "originalCreditor": null,
+              "status": "open",
+              "openedOn": "2013-03-15",
+              "closedOn": null,
+              "balance": 5013,
+              "creditLimit": 16600,
+              "originalAmount": null,
+              "monthlyPayment": 134,
+              "apr": 19.99,
+              "termMonths": null,
+              "utilizationPercent": 30.2,
+              "latePayments": 0,
+              "paymentHistory": [
+                {
+                  "month": "2026-03",
+                  "status": "ok"
+                },
+                {
+                  "month": "2026-02",
+                  "status": "ok"
+                },
+                {
+                  "month": "2026-01",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-12",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-11",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-10",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-09",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-08",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-07",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-06",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-05",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-04",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-03",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-02",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-01",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-12",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-11",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-10",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-09",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-08",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-07",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-06",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-05",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-04",
+                  "status": "ok"
+                }
+              ]
+            },
+            {
+              "accountId": "acc_1c1e5f3b76fb323eb07a",
+              "type": "student_loan",
+              "creditor": "Graphic Design Institute Lending",
+              "originalCreditor": null,
+              "status": "paid_off",
+              "openedOn": "2016-01-02",
+              "closedOn": "2026-01-02",
+              "balance": 0,
+              "creditLimit": null,
+              "originalAmount": 31000,
+              "monthlyPayment": null,
+              "apr": 4.8,
+              "termMonths": 120,
+              "utilizationPercent": null,
+              "latePayments": 0,
+              "paymentHistory": [
+                {
+                  "month": "2026-03",
+                  "status": "no_data"
+                },
+                {
+                  "month": "2026-02",
+                  "status": "no_data"
+                },
+                {
+                  "month": "2026-01",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-12",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-11",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-10",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-09",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-08",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-07",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-06",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-05",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-04",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-03",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-02",
+                  "status": "ok"
+                },
+                {
+                  "month": "2025-01",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-12",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-11",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-10",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-09",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-08",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-07",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-06",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-05",
+                  "status": "ok"
+                },
+                {
+                  "month": "2024-04",
+                  "status": "ok"
+                }
+              ]
+            }
+          ],
+          "inquiries": [
+            {
+              "kind": "soft",
+              "source": "Wide World Bank (pre-approval)",
+              "date": "2026-03-13"
+            },
+            {
+              "kind": "hard",
+              "source": "Proseware Lending",
+              "date": "2025-12-12"
+            },
+            {
+              "kind": "hard",
+              "source": "Margie’s Home Lending",
+              "date": "2025-07-18"
+            },
+            {
+              "kind": "soft",
+              "source": "Contoso Card Services (pre-approval)",
+              "date": "2024-10-06"
+            },
+            {
+              "kind": "hard",
+              "source": "Fourth Coffee Motors Finance",
+              "date": "2024-07-05"
+            },
+            {
+              "kind": "hard",
+              "source": "Contoso Card Services",
+              "date": "2024-05-27"
+            }
+          ],
+          "publicRecords": [],
+          "personalInformation": {
+            "names": [
+              "Jane Doe",
+              "J Doe"
+            ],
+            "yearOfBirth": 1985,
+            "addresses": [
+              {
+                "street": "4••• E•• Ct",
+                "city": "Sacramento",
+                "state": "CA",
+                "zipCode": "95838",
+                "reportedOn": "2016-08-08"
+              }
+            ],
+            "employers": [
+              {
+                "name": "T••••••• T•••",
+                "reportedOn": "2018-10-05"
+              }
+            ]
+          }
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-03-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
   "getCreditScore": {
     "request": {
       "params": {
@@ -792,6 +1461,111 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       }
     }
   },
+  "simulateCreditScore": {
+    "request": {
+      "params": {
+        "userId": "usr_Ex4mple1aB3dE5fG7hJ9"
+      },
+      "body": {
+        "actions": [
+          {
+            "type": "pay_down_balance",
+            "accountId": "acc_f256d9225458775d99b8",
+            "amount": 2364
+          },
+          {
+            "type": "pay_on_time",
+            "months": 6
+          }
+        ]
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "currentScore": 688,
+          "simulatedScore": 709,
+          "change": 21,
+          "currentRating": "good",
+          "simulatedRating": "good",
+          "scoreRange": {
+            "min": 300,
+            "max": 850
+          },
+          "bureau": "Experian",
+          "reportDate": "2026-03-16",
+          "factors": [
+            {
+              "code": "PAYMENT_HISTORY",
+              "name": "Payment history",
+              "before": {
+                "score": 100,
+                "impact": "low"
+              },
+              "after": {
+                "score": 100,
+                "impact": "low"
+              }
+            },
+            {
+              "code": "CREDIT_UTILIZATION",
+              "name": "Credit utilization",
+              "before": {
+                "score": 66,
+                "impact": "medium"
+              },
+              "after": {
+                "score": 72,
+                "impact": "low"
+              }
+            },
+            {
+              "code": "CREDIT_AGE",
+              "name": "Credit age",
+              "before": {
+                "score": 88,
+                "impact": "low"
+              },
+              "after": {
+                "score": 92,
+                "impact": "low"
+              }
+            },
+            {
+              "code": "CREDIT_MIX",
+              "name": "Credit mix",
+              "before": {
+                "score": 80,
+                "impact": "low"
+              },
+              "after": {
+                "score": 80,
+                "impact": "low"
+              }
+            },
+            {
+              "code": "NEW_CREDIT",
+              "name": "New credit",
+              "before": {
+                "score": 64,
+                "impact": "medium"
+              },
+              "after": {
+                "score": 82,
+                "impact": "low"
+              }
+            }
+          ],
+          "disclaimer": "This is an estimate, not a promise: your real score depends on everything lenders report, and on when they report it. Nothing here was saved, and your credit file was not checked again."
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-03-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
   "listOffers": {
     "request": {
       "query": {
@@ -825,7 +1599,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
             },
             "preQualified": false,
             "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_nwbCashBack001",
-            "expiresAt": "2026-06-30T23:59:59.000Z"
+            "expiresAt": "2026-06-30T23:59:59.000Z",
+            "estimatedSavings": null
           },
           {
             "offerId": "off_nwbTravelPlus01",
@@ -849,7 +1624,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
             },
             "preQualified": false,
             "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_nwbTravelPlus01",
-            "expiresAt": "2026-07-31T23:59:59.000Z"
+            "expiresAt": "2026-07-31T23:59:59.000Z",
+            "estimatedSavings": null
           }
         ],
         "pagination": {
@@ -878,27 +1654,6 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": [
           {
-            "offerId": "off_tspFixed30yr01",
-            "type": "mortgage",
-            "provider": "Tailspin Mortgage",
-            "name": "Tailspin 30-Year Fixed Mortgage",
-            "description": "A conforming 30-year fixed-rate mortgage for purchase or refinance, from 5% down.",
-            "apr": {
-              "min": 6.25,
-              "max": 7.49,
-              "type": "fixed"
-            },
-            "creditLimit": {
-              "min": 100000,
-              "max": 806500
-            },
-            "annualFee": 0,
-            "signupBonus": null,
-            "preQualified": true,
-            "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_tspFixed30yr01",
-            "expiresAt": "2026-06-30T23:59:59.000Z"
-          },
-          {
             "offerId": "off_fcuDebtConsol1",
             "type": "loan",
             "provider": "Fabrikam Credit Union",
@@ -917,13 +1672,41 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
             "signupBonus": null,
             "preQualified": true,
             "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_fcuDebtConsol1",
-            "expiresAt": "2026-07-31T23:59:59.000Z"
+            "expiresAt": "2026-07-31T23:59:59.000Z",
+            "estimatedSavings": {
+              "monthly": 6,
+              "total": 223,
+              "comparedToAccountId": "acc_d6eaaeb4e9f8190356e6",
+              "offeredApr": 17.54
+            }
+          },
+          {
+            "offerId": "off_tspFixed30yr01",
+            "type": "mortgage",
+            "provider": "Tailspin Mortgage",
+            "name": "Tailspin 30-Year Fixed Mortgage",
+            "description": "A conforming 30-year fixed-rate mortgage for purchase or refinance, from 5% down.",
+            "apr": {
+              "min": 6.25,
+              "max": 7.49,
+              "type": "fixed"
+            },
+            "creditLimit": {
+              "min": 100000,
+              "max": 806500
+            },
+            "annualFee": 0,
+            "signupBonus": null,
+            "preQualified": true,
+            "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_tspFixed30yr01",
+            "expiresAt": "2026-06-30T23:59:59.000Z",
+            "estimatedSavings": null
           }
         ],
         "pagination": {
           "hasMore": true,
           "nextCursor": "eyJvZmZzZXQiOjJ9.f9f6669df74bf715e1b0f505b30b66f8",
-          "total": 14
+          "total": 15
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
@@ -936,7 +1719,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
     "request": {
       "params": {
         "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
-        "offerId": "off_tspFixed30yr01"
+        "offerId": "off_fcuDebtConsol1"
       },
       "body": {
         "source": "dashboard",
@@ -951,7 +1734,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": {
           "clickId": "clk_Ex4mple1aB3dE5fG7hJ9",
-          "offerId": "off_tspFixed30yr01",
+          "offerId": "off_fcuDebtConsol1",
           "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
           "recordedAt": "2026-03-16T14:30:00.000Z"
         },
@@ -1529,7 +2312,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
     "request": {
       "params": {
         "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
-        "offerId": "off_tspFixed30yr01"
+        "offerId": "off_fcuDebtConsol1"
       }
     },
     "response": {
@@ -1537,7 +2320,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": {
           "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
-          "offerId": "off_tspFixed30yr01",
+          "offerId": "off_fcuDebtConsol1",
           "clickId": "clk_Ex4mple1aB3dE5fG7hJ9",
           "convertedAt": "2026-03-16T14:30:00.000Z"
         },
@@ -1937,8 +2720,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "termsVersion": "2026-11-25"
             },
             "occurredAt": "2026-03-16T14:30:00.000Z",
-            "previousHash": "c9663ae5767bf869cb5e15876c429bbd31dfc020dc73970afdd1fce237a49d33",
-            "hash": "98c5b9a35e1fa24803eef32fa8043b2d27d70c971fb2ebb62cd2c4703b6461fc"
+            "previousHash": "f16eb93bb1e277afb7496d475169d0636266586f8a2376b8ff4cd9f0de2128f9",
+            "hash": "d1914aedbba91ad2a8fbdfea396ecbb2add56f8c66bb5b75bcebaebd7a6b4088"
           },
           {
             "eventId": "aud_Ex4mple6aB3dE5fG7hJ9",
@@ -1956,8 +2739,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "termsVersion": "2026-11-25"
             },
             "occurredAt": "2026-03-16T14:30:00.000Z",
-            "previousHash": "8279709a206c47e0491e9344b8ba5ba7e30249d3625a5c34f2d44026e6b77bf5",
-            "hash": "706dd8b9202dddce5925684ce76da4ad0bc65917ad283cc38447a253a9df2167"
+            "previousHash": "34363bcdc8ec4f864a4749e6a60400874b6af57efcd72b26ee0b88f594499934",
+            "hash": "2e904dafb99a8abf3a2367c6259830bbcaceda7573e178d21d38d655a57c9971"
           }
         ],
         "pagination": {
@@ -1980,9 +2763,9 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         "data": {
           "clientId": "cli_sbx_9aF3kQ2xLm7PzR4t",
           "ok": true,
-          "checked": 29,
+          "checked": 33,
           "from": 0,
-          "lastSeq": 29
+          "lastSeq": 33
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",

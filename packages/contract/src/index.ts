@@ -14,6 +14,7 @@ export * from './resources/audit.ts';
 export * from './resources/auth.ts';
 export * from './resources/consent.ts';
 export * from './resources/credit.ts';
+export * from './resources/credit-report.ts';
 export * from './resources/event-log.ts';
 export * from './resources/events.ts';
 export * from './resources/offers.ts';

@@ -9,6 +9,7 @@ import type { OperationId, UserTokenOperationId } from './operations.ts';
 export const USER_TOKEN_ROUTES: Record<UserTokenOperationId, string> = {
   enrollUser: 'POST /v1/users/enroll idempotent',
   getConsent: 'GET /v1/users/{userId}/consent',
+  getCreditReport: 'GET /v1/users/{userId}/credit-report',
   getCreditScore: 'GET /v1/users/{userId}/credit-score',
   getMe: 'GET /v1/me',
   getUser: 'GET /v1/users/{userId}',
@@ -20,6 +21,7 @@ export const USER_TOKEN_ROUTES: Record<UserTokenOperationId, string> = {
   listUserOffers: 'GET /v1/users/{userId}/offers list',
   recordOfferClick: 'POST /v1/users/{userId}/offers/{offerId}/click idempotent',
   refreshCreditScore: 'POST /v1/users/{userId}/credit-score/refresh idempotent',
+  simulateCreditScore: 'POST /v1/users/{userId}/credit-score/simulations',
   submitVerificationAnswers: 'POST /v1/users/{userId}/verification/answers',
   updateAlert: 'PATCH /v1/users/{userId}/alerts/{alertId}',
   withdrawConsent: 'POST /v1/users/{userId}/consent/withdraw idempotent',

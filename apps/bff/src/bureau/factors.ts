@@ -18,13 +18,15 @@ export interface FileFigures {
 const clamp = (value: number) => Math.max(0, Math.min(100, Math.round(value)));
 
 export const fileFigures = (file: CreditFile, asOf: Date): FileFigures => {
-  const openCards = file.tradelines.filter((t) => t.kind === 'credit_card' && !t.closedOn);
-  const totalLimit = openCards.reduce((sum, t) => sum + t.limitOrAmount, 0);
-  const totalBalance = openCards.reduce((sum, t) => sum + t.balance, 0);
+  const cards = file.tradelines.filter((t) => t.kind === 'credit_card');
+  const totalLimit = cards.reduce((sum, t) => sum + (t.closedOn ? 0 : t.limitOrAmount), 0);
+  // A closed card's balance is still owed and still counts; only its line stops counting.
+  const totalBalance = cards.reduce((sum, t) => sum + t.balance, 0);
   const ages = file.tradelines.map((t) => yearsSince(t.openedOn, asOf));
   const yearAgo = asOf.getTime() - 365 * 86_400_000;
+  const utilization = totalLimit > 0 ? (totalBalance / totalLimit) * 100 : totalBalance > 0 ? 100 : 0;
   return {
-    utilizationPercent: totalLimit > 0 ? round1((totalBalance / totalLimit) * 100) : 0,
+    utilizationPercent: round1(utilization),
     totalBalance,
     totalLimit,
     averageAgeYears: ages.length ? round1(ages.reduce((a, b) => a + b, 0) / ages.length) : 0,

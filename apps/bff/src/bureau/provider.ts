@@ -12,17 +12,61 @@ export interface CreditSubject {
 
 export type TradelineKind = 'credit_card' | 'auto_loan' | 'student_loan' | 'mortgage' | 'personal_loan';
 
+/** A month of an account's payment record (Metro 2 grading): on time, days late, charged off, or nothing reported. */
+export type PaymentStatus = 'ok' | '30' | '60' | '90' | '120' | 'charge_off' | 'no_data';
+
+/** Where an account stands: `paid_off` is an installment loan paid in full, `charged_off` written off by the lender. */
+export type TradelineStatus = 'open' | 'closed' | 'paid_off' | 'charged_off';
+
 /** One account on the credit file. Amounts in USD. */
 export interface Tradeline {
   id: string;
   lender: string;
   kind: TradelineKind;
+  status: TradelineStatus;
   openedOn: string;
   closedOn: string | null;
   /** Credit limit (revolving) or original amount (installment). */
   limitOrAmount: number;
   balance: number;
+  /** Late payments over the account's life. */
   latePayments: number;
+  /** Scheduled payment (cards: the minimum due); null when none is due or reported. */
+  monthlyPayment: number | null;
+  /** APR in percent, where the lender reports one. */
+  apr: number | null;
+  /** Installment loans: the term in months. */
+  termMonths: number | null;
+  /** The file's month first, then each month before it: at most 24 (months before opening are `no_data`). */
+  paymentHistory: PaymentStatus[];
+}
+
+/** A debt placed with a collection agency: a derogatory mark, kept apart from the tradelines the factors count. */
+export interface Collection {
+  id: string;
+  agency: string;
+  originalCreditor: string;
+  /** The day the agency reported it. */
+  reportedOn: string;
+  originalAmount: number;
+  balance: number;
+  /** The day it was paid, or null while unpaid. */
+  paidOn: string | null;
+}
+
+export type PublicRecordType = 'bankruptcy_chapter_7' | 'bankruptcy_chapter_13';
+
+export interface PublicRecord {
+  type: PublicRecordType;
+  status: 'filed' | 'discharged' | 'dismissed';
+  filedOn: string;
+  resolvedOn: string | null;
+  court: string;
+}
+
+export interface ReportedEmployer {
+  name: string;
+  reportedOn: string;
 }
 
 export interface Inquiry {
@@ -79,6 +123,33 @@ export interface CreditFile {
   flags: ConsumerFlag[];
   /** On-time payment share over the file's history, 0–100. */
   onTimePaymentPercent: number;
+  /** Debts in collection, oldest first. */
+  collections: Collection[];
+  publicRecords: PublicRecord[];
+  /** Checks that cannot affect the score (pre-approvals, the person's own checks), last 24 months, oldest first. */
+  softInquiries: Inquiry[];
+  /** The names the bureau holds for the person ("Ana Ruiz", "A Ruiz"). */
+  names: string[];
+  yearOfBirth: number | null;
+  /** Employers reported for the person, oldest first. */
+  employers: ReportedEmployer[];
+}
+
+/** What a score simulation changes on the file; accounts are named by their tradeline `id`. */
+export type SimulationAction =
+  | { type: 'pay_down_balance'; tradelineId: string; amount: number }
+  | { type: 'pay_on_time'; months: number }
+  | { type: 'open_credit_card'; creditLimit: number }
+  | { type: 'take_loan'; loanType: Exclude<TradelineKind, 'credit_card'>; amount: number }
+  | { type: 'close_account'; tradelineId: string }
+  | { type: 'miss_payment'; tradelineId: string }
+  | { type: 'hard_inquiry' }
+  | { type: 'raise_credit_limit'; tradelineId: string; newLimit: number };
+
+/** The bureau's score for the file as of a day, and its estimate after the actions. */
+export interface SimulatedScore {
+  score: number;
+  simulatedScore: number;
 }
 
 export type CreditFileResult = { status: 'ok'; file: CreditFile } | { status: 'frozen' };
@@ -106,6 +177,11 @@ export interface BureauProvider {
    * not the consumer proving who they are, so this is never refused for a freeze.
    */
   pullIdentityFile(subject: CreditSubject, asOf: Date): Promise<CreditFile>;
+  /**
+   * The bureau's estimate of the score after `actions`, on the same file a pull as of `asOf` returns: neither a pull
+   * nor billed as one, and nothing is kept. A frozen file can still be simulated (nothing is disclosed to a lender).
+   */
+  simulateScore(subject: CreditSubject, asOf: Date, actions: SimulationAction[]): Promise<SimulatedScore>;
   /** Sandbox only: whether identity verification must fail for this subject (ssn `9999`). */
   alwaysFailsVerification?(subject: CreditSubject): boolean;
   /** Releases what the adapter holds (the HTTP bureau's keep-alive connections); called once, on shutdown. */

@@ -135,6 +135,19 @@ export const overridesFor = (world: FuzzWorld, op: Operation): Record<string, fc
         ),
         acceptedAt: fc.constant(undefined),
       };
+    case 'simulateCreditScore':
+      // Mostly accounts of the active user's report and amounts within a balance, so actions get past the account
+      // checks to the simulation; the rest an unknown account or an amount above any balance.
+      return {
+        'actions[].accountId': fc.oneof(
+          { arbitrary: fc.constantFrom(...world.accounts, 'acc_00000000000000000000'), weight: 4 },
+          { arbitrary: fc.constant('acc_00000000000000000000'), weight: 1 },
+        ),
+        'actions[].amount': fc.oneof(
+          { arbitrary: fc.integer({ min: 1, max: 300 }), weight: 4 },
+          { arbitrary: fc.integer({ min: 1_000_000, max: 10_000_000 }), weight: 1 },
+        ),
+      };
     case 'createWidgetSession':
       return { parentOrigin: fc.constantFrom(EMBED_ORIGIN, null, 'https://evil.example') };
     case 'enrollUser':

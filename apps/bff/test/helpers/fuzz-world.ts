@@ -14,6 +14,8 @@ export interface FuzzWorld {
   checker: OpenApiChecker;
   tokens: { admin: string; otherClient: string; user: string; byScope: Record<Scope, string> };
   users: { active: string; frozen: string; pending: string; victim: string };
+  /** The `accountId`s on the active user's credit report, open accounts first: what simulation actions name. */
+  accounts: string[];
   offers: string[];
   alertId: string;
   webhooks: { live: string; victim: string };
@@ -60,6 +62,10 @@ export const startFuzzWorld = async (): Promise<FuzzWorld> => {
     data: { offerId: string }[];
   };
   const offers = catalogue.data.map((o) => o.offerId);
+  const report = ok(await app.request('GET', `/v1/users/${active}/credit-report`, { token: admin }), 200, 'report') as {
+    data: { accounts: { accountId: string }[] };
+  };
+  const accounts = report.data.accounts.map((a) => a.accountId);
   for (const type of ['new_inquiry', 'score_change']) {
     ok(await app.request('POST', `/v1/sandbox/users/${active}/alerts`, { token: admin, body: { type } }), 201, 'alert');
   }
@@ -125,6 +131,7 @@ export const startFuzzWorld = async (): Promise<FuzzWorld> => {
     checker,
     tokens: { admin, otherClient, user, byScope },
     users: { active, frozen, pending, victim },
+    accounts,
     offers,
     alertId: alerts.data[0]?.alertId as string,
     webhooks,

@@ -9,11 +9,12 @@ import { productionEnv } from './harness.ts';
 
 /**
  * How the bureau answers: the deterministic sandbox bureau over the contract (what `pnpm bureau` serves),
- * 500s, no answer at all, a fixed body with status 200, or a refusal with a fixed status (404: no file for this identity).
+ * 500s (or another failing `status`; with `times`, that many before answering as the sandbox again), no answer at all,
+ * a fixed body with status 200, or a refusal with a fixed status (404: no file for this identity).
  */
 export type BureauBehaviour =
   | { kind: 'sandbox' }
-  | { kind: 'fail' }
+  | { kind: 'fail'; status?: number; times?: number }
   | { kind: 'hang' }
   | { kind: 'raw'; body: (path: string) => string }
   | { kind: 'refuse'; status: number };
@@ -40,7 +41,9 @@ export const startTestBureau = async (): Promise<TestBureau> => {
     req.resume();
     if (behaviour.kind === 'hang') return;
     if (behaviour.kind === 'fail') {
-      res.writeHead(500, { 'content-type': 'application/json' });
+      const { status = 500, times } = behaviour;
+      if (times !== undefined) behaviour = times > 1 ? { ...behaviour, times: times - 1 } : { kind: 'sandbox' };
+      res.writeHead(status, { 'content-type': 'application/json' });
       return void res.end('{"error":{"code":"internal","message":"bureau down"}}');
     }
     if (behaviour.kind === 'refuse') {

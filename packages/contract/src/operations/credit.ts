@@ -6,6 +6,7 @@ import {
   ZCreditScoreRefreshResult,
   ZScoreHistoryEntry,
 } from '../resources/credit.ts';
+import { ZCreditReport, ZSimulation, ZSimulationInput } from '../resources/credit-report.ts';
 import { ZUserIdParams } from '../resources/users.ts';
 
 export const getCreditScore = defineOperation({
@@ -66,5 +67,43 @@ export const refreshCreditScore = defineOperation({
   idempotent: true,
   request: { params: ZUserIdParams },
   success: { status: 200, description: 'The refreshed credit score.', data: ZCreditScoreRefreshResult },
+  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CONSENT_REQUIRED', 'CREDIT_FROZEN', 'SERVICE_UNAVAILABLE'],
+});
+
+export const getCreditReport = defineOperation({
+  operationId: 'getCreditReport',
+  method: 'get',
+  path: '/v1/users/{userId}/credit-report',
+  tag: 'Credit scores',
+  summary: 'Get the credit report behind the score',
+  description:
+    'The full report from the file on record (the last pull; reading it never pulls again): a summary whose figures ' +
+    'are the score factors’ own, every account with its 24-month payment history, inquiries of the last 24 months, ' +
+    'public records, and the personal information on file with street lines and employers masked. Same access rules ' +
+    'as the current score: `active` users only, consent required; sandbox ssn `0000` answers `403 CREDIT_FROZEN`.',
+  auth: { kind: 'bearer', scope: 'read', userToken: 'own-user' },
+  rateLimit: 'userOps',
+  request: { params: ZUserIdParams },
+  success: { status: 200, description: 'The credit report.', data: ZCreditReport },
+  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CONSENT_REQUIRED', 'CREDIT_FROZEN', 'SERVICE_UNAVAILABLE'],
+});
+
+export const simulateCreditScore = defineOperation({
+  operationId: 'simulateCreditScore',
+  method: 'post',
+  path: '/v1/users/{userId}/credit-score/simulations',
+  tag: 'Credit scores',
+  summary: 'Simulate the score after some actions',
+  description:
+    'What-if: the score on record, the estimated score after `actions` (pay a balance down, pay on time for N months, ' +
+    'open a card, take a loan, close an account, miss a payment, a hard inquiry, raise a credit line), the change, ' +
+    'each factor before and after, and a disclaimer to show with it. Stores nothing and pulls nothing: the same ' +
+    'actions on the same file on record answer the same figures. Accounts are named by the `accountId` of ' +
+    '`GET …/credit-report`; an action that does not fit its account (paying more than the balance, closing a closed ' +
+    'account) answers `400 VALIDATION_ERROR` naming the action. Same access rules as the current score.',
+  auth: { kind: 'bearer', scope: 'read', userToken: 'own-user' },
+  rateLimit: 'userOps',
+  request: { params: ZUserIdParams, body: ZSimulationInput },
+  success: { status: 200, description: 'The simulated score.', data: ZSimulation },
   errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'CONSENT_REQUIRED', 'CREDIT_FROZEN', 'SERVICE_UNAVAILABLE'],
 });

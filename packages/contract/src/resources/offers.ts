@@ -51,6 +51,27 @@ export const ZOffer = z
     }),
     applicationUrl: z.url().meta({ example: 'https://apply.example.com/northwind/cash-rewards' }),
     expiresAt: ZTimestamp,
+    estimatedSavings: z
+      .object({
+        monthly: z.number().min(0).meta({ description: 'USD a month saved against the account’s payment now.', example: 48 }),
+        total: z.number().min(0).meta({ description: 'USD saved over the account’s remaining term.', example: 1730 }),
+        comparedToAccountId: z.string().meta({
+          description: 'The account on the user’s credit report this offer would refinance (`GET …/credit-report`).',
+          example: 'acc_3f9a1c07d2b84e6a5c1d',
+        }),
+        offeredApr: z
+          .number()
+          .min(0)
+          .meta({ description: 'The APR assumed for the user’s score band, in percent.', example: 6.9 }),
+      })
+      .nullable()
+      .meta({
+        id: 'OfferSavings',
+        description:
+          'On a user’s offers: what refinancing an account on the user’s credit file with this offer would save, from ' +
+          'the two APRs and the remaining term. Null when no account on file can be refinanced by it for less, and ' +
+          'always null in the catalogue.',
+      }),
   })
   .meta({ id: 'Offer' });
 export type TOffer = z.infer<typeof ZOffer>;

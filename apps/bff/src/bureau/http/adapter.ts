@@ -4,8 +4,23 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { BureauProvider, CreditFile, CreditFileResult, CreditSubject, PullOptions } from '../provider.ts';
-import { BUREAU_PATHS, toBureauRequest, ZBureauCreditFileAnswer, ZBureauIdentityFileAnswer } from './contract.ts';
+import type {
+  BureauProvider,
+  CreditFile,
+  CreditFileResult,
+  CreditSubject,
+  PullOptions,
+  SimulatedScore,
+  SimulationAction,
+} from '../provider.ts';
+import {
+  BUREAU_PATHS,
+  toBureauRequest,
+  toBureauSimulationRequest,
+  ZBureauCreditFileAnswer,
+  ZBureauIdentityFileAnswer,
+  ZBureauSimulationAnswer,
+} from './contract.ts';
 import { BureauAnswerError, BureauBusyError, type BureauFailureReason, BureauFault, BureauUnavailableError } from './errors.ts';
 import { BureauRateCap } from './rate-cap.ts';
 import {
@@ -93,26 +108,27 @@ export class HttpBureau implements BureauProvider {
   }
 
   pullCreditFile(subject: CreditSubject, asOf: Date, options: PullOptions = {}): Promise<CreditFileResult> {
-    return this.#call('credit_file', BUREAU_PATHS.creditFile, subject, asOf, ZBureauCreditFileAnswer, options.pullId);
+    const payload = toBureauRequest(subject, asOf, options.pullId);
+    return this.#call('credit_file', BUREAU_PATHS.creditFile, subject, payload, ZBureauCreditFileAnswer);
   }
 
   async pullIdentityFile(subject: CreditSubject, asOf: Date): Promise<CreditFile> {
-    return (await this.#call('identity_file', BUREAU_PATHS.identityFile, subject, asOf, ZBureauIdentityFileAnswer)).file;
+    const payload = toBureauRequest(subject, asOf);
+    return (await this.#call('identity_file', BUREAU_PATHS.identityFile, subject, payload, ZBureauIdentityFileAnswer)).file;
+  }
+
+  /** Through the same cap, retries and breaker as a pull (it loads the same bureau), but with no pullId: never billed. */
+  simulateScore(subject: CreditSubject, asOf: Date, actions: SimulationAction[]): Promise<SimulatedScore> {
+    const payload = toBureauSimulationRequest(subject, asOf, actions);
+    return this.#call('score_simulation', BUREAU_PATHS.scoreSimulation, subject, payload, ZBureauSimulationAnswer);
   }
 
   close(): Promise<void> {
     return this.#transport.close();
   }
 
-  async #call<T>(
-    operation: string,
-    path: string,
-    subject: CreditSubject,
-    asOf: Date,
-    schema: z.ZodType<T>,
-    pullId?: string,
-  ): Promise<T> {
-    const payload = toBureauRequest(subject, asOf, pullId);
+  /** One call: `subject` only names whose call it was in the log (by user id); `payload` is what is sent. */
+  async #call<T>(operation: string, path: string, subject: CreditSubject, payload: unknown, schema: z.ZodType<T>): Promise<T> {
     try {
       return await withRetries(
         this.#clock,

@@ -3,10 +3,13 @@ import http, { type IncomingMessage, type RequestListener, type ServerResponse }
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { BureauProvider, CreditSubject } from '../provider.ts';
-import { BUREAU_API_KEY_HEADER, BUREAU_PATHS, ZBureauFileRequest } from './contract.ts';
+import { SimulationActionError } from '../simulation.ts';
+import { BUREAU_API_KEY_HEADER, BUREAU_PATHS, ZBureauFileRequest, ZBureauSimulationRequest } from './contract.ts';
 
-/** A request body is one identity: a few hundred bytes. */
+/** A request body is one identity (and a simulation's ten actions at most): a few hundred bytes. */
 const MAX_REQUEST_BYTES = 16 * 1024;
+
+const SERVED_PATHS: ReadonlySet<string> = new Set(Object.values(BUREAU_PATHS));
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -55,9 +58,7 @@ export const bureauRequestHandler = ({ provider, apiKey, onAnswer }: BureauHandl
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     res.on('finish', () => onAnswer?.({ path, status: res.statusCode, ms: Math.round(performance.now() - started) }));
     try {
-      if (path !== BUREAU_PATHS.creditFile && path !== BUREAU_PATHS.identityFile) {
-        return fail(res, 404, 'not_found', `POST ${BUREAU_PATHS.creditFile} or ${BUREAU_PATHS.identityFile}`);
-      }
+      if (!SERVED_PATHS.has(path)) return fail(res, 404, 'not_found', `POST ${[...SERVED_PATHS].join(', ')}`);
       if (req.method !== 'POST') return fail(res, 405, 'method_not_allowed', 'POST only');
       const presented = req.headers[BUREAU_API_KEY_HEADER];
       if (expectedKey && (typeof presented !== 'string' || !timingSafeEqual(digest(presented), expectedKey))) {
@@ -71,17 +72,23 @@ export const bureauRequestHandler = ({ provider, apiKey, onAnswer }: BureauHandl
       } catch {
         return fail(res, 400, 'invalid_request', 'The body is not JSON');
       }
-      const parsed = ZBureauFileRequest.safeParse(json);
+      const parsed = (path === BUREAU_PATHS.scoreSimulation ? ZBureauSimulationRequest : ZBureauFileRequest).safeParse(json);
       if (!parsed.success) {
         const fields = parsed.error.issues.map((issue) => issue.path.join('.') || '(body)');
         return fail(res, 400, 'invalid_request', `Invalid fields: ${[...new Set(fields)].join(', ')}`);
       }
       const subject: CreditSubject = { userId: parsed.data.reference ?? '', ...parsed.data.subject };
       const asOf = new Date(parsed.data.asOf);
+      if ('actions' in parsed.data) return send(res, 200, await provider.simulateScore(subject, asOf, parsed.data.actions));
       if (path === BUREAU_PATHS.creditFile) return send(res, 200, await provider.pullCreditFile(subject, asOf));
       return send(res, 200, { file: await provider.pullIdentityFile(subject, asOf) });
-    } catch {
-      if (!res.headersSent) fail(res, 500, 'internal', 'The bureau failed to build the file');
+    } catch (error) {
+      if (res.headersSent) return;
+      // An action that does not fit the file (an account it does not have) is the request's fault: a 422, not retried.
+      if (error instanceof SimulationActionError) {
+        return fail(res, 422, 'invalid_action', `actions.${error.index}.${error.field}: ${error.message}`);
+      }
+      fail(res, 500, 'internal', 'The bureau failed to build the file');
     }
   };
 };

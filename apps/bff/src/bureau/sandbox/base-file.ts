@@ -2,9 +2,12 @@ import { CREDIT_BUREAUS, SCORE_MAX, SCORE_MIN, type TCreditBureau } from '@credi
 import { SeededRandom } from '../../lib/seeded-random.ts';
 import { round1, yearsSince } from '../dates.ts';
 import type { CreditSubject, Inquiry, PastAddress, TradelineKind } from '../provider.ts';
+import { baseAccountReport } from './account-details.ts';
 import { ANCHOR, addMonths, daysBeforeAnchor } from './calendar.ts';
 import { CITIES, INQUIRY_SOURCES, LENDERS, STREET_NAMES, STREET_SUFFIXES } from './directory.ts';
 import type { SandboxStory } from './magic-ssn.ts';
+import { MonthStream, REPORT_STREAMS } from './month-stream.ts';
+import { type ReportRecords, reportRecords } from './report-records.ts';
 
 /** One account as the sandbox keeps it; the file's tradeline (balance, closure) is derived from it for a given day. */
 export interface SandboxAccount {
@@ -20,7 +23,16 @@ export interface SandboxAccount {
   payoffOn: string | null;
   /** Cards: this card's relative share of the card balances. Loans: balance against a plain schedule (0.9–1). */
   weight: number;
+  /** APR in percent. */
+  apr: number;
+  /** The month (YYYY-MM) of each late payment, oldest first: at most one a month, never more than `latePayments`. */
+  lateMonths: string[];
+  /** A closed card the lender wrote off: its closing month reports the charge-off. */
+  chargedOff: boolean;
 }
+
+/** An account as the file's own draws make it; the report's fields (./account-details.ts) come from another stream. */
+export type DrawnAccount = Omit<SandboxAccount, 'apr' | 'lateMonths' | 'chargedOff'>;
 
 /** The person's file at the anchor, drawn once from their identity. */
 export interface BaseFile {
@@ -38,6 +50,13 @@ export interface BaseFile {
   accounts: SandboxAccount[];
   inquiries: Inquiry[];
   pastAddresses: PastAddress[];
+  /**
+   * 32 bits from the report's own SHA-256 stream: seeds the cheap streams every field of the full report is drawn from
+   * (APRs, payment months, collections, soft inquiries, …), apart from the figures' streams so none of those moves.
+   */
+  reportKey: number;
+  /** Collections, public records and employers, from the report's stream too. */
+  records: ReportRecords;
 }
 
 /** The identity fields the file derives from, normalised so cosmetic differences do not change it. */
@@ -75,11 +94,14 @@ export const installmentAmount = (next: () => number, kind: TradelineKind, quali
 export const cardLimit = (next: () => number, quality: number): number =>
   roundTo((1_500 + 13_500 * quality) * (0.5 + next()), 100);
 
+/** An installment loan's term in months; null for cards. */
+export const termMonthsOf = (kind: TradelineKind): number | null => (kind === 'credit_card' ? null : TERM_YEARS[kind] * 12);
+
 /** A loan opened on `openedOn` is paid off after its term. */
 export const payoffOf = (kind: TradelineKind, openedOn: string): string | null =>
   kind === 'credit_card' ? null : addMonths(openedOn, TERM_YEARS[kind] * 12);
 
-const accounts = (rng: SeededRandom, quality: number, creditYears: number): SandboxAccount[] => {
+const accounts = (rng: SeededRandom, quality: number, creditYears: number): DrawnAccount[] => {
   const age = (years: number) => daysBeforeAnchor(Math.round(years * 365.25));
   const oldest = round1(Math.max(1, Math.min(creditYears, 1 + creditYears * (0.35 + 0.6 * quality * rng.next()))));
   const kinds: TradelineKind[] = Array.from({ length: rng.int(2, 4) }, () => 'credit_card' as const);
@@ -93,7 +115,7 @@ const accounts = (rng: SeededRandom, quality: number, creditYears: number): Sand
   const lateBudget = quality > 0.78 ? 0 : rng.int(0, Math.round((1 - quality) * 10));
   const usedLenders = new Set<string>();
   const next = () => rng.next();
-  return kinds.map((kind, index): SandboxAccount => {
+  return kinds.map((kind, index): DrawnAccount => {
     const lender = rng.pick(LENDERS[kind].filter((l) => !usedLenders.has(l)));
     usedLenders.add(lender);
     const openedYears = index === 0 ? oldest : round1(0.3 + rng.next() * (oldest - 0.3));
@@ -188,15 +210,27 @@ export const baseFile = (subject: CreditSubject, story: SandboxStory): BaseFile 
   // Measured at the anchor, not the day asked: otherwise a birthday would change which draws are made.
   const creditYears = Math.max(1, yearsSince(subject.dateOfBirth, ANCHOR) - 18);
   const drawnUtilization = rng.bell(92 - quality * 88, 10, 1, 97);
+  // Drawn from rng in this order, which every figure depends on; the report's streams come after and never touch rng.
+  const drift = rng.int(-3, 4);
+  const key = rng.int(0, 0xffff_ffff);
+  const drawnAccounts = accounts(rng, quality, creditYears);
+  const drawnInquiries = inquiries(rng, quality, story);
+  const drawnAddresses = pastAddresses(rng, creditYears);
+  const reportKey = new SeededRandom(`sandbox-bureau:report:v1:${subjectSeed(subject)}`).int(0, 0xffff_ffff);
+  // The base file's report fields, drawn in this order: the accounts', then the records'.
+  const report = new MonthStream(reportKey, REPORT_STREAMS.baseFile);
   return {
     bureau,
     score,
     quality,
     utilization: story === 'quiet' ? Math.min(drawnUtilization, 9) : drawnUtilization,
-    drift: rng.int(-3, 4),
-    key: rng.int(0, 0xffff_ffff),
-    accounts: accounts(rng, quality, creditYears),
-    inquiries: inquiries(rng, quality, story),
-    pastAddresses: pastAddresses(rng, creditYears),
+    drift,
+    key,
+    // In place (the drawn accounts are this call’s own): copying each account cost more than drawing it.
+    accounts: drawnAccounts.map((account): SandboxAccount => Object.assign(account, baseAccountReport(report, account, quality))),
+    inquiries: drawnInquiries,
+    pastAddresses: drawnAddresses,
+    reportKey,
+    records: reportRecords(report, quality, story, creditYears, drawnAddresses),
   };
 };

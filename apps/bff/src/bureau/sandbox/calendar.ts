@@ -29,12 +29,22 @@ export const dayString = (epochDay: number): string => {
 /** `days` days before the anchor, as YYYY-MM-DD. */
 export const daysBeforeAnchor = (days: number): string => dayString(ANCHOR_DAY - days);
 
+/** `days` days before `date`'s day (UTC), as YYYY-MM-DD: dates.ts's daysBefore without a Date per call. */
+export const daysBeforeDay = (date: Date, days: number): string => dayString(Math.floor(date.getTime() / DAY_MS) - days);
+
 /** Calendar months since the anchor's month: 0 for January 2025, -1 for December 2024. */
 export const monthIndexOf = (date: Date): number => (date.getUTCFullYear() - ANCHOR_YEAR) * 12 + date.getUTCMonth();
 
 /** Day `day` (1–28) of month `month` (a monthIndexOf value) as YYYY-MM-DD. */
 export const dayOfMonth = (month: number, day: number): string =>
   `${ANCHOR_YEAR + Math.floor(month / 12)}-${pad2((((month % 12) + 12) % 12) + 1)}-${pad2(day)}`;
+
+/** The monthIndexOf value of a YYYY-MM-DD or YYYY-MM date. */
+export const monthIndexOfDay = (date: string): number =>
+  (Number(date.slice(0, 4)) - ANCHOR_YEAR) * 12 + Number(date.slice(5, 7)) - 1;
+
+/** Month `month` (a monthIndexOf value) as YYYY-MM. */
+export const monthString = (month: number): string => dayOfMonth(month, 1).slice(0, 7);
 
 /** A YYYY-MM-DD date `months` months later (day clamped to 28, so every month has it). */
 export const addMonths = (date: string, months: number): string => {

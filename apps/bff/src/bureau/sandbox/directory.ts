@@ -61,3 +61,67 @@ export const CITIES: readonly { city: string; state: string; zip: number }[] = [
   { city: 'Albany', state: 'NY', zip: 12207 },
   { city: 'Tampa', state: 'FL', zip: 33602 },
 ];
+
+/** Soft inquiries by others: lenders' pre-approval checks and an insurer's review. */
+export const SOFT_INQUIRY_SOURCES = [
+  ...LENDERS.credit_card.map((lender) => `${lender} (pre-approval)`),
+  'Proseware Lending (pre-approval)',
+  'Humongous Insurance (insurance review)',
+];
+
+/** The soft inquiry a person's own look at their file leaves. */
+export const OWN_CHECK_SOURCE = 'Consumer disclosure (own check)';
+
+/** Collection agencies (made-up names, like the lenders). */
+export const COLLECTION_AGENCIES = [
+  'Consolidated Messenger Recovery',
+  'Southridge Collection Services',
+  'Lakeshore Receivables',
+  'Wingtip Account Recovery',
+  'A. Datum Credit Management',
+] as const;
+
+/** Debts that reach a collector without ever being a tradeline: medical bills, utilities, phone contracts. */
+export const MEDICAL_AND_UTILITY_CREDITORS = [
+  'Lamna Healthcare Company',
+  'Fabrikam Family Medicine',
+  'City Power & Light',
+  'Relecloud Wireless',
+  'Southridge Water Utility',
+] as const;
+
+/** Employers a file reports (made-up names). */
+export const EMPLOYERS = [
+  'Contoso Ltd',
+  'Fabrikam Inc',
+  'Litware Inc',
+  'Tailspin Toys',
+  'Wingtip Toys',
+  'Northwind Traders',
+  'A. Datum Corporation',
+  'Coho Vineyard',
+  'Lucerne Publishing',
+  'Wide World Importers',
+  'Relecloud',
+  'VanArsdel Ltd',
+  'Trey Research',
+  'Fourth Coffee',
+] as const;
+
+/** The federal bankruptcy court for each city in CITIES (the district that city is in). */
+export const BANKRUPTCY_COURTS: Readonly<Record<string, string>> = {
+  OH: 'U.S. Bankruptcy Court, Southern District of Ohio',
+  WI: 'U.S. Bankruptcy Court, Western District of Wisconsin',
+  TX: 'U.S. Bankruptcy Court, Western District of Texas',
+  CO: 'U.S. Bankruptcy Court, District of Colorado',
+  NC: 'U.S. Bankruptcy Court, Eastern District of North Carolina',
+  OR: 'U.S. Bankruptcy Court, District of Oregon',
+  TN: 'U.S. Bankruptcy Court, Middle District of Tennessee',
+  CA: 'U.S. Bankruptcy Court, Eastern District of California',
+  VA: 'U.S. Bankruptcy Court, Eastern District of Virginia',
+  ID: 'U.S. Bankruptcy Court, District of Idaho',
+  AZ: 'U.S. Bankruptcy Court, District of Arizona',
+  NE: 'U.S. Bankruptcy Court, District of Nebraska',
+  NY: 'U.S. Bankruptcy Court, Northern District of New York',
+  FL: 'U.S. Bankruptcy Court, Middle District of Florida',
+};

@@ -1,11 +1,21 @@
 import { SCORE_MAX, SCORE_MIN } from '@credit/contract';
 import { daysBefore, isoDate, round1 } from '../dates.ts';
-import type { ConsumerFlag, CreditFile, CreditSubject, MonthlyScore, ReportedAddress, Tradeline } from '../provider.ts';
-import { type BaseFile, baseFile, type SandboxAccount } from './base-file.ts';
+import type {
+  ConsumerFlag,
+  CreditFile,
+  CreditSubject,
+  MonthlyScore,
+  ReportedAddress,
+  Tradeline,
+  TradelineStatus,
+} from '../provider.ts';
+import { monthlyPaymentOf, paymentHistoryOf } from './account-details.ts';
+import { type BaseFile, baseFile, type SandboxAccount, termMonthsOf } from './base-file.ts';
 import { ANCHOR, dayOfMonth, monthIndexOf, monthsBetween } from './calendar.ts';
 import { storyOf } from './magic-ssn.ts';
 import { MonthStream } from './month-stream.ts';
 import { applyMonth, type FileState, initialState, scoreOf } from './monthly-events.ts';
+import { collectionsOn, employersOn, namesOf, publicRecordsOn, softInquiriesOn, yearOfBirthOf } from './report-records.ts';
 
 export { subjectSeed } from './base-file.ts';
 
@@ -97,8 +107,25 @@ const tradelinesOn = (state: FileState, today: string, asOf: Date): Tradeline[] 
       const left = 1 - monthsBetween(a.openedOn, today) / monthsBetween(a.openedOn, a.payoffOn);
       balance = Math.max(0, Math.round(a.limitOrAmount * left * a.weight));
     }
-    const { id, lender, kind, openedOn, limitOrAmount, latePayments } = a;
-    lines.push({ id, lender, kind, openedOn, closedOn, limitOrAmount, balance, latePayments });
+    const { id, lender, kind, openedOn, limitOrAmount, latePayments, apr } = a;
+    const status: TradelineStatus =
+      closedOn === null ? 'open' : closedOn !== a.closedOn ? 'paid_off' : a.chargedOff ? 'charged_off' : 'closed';
+    const termMonths = termMonthsOf(kind);
+    lines.push({
+      id,
+      lender,
+      kind,
+      status,
+      openedOn,
+      closedOn,
+      limitOrAmount,
+      balance,
+      latePayments,
+      monthlyPayment: monthlyPaymentOf(kind, limitOrAmount, balance, apr, termMonths, closedOn),
+      apr,
+      termMonths,
+      paymentHistory: paymentHistoryOf(a, today, closedOn, status),
+    });
   }
   return lines;
 };
@@ -144,5 +171,11 @@ export const generateCreditFile = (subject: CreditSubject, asOf: Date): CreditFi
     reportedAddresses: reportedAddressesOn(base, state, today),
     flags: flagsOn(state, today),
     onTimePaymentPercent: round1(100 * Math.max(0, 1 - late / Math.max(1, paymentMonths))),
+    collections: collectionsOn(base.records.collections, today, fileDay),
+    publicRecords: publicRecordsOn(base.records.publicRecords, today, fileDay),
+    softInquiries: softInquiriesOn(base.reportKey, today, fileDay),
+    names: namesOf(subject),
+    yearOfBirth: yearOfBirthOf(subject),
+    employers: employersOn(base.records.employers, today),
   };
 };

@@ -10,6 +10,12 @@ const mix32 = (value: number): number => {
 };
 
 /**
+ * Labels of streams over the report key (BaseFile.reportKey) that are not a calendar month's: far from any month the
+ * sandbox replays, whose labels name the streams of the accounts monthly events open.
+ */
+export const REPORT_STREAMS = { baseFile: -1_000_001, softInquiries: -1_000_002 } as const;
+
+/**
  * The random stream of one identity's one calendar month (mulberry32 over integer arithmetic, so every machine
  * draws the same numbers). SHA-256 per month would cost microseconds each, and a file replays every month
  * since the anchor on every pull; this costs nanoseconds. Seeded from the identity's SHA-256-derived key, so

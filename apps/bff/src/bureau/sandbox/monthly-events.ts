@@ -1,6 +1,7 @@
 import type { ConsumerFlagType, Inquiry, ReportedAddress, TradelineKind } from '../provider.ts';
+import { newAccountReport } from './account-details.ts';
 import { type BaseFile, cardLimit, installmentAmount, payoffOf, type SandboxAccount } from './base-file.ts';
-import { addMonths, dayOfMonth } from './calendar.ts';
+import { addMonths, dayOfMonth, monthIndexOfDay } from './calendar.ts';
 import { CITIES, INQUIRY_SOURCES, LENDERS, STREET_NAMES, STREET_SUFFIXES } from './directory.ts';
 import type { SandboxStory } from './magic-ssn.ts';
 import type { MonthStream } from './month-stream.ts';
@@ -55,8 +56,9 @@ const openAccount = (state: FileState, base: BaseFile, r: MonthStream, kind: Tra
   const lender = r.pick(LENDERS[kind]);
   addInquiry(state, lender, date);
   const next = () => r.next();
+  const id = `tl_${date.slice(0, 4)}${date.slice(5, 7)}`;
   state.accounts.push({
-    id: `tl_${date.slice(0, 4)}${date.slice(5, 7)}`,
+    id,
     lender,
     kind,
     openedOn: date,
@@ -65,7 +67,15 @@ const openAccount = (state: FileState, base: BaseFile, r: MonthStream, kind: Tra
     latePayments: 0,
     payoffOn: payoffOf(kind, date),
     weight: kind === 'credit_card' ? 0.7 + 0.6 * r.next() : 0.9 + 0.1 * r.next(),
+    // From the report key's stream for the month, after the draws above: r is not drawn from again here.
+    ...newAccountReport(base.reportKey, monthIndexOfDay(date), kind, base.quality),
   });
+};
+
+/** A late payment on `account`, dated the month of `date` (the payment grid shows it there). */
+const payLate = (account: SandboxAccount, date: string) => {
+  account.latePayments += 1;
+  account.lateMonths.push(date.slice(0, 7));
 };
 
 const reportAddress = (state: FileState, r: MonthStream, date: string) => {
@@ -105,7 +115,7 @@ const ordinaryMonth = (state: FileState, base: BaseFile, r: MonthStream, date: s
   }
   if (r.chance(0.035 * weakness * weakness)) {
     const open = state.accounts.filter((a) => isOpenOn(a, date));
-    if (open.length > 0) r.pick(open).latePayments += 1;
+    if (open.length > 0) payLate(r.pick(open), date);
     impact -= 20;
   }
   if (r.chance(0.008)) reportAddress(state, r, date);
@@ -131,7 +141,7 @@ const everyAlertMonth = (state: FileState, base: BaseFile, r: MonthStream, month
   if (phase === 0) openAccount(state, base, r, 'credit_card', date);
   if (phase === 1) {
     const account = openCards(state, date)[0] ?? state.accounts[0];
-    if (account) account.latePayments += 1;
+    if (account) payLate(account, date);
   }
   if (phase === 3) {
     reportAddress(state, r, date);

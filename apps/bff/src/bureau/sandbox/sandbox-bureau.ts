@@ -1,6 +1,14 @@
-import type { BureauProvider, CreditFile, CreditFileResult, CreditSubject } from '../provider.ts';
+import type {
+  BureauProvider,
+  CreditFile,
+  CreditFileResult,
+  CreditSubject,
+  SimulatedScore,
+  SimulationAction,
+} from '../provider.ts';
 import { generateCreditFile } from './generate-file.ts';
 import { SANDBOX_SSN } from './magic-ssn.ts';
+import { sandboxSimulatedScore } from './simulate-score.ts';
 
 export { SANDBOX_SSN } from './magic-ssn.ts';
 
@@ -15,6 +23,11 @@ export class SandboxBureau implements BureauProvider {
 
   async pullIdentityFile(subject: CreditSubject, asOf: Date): Promise<CreditFile> {
     return generateCreditFile(subject, asOf);
+  }
+
+  /** On the file a pull as of `asOf` returns; a frozen file too, as nothing reaches a lender. */
+  async simulateScore(subject: CreditSubject, asOf: Date, actions: SimulationAction[]): Promise<SimulatedScore> {
+    return sandboxSimulatedScore(generateCreditFile(subject, asOf), asOf, actions);
   }
 
   alwaysFailsVerification(subject: CreditSubject): boolean {

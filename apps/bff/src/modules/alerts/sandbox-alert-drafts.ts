@@ -2,10 +2,13 @@ import type { TAlertType } from '@credit/contract';
 import { isoDate } from '../../bureau/dates.ts';
 import { fileFigures } from '../../bureau/factors.ts';
 import type { CreditFile, CreditSubject, Tradeline } from '../../bureau/provider.ts';
+import { accountIdOf } from '../credit/service.ts';
 import { ACCOUNT_LABELS, type AlertDraft, scoreChangeAlertDraft, usd } from './alert-draft.ts';
 
 /** What a sandbox alert is drawn from: the user's file, where they live and (for score alerts) their last two scores. */
 export interface SandboxAlertSource {
+  /** Whose file it is: an account alert names the account by the user's report id for it, as monitoring's do. */
+  userId: string;
   file: CreditFile;
   subject: Pick<CreditSubject, 'address'>;
   scores?: { previous: number; current: number };
@@ -32,6 +35,10 @@ const accountFields = (account: Tradeline | undefined) => ({
   accountType: account?.kind ?? 'credit_card',
 });
 
+/** The report's id for the account an alert is about; null for a thin file with no account to name. */
+const accountIdFor = (userId: string, account: Tradeline | undefined): string | null =>
+  account ? accountIdOf(userId, account.id) : null;
+
 const newInquiry = ({ file, asOf }: SandboxAlertSource): AlertDraft => {
   // The most recent hard inquiry on the file; a file without one gets a fresh inquiry from an existing lender.
   const inquiry = newestBy(file.inquiries, (i) => i.date) ?? {
@@ -47,7 +54,7 @@ const newInquiry = ({ file, asOf }: SandboxAlertSource): AlertDraft => {
   };
 };
 
-const newAccount = ({ file }: SandboxAlertSource): AlertDraft => {
+const newAccount = ({ userId, file }: SandboxAlertSource): AlertDraft => {
   const account = newestBy(file.tradelines, (t) => t.openedOn) ?? anyAccount(file);
   const { lender, accountType } = accountFields(account);
   const label = ACCOUNT_LABELS[accountType];
@@ -56,11 +63,11 @@ const newAccount = ({ file }: SandboxAlertSource): AlertDraft => {
     title: `New ${label} opened with ${lender}`,
     message: `A ${label} with ${lender} was reported on your credit file. If you did not open it, contact ${lender} right away.`,
     severity: 'info',
-    data: { lender, accountType, openedDate: account?.openedOn ?? null },
+    data: { accountId: accountIdFor(userId, account), lender, accountType, openedDate: account?.openedOn ?? null },
   };
 };
 
-const accountClosed = ({ file, asOf }: SandboxAlertSource): AlertDraft => {
+const accountClosed = ({ userId, file, asOf }: SandboxAlertSource): AlertDraft => {
   // The most recently closed account; a file with none closed reports one of its open accounts as closed today.
   const closed = newestBy(file.tradelines, (t) => t.closedOn);
   const account = closed ?? anyAccount(file);
@@ -71,11 +78,11 @@ const accountClosed = ({ file, asOf }: SandboxAlertSource): AlertDraft => {
     title: `Your ${label} with ${lender} was closed`,
     message: `${lender} reported your ${label} as closed. Closing a card can raise your utilization; if you did not ask for this, contact ${lender}.`,
     severity: 'info',
-    data: { lender, accountType, closedDate: closed?.closedOn ?? isoDate(asOf) },
+    data: { accountId: accountIdFor(userId, account), lender, accountType, closedDate: closed?.closedOn ?? isoDate(asOf) },
   };
 };
 
-const latePayment = ({ file, asOf }: SandboxAlertSource): AlertDraft => {
+const latePayment = ({ userId, file, asOf }: SandboxAlertSource): AlertDraft => {
   const account = file.tradelines.find((t) => t.latePayments > 0) ?? anyAccount(file);
   const { lender, accountType } = accountFields(account);
   const label = ACCOUNT_LABELS[accountType];
@@ -84,7 +91,7 @@ const latePayment = ({ file, asOf }: SandboxAlertSource): AlertDraft => {
     title: `Late payment reported on your ${label}`,
     message: `${lender} reported a payment 30 days late on your ${label}. Bring the account current as soon as you can; late payments weigh most on your score.`,
     severity: 'warning',
-    data: { lender, accountType, daysLate: 30, reportedDate: isoDate(asOf) },
+    data: { accountId: accountIdFor(userId, account), lender, accountType, daysLate: 30, reportedDate: isoDate(asOf) },
   };
 };
 

@@ -111,6 +111,6 @@ export const createSandboxAlert = async (ctx: AppContext, caller: Caller, userId
   const scores = type === 'score_change' ? await lastScoreMove(ctx, user) : undefined;
   const subject = await loadCreditSubject(ctx, user);
   const file = (await loadFileOnRecord(ctx, user.id))?.file ?? (await pullIdentityFile(ctx, user)).file;
-  const draft = sandboxAlertDraft(type, { file, subject, scores, asOf: ctx.clock.now() });
+  const draft = sandboxAlertDraft(type, { userId: user.id, file, subject, scores, asOf: ctx.clock.now() });
   return createAlert(ctx, user, draft);
 };

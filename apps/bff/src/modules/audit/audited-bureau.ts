@@ -42,6 +42,8 @@ export const auditedBureau = (ctx: AuditContext, bureau: BureauProvider): Bureau
           return file;
         };
       }
+      // simulateScore passes through like the rest: the bureau keeps nothing and bills nothing, so it is no pull. The
+      // request it serves is audited as a credit-data read (audited-operations.ts).
       const value = Reflect.get(target, property, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
     },

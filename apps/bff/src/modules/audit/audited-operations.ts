@@ -5,9 +5,13 @@ import type { TAuditEventType } from '@credit/contract';
  * matter on their own (tokens, deletions, consent, secrets) are recorded where they happen, with their transaction.
  */
 export const AUDITED_OPERATIONS: Readonly<Record<string, TAuditEventType>> = {
-  // Credit data: scores, history, the file's questions, alerts about the file, offers ranked by the file.
+  // Credit data: scores, history, the report, what-ifs on the file, the file's questions, alerts about the file, offers
+  // ranked by the file.
   getCreditScore: 'credit_data.read',
   listCreditScoreHistory: 'credit_data.read',
+  getCreditReport: 'credit_data.read',
+  // A simulation stores nothing, but its answer shows the score and factors of the file on record.
+  simulateCreditScore: 'credit_data.read',
   refreshCreditScore: 'credit_data.read',
   listUserOffers: 'credit_data.read',
   listAlerts: 'credit_data.read',

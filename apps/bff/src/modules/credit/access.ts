@@ -25,6 +25,12 @@ export const requireActiveUser = async (ctx: AppContext, caller: Caller, userId:
 const bureauUnavailable = () =>
   new ApiError('SERVICE_UNAVAILABLE', 'The credit bureau is not available in this environment. Try again later.');
 
+/** The bureau of this environment, for a call that is not a pull (a score simulation): none configured is a 503. */
+export const requireBureau = (ctx: AppContext): NonNullable<AppContext['bureau']> => {
+  if (!ctx.bureau) throw bureauUnavailable();
+  return ctx.bureau;
+};
+
 const frozen = () =>
   new ApiError(
     'CREDIT_FROZEN',
@@ -70,7 +76,7 @@ export const creditFileOnRecord = async (ctx: AppContext, user: UserRow): Promis
 
 /** The file behind identity verification: a freeze does not block it, a missing bureau does (503). */
 export const pullIdentityFile = async (ctx: AppContext, user: UserRow) => {
-  if (!ctx.bureau) throw bureauUnavailable();
+  const bureau = requireBureau(ctx);
   const subject = await loadCreditSubject(ctx, user);
-  return { subject, file: await ctx.bureau.pullIdentityFile(subject, ctx.clock.now()) };
+  return { subject, file: await bureau.pullIdentityFile(subject, ctx.clock.now()) };
 };

@@ -1,4 +1,4 @@
-import { getCreditScore, listCreditScoreHistory } from '@credit/contract';
+import { getCreditReport, getCreditScore, listCreditScoreHistory, simulateCreditScore } from '@credit/contract';
 import type { AppContext } from '../../context.ts';
 import { bindRoute, type ModuleRoutes } from '../../http/route.ts';
 import * as credit from './service.ts';
@@ -12,5 +12,11 @@ export const creditRoutes = (ctx: AppContext): ModuleRoutes => ({
       const page = await credit.listScoreHistory(ctx, caller, params.userId, query);
       return { data: page.items, pagination: page.pagination };
     }),
+    bindRoute(ctx, getCreditReport, async ({ params, caller }) => ({
+      data: await credit.getCreditReport(ctx, caller, params.userId),
+    })),
+    bindRoute(ctx, simulateCreditScore, async ({ params, body, caller }) => ({
+      data: await credit.simulateCreditScore(ctx, caller, params.userId, body),
+    })),
   ],
 });

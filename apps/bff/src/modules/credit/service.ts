@@ -3,11 +3,14 @@ import {
   SCORE_MAX,
   SCORE_MIN,
   type TCreditHistoryQuery,
+  type TCreditReport,
   type TCreditScore,
   type TCreditTrend,
   type TPagination,
   type TSandboxScoreRefreshResult,
   type TScoreHistoryEntry,
+  type TSimulation,
+  type TSimulationInput,
 } from '@credit/contract';
 import { monthsBefore } from '../../bureau/dates.ts';
 import { creditFactors } from '../../bureau/factors.ts';
@@ -18,15 +21,19 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/api-error.ts';
 import { cursorsOf } from '../../core/cursor.ts';
 import type { Caller } from '../../core/principal.ts';
+import { sharedAnswerData } from '../../core/shared-answer.ts';
 import type { Queryable } from '../../db/db.ts';
 import { StatementBatch } from '../../db/statement-batch.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import type { UserRow } from '../users/service.ts';
-import { setLastScoreDate, writeUser } from '../users/service.ts';
-import { creditFileOnRecord, requireActiveUser } from './access.ts';
+import { loadCreditSubject, setLastScoreDate, writeUser } from '../users/service.ts';
+import { creditFileOnRecord, requireActiveUser, requireBureau } from './access.ts';
 import type { FileOnRecord } from './file-on-record.ts';
+import { creditReportOf } from './report.ts';
+import { asValidationError, bureauActionsOf, simulatedFileOf, simulationOf } from './score-simulation.ts';
 
 export { creditFileOnRecord, loadFileOnRecord, pullIdentityFile, requireActiveUser } from './access.ts';
+export { accountIdOf } from './account-id.ts';
 export { type FileOnRecord, sealCreditFile } from './file-on-record.ts';
 export { eraseCreditData, hasFileOnRecord } from './repo.ts';
 
@@ -159,6 +166,56 @@ export const getCreditScore = async (ctx: AppContext, caller: Caller, userId: st
   const user = await requireActiveUser(ctx, caller, userId);
   const record = await creditFileOnRecord(ctx, user);
   return creditScoreOf(ctx, user, record, await getCurrentScore(ctx, user));
+};
+
+/**
+ * The report of a file on record, built once per file like its factors and marked shared, so a read after the first
+ * costs what a score read does: no building and no serialising again until the next pull replaces the file.
+ */
+const reportsByFile = new WeakMap<CreditFile, { userId: string; report: TCreditReport }>();
+const reportOf = (userId: string, record: FileOnRecord): TCreditReport => {
+  const known = reportsByFile.get(record.file);
+  if (known?.userId === userId) return known.report;
+  const report = sharedAnswerData(deepFreeze(creditReportOf(userId, record)));
+  reportsByFile.set(record.file, { userId, report });
+  return report;
+};
+
+/** Shared answer data is never changed again: frozen all the way down, so no caller can change it by mistake. */
+const deepFreeze = <T>(value: T): T => {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+};
+
+/** The credit report of the file on record: never a new pull, gated like the score (consent, freeze). */
+export const getCreditReport = async (ctx: AppContext, caller: Caller, userId: string): Promise<TCreditReport> => {
+  const user = await requireActiveUser(ctx, caller, userId);
+  return reportOf(user.id, await creditFileOnRecord(ctx, user));
+};
+
+/**
+ * What-if on the file on record: the factors after come from the file with the actions applied, the score from the
+ * bureau's estimate, moved from the score on record. Stores nothing and pulls nothing; the actions are checked against
+ * the file before the bureau is asked, so a request that does not fit costs no bureau call.
+ */
+export const simulateCreditScore = async (
+  ctx: AppContext,
+  caller: Caller,
+  userId: string,
+  input: TSimulationInput,
+): Promise<TSimulation> => {
+  const user = await requireActiveUser(ctx, caller, userId);
+  const record = await creditFileOnRecord(ctx, user);
+  const current = await getCurrentScore(ctx, user);
+  const actions = bureauActionsOf(user.id, record.file, input.actions);
+  const simulated = await simulatedFileOf(record, actions);
+  const bureau = requireBureau(ctx);
+  const subject = await loadCreditSubject(ctx, user);
+  const estimate = await asValidationError(() => bureau.simulateScore(subject, record.asOf, actions));
+  return simulationOf(record, simulated, current.score, estimate, factorsOf(record));
 };
 
 export const listScoreHistory = async (

@@ -51,7 +51,7 @@ export const applyPulledFile = async (
     latest: state.latestScore,
   });
   let alertsRaised = 0;
-  for (const detected of detectAlerts(previous, next, asOf)) {
+  for (const detected of detectAlerts(previous, next, asOf, user.id)) {
     if (!(await claimAlertKey(tx, user.id, ctx.tokens.candidates(`${user.id}:${detected.key}`), now))) continue;
     await recordAlert(tx, ctx, user, detected.draft);
     alertsRaised += 1;

@@ -5,6 +5,8 @@ import type { FileSnapshot } from './file-snapshot.ts';
 
 // The words of each alert a file difference raises. Titles and messages follow the sandbox alert helper's, so a
 // partner sees the same copy whichever produced an alert; `data` per type is documented in docs/partner/alerts.md.
+// An alert about an account names it by `accountId`, the report's id for it (credit/account-id.ts), so the account is
+// found in the user's credit report.
 
 /** Utilisation at or above this share of the card limits raises `high_utilization` when crossed from below. */
 export const HIGH_UTILIZATION_PERCENT = 30;
@@ -19,18 +21,18 @@ export const newInquiryDraft = (inquiry: FileSnapshot['inquiries'][number]): Ale
   data: { inquirySource: inquiry.source, inquiryDate: inquiry.date },
 });
 
-export const newAccountDraft = (account: Account): AlertDraft => {
+export const newAccountDraft = (account: Account, accountId: string): AlertDraft => {
   const label = ACCOUNT_LABELS[account.kind];
   return {
     type: 'new_account',
     title: `New ${label} opened with ${account.lender}`,
     message: `A ${label} with ${account.lender} was reported on your credit file. If you did not open it, contact ${account.lender} right away.`,
     severity: 'info',
-    data: { lender: account.lender, accountType: account.kind, openedDate: account.openedOn },
+    data: { accountId, lender: account.lender, accountType: account.kind, openedDate: account.openedOn },
   };
 };
 
-export const accountClosedDraft = (account: Account, closedOn: string): AlertDraft => {
+export const accountClosedDraft = (account: Account, closedOn: string, accountId: string): AlertDraft => {
   const label = ACCOUNT_LABELS[account.kind];
   const why =
     account.kind === 'credit_card'
@@ -41,11 +43,11 @@ export const accountClosedDraft = (account: Account, closedOn: string): AlertDra
     title: `Your ${label} with ${account.lender} was closed`,
     message: `${account.lender} reported your ${label} as closed. ${why}`,
     severity: 'info',
-    data: { lender: account.lender, accountType: account.kind, closedDate: closedOn },
+    data: { accountId, lender: account.lender, accountType: account.kind, closedDate: closedOn },
   };
 };
 
-export const latePaymentDraft = (account: Account, reportedDate: string): AlertDraft => {
+export const latePaymentDraft = (account: Account, reportedDate: string, accountId: string): AlertDraft => {
   const label = ACCOUNT_LABELS[account.kind];
   return {
     type: 'late_payment',
@@ -54,6 +56,7 @@ export const latePaymentDraft = (account: Account, reportedDate: string): AlertD
     severity: 'warning',
     // Bureaus count a payment late once it is 30 days past due.
     data: {
+      accountId,
       lender: account.lender,
       accountType: account.kind,
       daysLate: 30,

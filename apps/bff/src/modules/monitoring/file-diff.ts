@@ -1,5 +1,6 @@
 import { isoDate } from '../../bureau/dates.ts';
 import type { AlertDraft } from '../alerts/service.ts';
+import { accountIdOf } from '../credit/service.ts';
 import {
   accountClosedDraft,
   addressChangeDraft,
@@ -51,17 +52,21 @@ const firstPullAlerts = (next: FileSnapshot, asOf: Date): DetectedAlert[] => {
   ];
 };
 
-const accountAlerts = (previous: FileSnapshot, next: FileSnapshot, asOf: Date): DetectedAlert[] => {
+const accountAlerts = (previous: FileSnapshot, next: FileSnapshot, asOf: Date, userId: string): DetectedAlert[] => {
   const before = new Map(previous.accounts.map((a) => [a.id, a]));
   const alerts: DetectedAlert[] = [];
   for (const account of next.accounts) {
     const was = before.get(account.id);
-    if (!was) alerts.push({ key: `account-opened:${account.id}`, draft: newAccountDraft(account) });
+    const accountId = accountIdOf(userId, account.id);
+    if (!was) alerts.push({ key: `account-opened:${account.id}`, draft: newAccountDraft(account, accountId) });
     if (account.closedOn !== null && (was === undefined || was.closedOn === null)) {
-      alerts.push({ key: `account-closed:${account.id}`, draft: accountClosedDraft(account, account.closedOn) });
+      alerts.push({ key: `account-closed:${account.id}`, draft: accountClosedDraft(account, account.closedOn, accountId) });
     }
     if (account.latePayments > (was?.latePayments ?? 0)) {
-      alerts.push({ key: `late:${account.id}:${account.latePayments}`, draft: latePaymentDraft(account, isoDate(asOf)) });
+      alerts.push({
+        key: `late:${account.id}:${account.latePayments}`,
+        draft: latePaymentDraft(account, isoDate(asOf), accountId),
+      });
     }
   }
   return alerts;
@@ -70,9 +75,10 @@ const accountAlerts = (previous: FileSnapshot, next: FileSnapshot, asOf: Date): 
 /**
  * The alerts that the difference between the previous file and this one calls for (`previous` null: the first
  * pull after verification). Pure: the job stores the keys and the alerts. `score_change` is not here: the job
- * records the score through the score-change rule, which raises it past the threshold.
+ * records the score through the score-change rule, which raises it past the threshold. `userId` is whose file it is:
+ * an account alert names the account by the user's report id for it.
  */
-export const detectAlerts = (previous: FileSnapshot | null, next: FileSnapshot, asOf: Date): DetectedAlert[] => {
+export const detectAlerts = (previous: FileSnapshot | null, next: FileSnapshot, asOf: Date, userId: string): DetectedAlert[] => {
   if (previous === null) return firstPullAlerts(next, asOf);
   const knownInquiries = new Set(previous.inquiries.map(inquiryKey));
   const knownAddresses = new Set(previous.addresses.map(addressKey));
@@ -83,7 +89,7 @@ export const detectAlerts = (previous: FileSnapshot | null, next: FileSnapshot, 
     ...next.inquiries
       .filter((i) => !knownInquiries.has(inquiryKey(i)))
       .map((i) => ({ key: inquiryKey(i), draft: newInquiryDraft(i) })),
-    ...accountAlerts(previous, next, asOf),
+    ...accountAlerts(previous, next, asOf, userId),
     ...(crossedUtilization ? [{ key: `utilization:${isoDate(asOf)}`, draft: highUtilizationDraft(next) }] : []),
     ...next.addresses
       .filter((a) => !knownAddresses.has(addressKey(a)))

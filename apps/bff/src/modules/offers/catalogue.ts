@@ -1,4 +1,5 @@
 import type { TOffer } from '@credit/contract';
+import type { TradelineKind } from '../../bureau/provider.ts';
 import type { Config } from '../../config.ts';
 import { publicBaseUrl } from '../../lib/public-url.ts';
 
@@ -6,9 +7,15 @@ import { publicBaseUrl } from '../../lib/public-url.ts';
  * One offer as the catalogue holds it: the partner-facing fields, plus what the service needs to
  * personalise it (`minScore`) and to date it (`expiresInMonths`).
  */
-export interface CatalogueEntry extends Omit<TOffer, 'preQualified' | 'expiresAt'> {
+export interface CatalogueEntry extends Omit<TOffer, 'preQualified' | 'expiresAt' | 'estimatedSavings'> {
   /** Lowest VantageScore 3.0 the provider pre-qualifies. */
   minScore: number;
+  /**
+   * The kinds of account on a credit file the offer can pay off and replace (a balance-transfer card a card's
+   * balance, an auto refinance an auto loan): what a user's `estimatedSavings` compares it with. Empty for offers
+   * that are new credit only (a rewards card, a car purchase loan).
+   */
+  refinances: readonly TradelineKind[];
   /**
    * When the offer ends, counted in calendar months from the current one: `2` → the end of the
    * month after next; `-1` → the end of last month (already expired). See `expiresAt`.
@@ -51,6 +58,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     signupBonus: { amount: 200, requirement: 'Spend $500 in the first 3 months' },
     applicationUrl: 'https://www.northwindbank.example/apply/cash-back',
     minScore: 670,
+    refinances: [],
     expiresInMonths: 3,
   },
   {
@@ -65,6 +73,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     signupBonus: { amount: 750, requirement: 'Spend $4,000 in the first 3 months' },
     applicationUrl: 'https://www.northwindbank.example/apply/travel-plus',
     minScore: 740,
+    refinances: [],
     expiresInMonths: 4,
   },
   {
@@ -79,6 +88,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     signupBonus: null,
     applicationUrl: 'https://www.contoso.example/cards/platinum-balance-transfer',
     minScore: 700,
+    refinances: ['credit_card'],
     expiresInMonths: 2,
   },
   {
@@ -94,6 +104,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     signupBonus: { amount: 50, requirement: 'Make your first purchase within 3 months' },
     applicationUrl: 'https://www.contoso.example/cards/student',
     minScore: 600,
+    refinances: [],
     expiresInMonths: 5,
   },
   {
@@ -108,6 +119,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     signupBonus: null,
     applicationUrl: 'https://www.fabrikamcu.example/cards/secured-builder',
     minScore: 300,
+    refinances: [],
     expiresInMonths: 6,
   },
   {
@@ -122,6 +134,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     signupBonus: { amount: 150, requirement: 'Spend $1,000 in the first 90 days' },
     applicationUrl: 'https://www.woodgrovebank.example/cards/everyday-rewards',
     minScore: 640,
+    refinances: [],
     expiresInMonths: 3,
   },
   {
@@ -136,6 +149,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     signupBonus: { amount: 1000, requirement: 'Spend $6,000 in the first 6 months' },
     applicationUrl: 'https://www.woodgrovebank.example/cards/premier',
     minScore: 760,
+    refinances: [],
     expiresInMonths: -1,
   },
   {
@@ -150,6 +164,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     signupBonus: null,
     applicationUrl: 'https://www.northwindbank.example/apply/personal-loan',
     minScore: 660,
+    refinances: ['personal_loan'],
     expiresInMonths: 3,
   },
   {
@@ -164,6 +179,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     signupBonus: null,
     applicationUrl: 'https://www.fabrikamcu.example/loans/debt-consolidation',
     minScore: 680,
+    refinances: ['credit_card', 'personal_loan'],
     expiresInMonths: 4,
   },
   {
@@ -178,6 +194,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     signupBonus: null,
     applicationUrl: 'https://www.contoso.example/loans/auto',
     minScore: 620,
+    refinances: [],
     expiresInMonths: 2,
   },
   {
@@ -192,7 +209,23 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     signupBonus: { amount: 100, requirement: 'Refinance a balance of $10,000 or more' },
     applicationUrl: 'https://www.fabrikamcu.example/loans/auto-refinance',
     minScore: 640,
+    refinances: ['auto_loan'],
     expiresInMonths: 5,
+  },
+  {
+    offerId: 'off_wgbStudentRf01',
+    type: 'loan',
+    provider: 'Woodgrove Bank',
+    name: 'Woodgrove Student Loan Refinance',
+    description: 'Refinance federal and private student loans into one fixed-rate loan over 5 to 20 years.',
+    apr: { min: 4.49, max: 9.99, type: 'fixed' },
+    creditLimit: { min: 5000, max: 150000 },
+    annualFee: 0,
+    signupBonus: null,
+    applicationUrl: 'https://www.woodgrovebank.example/loans/student-refinance',
+    minScore: 650,
+    refinances: ['student_loan'],
+    expiresInMonths: 4,
   },
   {
     offerId: 'off_wgbStarterLn01',
@@ -206,6 +239,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     signupBonus: null,
     applicationUrl: 'https://www.woodgrovebank.example/loans/credit-starter',
     minScore: 560,
+    refinances: [],
     expiresInMonths: 1,
   },
   {
@@ -220,6 +254,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     signupBonus: null,
     applicationUrl: 'https://www.contoso.example/loans/seasonal',
     minScore: 650,
+    refinances: [],
     expiresInMonths: -2,
   },
   {
@@ -234,6 +269,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     signupBonus: null,
     applicationUrl: 'https://www.tailspinmortgage.example/apply/30-year-fixed',
     minScore: 680,
+    refinances: ['mortgage'],
     expiresInMonths: 3,
   },
   {
@@ -248,6 +284,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     signupBonus: null,
     applicationUrl: 'https://www.tailspinmortgage.example/apply/15-year-fixed',
     minScore: 700,
+    refinances: ['mortgage'],
     expiresInMonths: 4,
   },
   {
@@ -262,6 +299,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     signupBonus: null,
     applicationUrl: 'https://www.tailspinmortgage.example/apply/fha-30-year',
     minScore: 580,
+    refinances: ['mortgage'],
     expiresInMonths: 2,
   },
   {
@@ -276,6 +314,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     signupBonus: null,
     applicationUrl: 'https://www.woodgrovebank.example/mortgages/7-1-arm',
     minScore: 720,
+    refinances: ['mortgage'],
     expiresInMonths: -1,
   },
 ];
@@ -307,8 +346,13 @@ const sandboxApplyPath = (offerId: string) => `${SANDBOX_APPLY_PREFIX}${encodeUR
 export const applicationUrlFor = (offer: CatalogueEntry, config: Config): string =>
   config.APP_ENV === 'sandbox' ? `${publicBaseUrl(config)}${sandboxApplyPath(offer.offerId)}` : offer.applicationUrl;
 
-/** The partner-facing shape: internal fields dropped, `preQualified` decided by the caller. */
-export const toOffer = (offer: DatedOffer, preQualified: boolean, config: Config): TOffer => ({
+/** The partner-facing shape: internal fields dropped, `preQualified` and the user's savings decided by the caller. */
+export const toOffer = (
+  offer: DatedOffer,
+  preQualified: boolean,
+  config: Config,
+  estimatedSavings: TOffer['estimatedSavings'] = null,
+): TOffer => ({
   offerId: offer.offerId,
   type: offer.type,
   provider: offer.provider,
@@ -321,4 +365,5 @@ export const toOffer = (offer: DatedOffer, preQualified: boolean, config: Config
   preQualified,
   applicationUrl: applicationUrlFor(offer, config),
   expiresAt: offer.expiresAt.toISOString(),
+  estimatedSavings,
 });

@@ -1,8 +1,11 @@
 import type { DatedOffer } from './catalogue.ts';
+import { type OfferSavings, type RefinanceableAccount, savingsFor } from './savings.ts';
 
 export interface RankedOffer {
   offer: DatedOffer;
   preQualified: boolean;
+  /** What the offer would save the user on an account on their file; null when nothing, or not pre-qualified. */
+  estimatedSavings: OfferSavings | null;
 }
 
 /** Pre-qualification is a score threshold per offer: the provider's minimum score. */
@@ -16,9 +19,9 @@ export const isPreQualified = (offer: DatedOffer, score: number): boolean => sco
  * ties: lower `apr.min` first, then `offerId`, so the order is total and stable across pages.
  * Both groups amount to "closest threshold to the score first".
  */
-export const rankForScore = (offers: DatedOffer[], score: number): RankedOffer[] =>
+export const rankForScore = (offers: readonly DatedOffer[], score: number): RankedOffer[] =>
   offers
-    .map((offer) => ({ offer, preQualified: isPreQualified(offer, score) }))
+    .map((offer) => ({ offer, preQualified: isPreQualified(offer, score), estimatedSavings: null }))
     .sort(
       (a, b) =>
         Number(b.preQualified) - Number(a.preQualified) ||
@@ -26,3 +29,20 @@ export const rankForScore = (offers: DatedOffer[], score: number): RankedOffer[]
         a.offer.apr.min - b.offer.apr.min ||
         (a.offer.offerId < b.offer.offerId ? -1 : 1),
     );
+
+/**
+ * Best fit for a user: money saved comes first. The pre-qualified offers that would refinance an account on the
+ * user's file for less lead, the largest total saving first; everything else keeps the score's order (a stable sort,
+ * so equal savings keep it too).
+ */
+export const rankForUser = (
+  offers: readonly DatedOffer[],
+  score: number,
+  accounts: readonly RefinanceableAccount[],
+): RankedOffer[] => {
+  const ranked = rankForScore(offers, score);
+  if (accounts.length === 0) return ranked;
+  return ranked
+    .map((r) => (r.preQualified ? { ...r, estimatedSavings: savingsFor(r.offer, score, accounts) } : r))
+    .sort((a, b) => (b.estimatedSavings?.total ?? -1) - (a.estimatedSavings?.total ?? -1));
+};

@@ -8,17 +8,19 @@ import type {
   TSandboxConversion,
 } from '@credit/contract';
 import { LRUCache } from 'lru-cache';
+import type { CreditFile } from '../../bureau/provider.ts';
 import type { AppContext } from '../../context.ts';
 import { notFound, validationError } from '../../core/api-error.ts';
 import { cursorsOf } from '../../core/cursor.ts';
 import type { Caller } from '../../core/principal.ts';
 import { sharedAnswerData } from '../../core/shared-answer.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
-import { creditFileOnRecord, getCurrentScore, requireActiveUser } from '../credit/service.ts';
-import { type DatedOffer, datedCatalogue, findOffer, isActive, toOffer } from './catalogue.ts';
+import { accountIdOf, creditFileOnRecord, type FileOnRecord, getCurrentScore, requireActiveUser } from '../credit/service.ts';
+import { CATALOGUE, type DatedOffer, datedCatalogue, findOffer, isActive, toOffer } from './catalogue.ts';
 import { decodeOfferCursor, encodeOfferCursor, type OfferListKey } from './cursor.ts';
-import { rankForScore } from './ranking.ts';
+import { rankForUser } from './ranking.ts';
 import { findConversionOfClick, insertClick, insertConversion, lockLatestClick } from './repo.ts';
+import { accountsWorthComparing, type RefinanceableAccount, refinanceableAccounts } from './savings.ts';
 
 /** A client clock may run a little fast; a click further ahead than this is refused. */
 export const CLICK_FUTURE_TOLERANCE_MS = 5 * 60 * 1000;
@@ -76,41 +78,74 @@ export const listCatalogue = async (ctx: AppContext, query: TListOffersCatalogQu
 
 /**
  * One user's page depends only on the month (the catalogue's dates and which offers are active change at a month's
- * turn, catalogue.ts), the score, the filters, the offset and the size: pages made lately are kept, so a user's
- * offers asked again cost no filtering, ranking or shaping. Kept per config (the application URLs), frozen
- * because every answer that hits shares them; marked shared, so the answer writer reuses the page's JSON
- * (http/route.ts), which is right because what the items hold besides their own fields is the catalogue's constant data.
+ * turn, catalogue.ts), the score, the filters, the offset and the size, and, for a user with an account an offer could
+ * refinance, on the file on record (the savings): pages made lately are kept, so a user's offers asked again cost no
+ * filtering, ranking or shaping. Users with nothing to refinance share pages by score; the others' pages are keyed by
+ * their file on record too (user and pull time: a new pull is a new key). Kept per config (the application URLs),
+ * frozen because every answer that hits shares them; marked shared, so the answer writer reuses the page's JSON
+ * (http/route.ts), which is right because what the items hold besides their own fields is constant data.
  */
 const rankedPages = new WeakMap<AppContext['config'], LRUCache<string, { items: readonly TOffer[]; total: number }>>();
 const RANKED_PAGES_KEPT = 2_000;
 
-const rankedPage = (ctx: AppContext, now: Date, score: number, query: TListUserOffersQuery, offset: number) => {
+/** What a user's savings are worked out from: the file on record's accounts an offer could refinance, and its identity. */
+interface SavingsBasis {
+  /** `userId@pullTime`, or '' when no offer could refinance any account for less (the page is then the score's alone). */
+  key: string;
+  accounts: readonly RefinanceableAccount[];
+}
+
+/** Worked out once per file on record, like its factors (the read cache holds the same object until the next pull). */
+const basisByFile = new WeakMap<CreditFile, SavingsBasis>();
+const savingsBasisOf = (userId: string, record: FileOnRecord): SavingsBasis => {
+  const known = basisByFile.get(record.file);
+  if (known) return known;
+  const accounts = accountsWorthComparing(
+    CATALOGUE,
+    refinanceableAccounts(record.file, record.asOf, (tradelineId) => accountIdOf(userId, tradelineId)),
+  );
+  const basis = { key: accounts.length ? `${userId}@${record.asOf.getTime()}` : '', accounts };
+  basisByFile.set(record.file, basis);
+  return basis;
+};
+
+const rankedPage = (
+  ctx: AppContext,
+  now: Date,
+  score: number,
+  basis: SavingsBasis,
+  query: TListUserOffersQuery,
+  offset: number,
+) => {
   let pages = rankedPages.get(ctx.config);
   if (!pages) {
     pages = new LRUCache({ max: RANKED_PAGES_KEPT });
     rankedPages.set(ctx.config, pages);
   }
-  const key = `${now.getUTCFullYear() * 12 + now.getUTCMonth()}|${score}|${query.type ?? ''}|${query.status}|${offset}|${query.limit}`;
+  const key = `${now.getUTCFullYear() * 12 + now.getUTCMonth()}|${score}|${basis.key}|${query.type ?? ''}|${query.status}|${offset}|${query.limit}`;
   let page = pages.get(key);
   if (!page) {
-    const ranked = rankForScore(matchingOffers(now, query), score);
+    const ranked = rankForUser(matchingOffers(now, query), score, basis.accounts);
     const items = ranked
       .slice(offset, offset + query.limit)
-      .map((r) => Object.freeze(toOffer(r.offer, r.preQualified, ctx.config)));
+      .map((r) => Object.freeze(toOffer(r.offer, r.preQualified, ctx.config, r.estimatedSavings)));
     page = Object.freeze({ items: sharedAnswerData(Object.freeze(items)), total: ranked.length });
     pages.set(key, page);
   }
   return page;
 };
 
-/** The catalogue for one user: `preQualified` and the order follow the user's current score. */
+/**
+ * The catalogue for one user: `preQualified` and the order follow the user's current score, and offers that would
+ * refinance an account on the file on record for less carry `estimatedSavings` and come first.
+ */
 export const listUserOffers = async (ctx: AppContext, caller: Caller, userId: string, query: TListUserOffersQuery) => {
   const user = await requireActiveUser(ctx, caller, userId);
-  await creditFileOnRecord(ctx, user);
+  const record = await creditFileOnRecord(ctx, user);
   const { score } = await getCurrentScore(ctx, user);
   const key = listKeyOf(user.id, query);
   const offset = offsetOf(ctx, key, query);
-  const { items, total } = rankedPage(ctx, ctx.clock.now(), score, query, offset);
+  const { items, total } = rankedPage(ctx, ctx.clock.now(), score, savingsBasisOf(user.id, record), query, offset);
   return { items: items as TOffer[], pagination: paginationOf(ctx, key, offset, items.length, total) };
 };
 

@@ -1,0 +1,359 @@
+import { PAYMENT_HISTORY_MONTHS, type TCreditReport, type TCreditScore } from '@credit/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreditFile } from '../src/bureau/provider.ts';
+import { userTag } from '../src/cache/read-cache.ts';
+import { chainSpooledEntries } from '../src/modules/audit/service.ts';
+import { accountIdOf } from '../src/modules/credit/account-id.ts';
+import { openCreditFile, sealCreditFile } from '../src/modules/credit/file-on-record.ts';
+import { maskName, maskStreet } from '../src/modules/credit/report.ts';
+import { runMonitoringUntilIdle } from '../src/modules/monitoring/scheduler.ts';
+import { countingBureau } from './helpers/counting-bureau.ts';
+import { enrolActiveUser, enrolUser } from './helpers/credit-users.ts';
+import { startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
+
+const DAY = 86_400_000;
+
+let app: TestApp;
+let client: TestClient;
+const counting = countingBureau();
+const tok = () => app.currentToken(client);
+
+beforeAll(async () => {
+  app = await startTestApp({ bureau: counting.bureau });
+  app.clock.set('2026-11-23T10:00:00.000Z');
+  client = await app.createClient();
+});
+afterAll(() => app.close());
+
+const reportOf = async (userId: string, token?: string) =>
+  app.request<{ data: TCreditReport; error?: { code: string } }>('GET', `/v1/users/${userId}/credit-report`, {
+    token: token ?? (await tok()),
+  });
+const report = async (userId: string): Promise<TCreditReport> => {
+  const res = await reportOf(userId);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
+};
+const scoreOf = async (userId: string): Promise<TCreditScore> => {
+  const res = await app.request('GET', `/v1/users/${userId}/credit-score`, { token: await tok() });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
+};
+const factor = (score: TCreditScore, code: string) => {
+  const found = score.factors.find((f) => f.code === code);
+  if (!found) throw new Error(`no ${code} factor`);
+  return found as typeof found & { details?: Record<string, number> };
+};
+const monthBefore = (month: string, n: number) => {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m - 1 - n, 1)).toISOString().slice(0, 7);
+};
+const LATE = new Set(['30', '60', '90', '120']);
+
+/** Identities of ordinary sandbox files, with and without weak credit, so the checks meet varied files. */
+const IDENTITIES = [
+  { firstName: 'Jane', lastName: 'Doe', ssn: '1234', dateOfBirth: '1985-04-12' },
+  { firstName: 'Alex', lastName: 'Morgan', ssn: '4321', dateOfBirth: '1979-11-02' },
+  { firstName: 'Rosa', lastName: 'Parks', ssn: '5810', dateOfBirth: '1992-02-04' },
+  { firstName: 'Sam', lastName: 'Lee', ssn: '7777', dateOfBirth: '1964-08-30' },
+  { firstName: 'Kai', lastName: 'Ito', ssn: '2468', dateOfBirth: '2001-06-18' },
+  { firstName: 'Story', lastName: 'Teller', ssn: '1001', dateOfBirth: '1988-03-09' },
+];
+
+describe('GET /v1/users/{userId}/credit-report', () => {
+  it('answers summary figures equal to the score’s factors, and a summary the accounts add up to', async () => {
+    for (const identity of IDENTITIES) {
+      const userId = await enrolActiveUser(app, await tok(), identity);
+      const [data, score] = [await report(userId), await scoreOf(userId)];
+      const what = `${identity.ssn}`;
+      expect(data.userId).toBe(userId);
+      expect(data.bureau).toBe(score.bureau);
+      expect(data.reportDate).toBe('2026-11-23');
+      expect(data.pulledAt).toBe('2026-11-23T10:00:00.000Z');
+
+      const { summary } = data;
+      expect(factor(score, 'CREDIT_UTILIZATION').details, what).toEqual({
+        utilizationPercent: summary.utilizationPercent,
+        totalBalance: summary.cardBalance,
+        totalLimit: summary.totalCreditLimit,
+      });
+      expect(factor(score, 'CREDIT_AGE').details, what).toEqual({
+        averageAgeYears: summary.averageAccountAgeYears,
+        oldestAccountYears: summary.oldestAccountAgeYears,
+      });
+      expect(factor(score, 'NEW_CREDIT').details, what).toEqual({ recentInquiries: summary.hardInquiries12Months });
+      const payment = factor(score, 'PAYMENT_HISTORY').description;
+      if (summary.latePayments === 0) expect(payment).toMatch(/^Every payment/);
+      else
+        expect(payment, what).toContain(
+          `${summary.onTimePaymentPercent}% of your payments were on time; ${summary.latePayments}`,
+        );
+
+      const tradelines = data.accounts.filter((a) => a.type !== 'collection');
+      const open = tradelines.filter((a) => a.closedOn === null);
+      expect(summary.openAccounts).toBe(open.length);
+      expect(summary.totalBalance).toBe(open.reduce((sum, a) => sum + a.balance, 0));
+      expect(summary.totalMonthlyPayments).toBe(open.reduce((sum, a) => sum + (a.monthlyPayment ?? 0), 0));
+      expect(summary.latePayments).toBe(tradelines.reduce((sum, a) => sum + a.latePayments, 0));
+      expect(summary.hardInquiries24Months).toBe(data.inquiries.filter((i) => i.kind === 'hard').length);
+      expect(summary.hardInquiries24Months).toBeGreaterThanOrEqual(summary.hardInquiries12Months);
+      expect(summary.derogatoryMarks).toBe(
+        data.accounts.filter((a) => a.type === 'collection' || a.status === 'charged_off').length + data.publicRecords.length,
+      );
+    }
+  });
+
+  it('lists accounts open first then closed, newest first, collections last, each with 24 months of history', async () => {
+    for (const identity of IDENTITIES) {
+      const userId = await enrolActiveUser(app, await tok(), identity);
+      const { accounts, reportDate, inquiries } = await report(userId);
+      const tradelines = accounts.filter((a) => a.type !== 'collection');
+      expect(accounts.slice(0, tradelines.length)).toEqual(tradelines);
+      const firstClosed = tradelines.findIndex((a) => a.closedOn !== null);
+      if (firstClosed >= 0) expect(tradelines.slice(firstClosed).every((a) => a.closedOn !== null)).toBe(true);
+      for (const group of [tradelines.filter((a) => !a.closedOn), tradelines.filter((a) => a.closedOn)]) {
+        const opened = group.map((a) => a.openedOn);
+        expect(opened).toEqual([...opened].sort().reverse());
+      }
+      expect(new Set(accounts.map((a) => a.accountId)).size).toBe(accounts.length);
+      for (const account of accounts) {
+        expect(account.accountId).toMatch(/^acc_[0-9a-f]{20}$/);
+        expect(account.paymentHistory).toHaveLength(PAYMENT_HISTORY_MONTHS);
+        expect(account.paymentHistory.map((m) => m.month)).toEqual(
+          Array.from({ length: PAYMENT_HISTORY_MONTHS }, (_, i) => monthBefore(reportDate.slice(0, 7), i)),
+        );
+        // Every late month in the grid is one of the account's late payments (those cover its whole life).
+        expect(account.paymentHistory.filter((m) => LATE.has(m.status)).length).toBeLessThanOrEqual(account.latePayments);
+        const card = account.type === 'credit_card';
+        expect(account.creditLimit === null).toBe(!card);
+        expect(account.originalAmount === null).toBe(card);
+        if (card && account.closedOn === null && (account.creditLimit ?? 0) > 0) {
+          expect(account.utilizationPercent).toBe(Math.round((account.balance / (account.creditLimit ?? 1)) * 1000) / 10);
+        } else {
+          expect(account.utilizationPercent).toBeNull();
+        }
+        if (account.type === 'collection') {
+          expect(['in_collection', 'paid_collection']).toContain(account.status);
+          expect(account.originalCreditor).not.toBeNull();
+        } else {
+          expect(account.originalCreditor).toBeNull();
+        }
+      }
+      const dates = inquiries.map((i) => i.date);
+      expect(dates).toEqual([...dates].sort().reverse());
+    }
+  });
+
+  it('keeps an account’s id across pulls, and hides the bureau’s own id', async () => {
+    const userId = await enrolActiveUser(app, await tok(), IDENTITIES[5]);
+    const before = await report(userId);
+    const started = app.clock.now();
+    try {
+      app.clock.advance(30 * DAY);
+      await runMonitoringUntilIdle(app.ctx);
+      const after = await report(userId);
+      expect(after.reportDate).not.toBe(before.reportDate);
+      const key = (a: TCreditReport['accounts'][number]) => `${a.type}|${a.creditor}|${a.openedOn}`;
+      const ids = new Map(after.accounts.map((a) => [key(a), a.accountId]));
+      for (const account of before.accounts) {
+        if (ids.has(key(account))) expect(ids.get(key(account)), key(account)).toBe(account.accountId);
+      }
+      const file = await fileOnRecord(userId);
+      const text = JSON.stringify(after);
+      for (const t of file.tradelines) {
+        expect(text).not.toContain(`"${t.id}"`);
+        expect(after.accounts.map((a) => a.accountId)).toContain(accountIdOf(userId, t.id));
+      }
+    } finally {
+      app.clock.set(started);
+    }
+  });
+
+  it('masks street lines and employers, most recent first, and never shows a street as stored', async () => {
+    const userId = await enrolActiveUser(app, await tok(), {
+      ...IDENTITIES[0],
+      address: { street: '1234 Maple Street', city: 'Springfield', state: 'IL', zipCode: '62701' },
+    });
+    const { personalInformation } = await report(userId);
+    const file = await fileOnRecord(userId);
+    expect(personalInformation.addresses).toHaveLength(file.reportedAddresses.length);
+    expect(personalInformation.names).toEqual(file.names);
+    expect(personalInformation.yearOfBirth).toBe(file.yearOfBirth);
+    const reported = personalInformation.addresses.map((a) => a.reportedOn);
+    expect(reported).toEqual([...reported].sort().reverse());
+    const text = JSON.stringify(personalInformation);
+    for (const address of file.reportedAddresses) {
+      expect(text).not.toContain(address.street);
+      expect(personalInformation.addresses.map((a) => a.street)).toContain(maskStreet(address.street));
+    }
+    for (const employer of file.employers) {
+      if (employer.name.replace(/\s/g, '').length > employer.name.split(/\s+/).length) expect(text).not.toContain(employer.name);
+    }
+    expect(personalInformation.employers.map((e) => e.name).sort()).toEqual(file.employers.map((e) => maskName(e.name)).sort());
+    for (const { street } of personalInformation.addresses) {
+      // Each word: a first character and bullets, or a street type left readable.
+      for (const word of street.split(' ')) expect(word, street).toMatch(/^[\p{L}\p{N}][•.#-]*$|^[A-Z][a-z]*\.?$/u);
+    }
+  });
+
+  it('masks the way a bank does', () => {
+    expect(maskStreet('1234 Maple Street')).toBe('1••• M•••• Street');
+    expect(maskStreet('77 North Oak Ave')).toBe('7• N•••• O•• Ave');
+    expect(maskStreet('12 Court St.')).toBe('1• C•••• St.');
+    expect(maskStreet('500 Elm Rd Apt 4B')).toBe('5•• E•• Rd A•• 4•');
+    expect(maskStreet('PO Box 99')).toBe('P• B•• 9•');
+    expect(maskName('Contoso Ltd')).toBe('C•••••• L••');
+    expect(maskName('Fabrikam Health')).toBe('F••••••• H•••••');
+  });
+
+  it('never pulls: every read is served from the file on record', async () => {
+    const userId = await enrolActiveUser(app, await tok(), IDENTITIES[1]);
+    const pulls = counting.creditPullsOf(userId);
+    const total = counting.total();
+    const audited = await auditedPulls(userId);
+    const first = await report(userId);
+    for (let i = 0; i < 5; i++) expect(await report(userId)).toEqual(first);
+    app.ctx.readCache.invalidate([userTag(userId)]);
+    expect(await report(userId)).toEqual(first);
+    expect(counting.creditPullsOf(userId)).toBe(pulls);
+    expect(counting.total()).toBe(total);
+    expect(await auditedPulls(userId)).toBe(audited);
+  });
+
+  it('reads a file stored before the report’s fields existed', async () => {
+    const userId = await enrolActiveUser(app, await tok(), IDENTITIES[3]);
+    const file = await fileOnRecord(userId);
+    const old = {
+      ...file,
+      tradelines: file.tradelines.map(({ status, monthlyPayment, apr, termMonths, paymentHistory, ...rest }) => rest),
+      collections: undefined,
+      publicRecords: undefined,
+      softInquiries: undefined,
+      names: undefined,
+      yearOfBirth: undefined,
+      employers: undefined,
+    };
+    await app.db.query('update credit_snapshots set file_enc = $2 where user_id = $1', [
+      userId,
+      sealCreditFile(app.ctx, userId, old as unknown as CreditFile),
+    ]);
+    app.ctx.readCache.invalidate([userTag(userId)]);
+    const data = await report(userId);
+    expect(data.accounts).toHaveLength(file.tradelines.length);
+    for (const account of data.accounts) {
+      expect(account.status).toBe(account.closedOn === null ? 'open' : account.type === 'credit_card' ? 'closed' : 'paid_off');
+      expect(account).toMatchObject({ monthlyPayment: null, apr: null, termMonths: null });
+      expect(new Set(account.paymentHistory.map((m) => m.status))).toEqual(new Set(['no_data']));
+    }
+    expect(data.publicRecords).toEqual([]);
+    expect(data.personalInformation).toMatchObject({ names: [], yearOfBirth: null, employers: [] });
+    expect(data.inquiries.every((i) => i.kind === 'hard')).toBe(true);
+    expect((await scoreOf(userId)).factors).toHaveLength(5);
+  });
+});
+
+describe('who may read a credit report', () => {
+  it('refuses without consent (403 CONSENT_REQUIRED), for a frozen file (403 CREDIT_FROZEN), and before verification', async () => {
+    const userId = await enrolActiveUser(app, await tok(), IDENTITIES[2]);
+    expect((await reportOf(userId)).status).toBe(200);
+    const withdrawn = await app.request('POST', `/v1/users/${userId}/consent/withdraw`, { token: await tok() });
+    expect(withdrawn.status, JSON.stringify(withdrawn.body)).toBe(200);
+    const refused = await reportOf(userId);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error?.code).toBe('CONSENT_REQUIRED');
+
+    const frozen = await enrolActiveUser(app, await tok(), { ssn: '0000' });
+    const cold = await reportOf(frozen);
+    expect(cold.status).toBe(403);
+    expect(cold.body.error?.code).toBe('CREDIT_FROZEN');
+
+    const pending = await enrolUser(app, await tok());
+    expect((await reportOf(pending)).body.error?.code).toBe('USER_NOT_ENROLLED');
+  });
+
+  it('hides another client’s user (404), and lets a user token read its own report only', async () => {
+    const userId = await enrolActiveUser(app, await tok(), { externalUserId: 'report-own-1' });
+    const other = await enrolActiveUser(app, await tok());
+    const stranger = await app.token(await app.createClient());
+    expect((await reportOf(userId, stranger)).status).toBe(404);
+    expect((await reportOf('usr_doesNotExist123')).status).toBe(404);
+
+    const userToken = await app.userToken(await tok(), 'report-own-1');
+    const own = await reportOf(userId, userToken);
+    expect(own.status).toBe(200);
+    expect(own.body.data.userId).toBe(userId);
+    const theirs = await reportOf(other, userToken);
+    expect(theirs.status).toBe(404);
+    const noRead = await app.token(client, 'offers');
+    expect((await reportOf(userId, noRead)).body.error?.code).toBe('AUTHORIZATION_ERROR');
+  });
+
+  it('is audited as a credit-data read', async () => {
+    const userId = await enrolActiveUser(app, await tok());
+    await report(userId);
+    await chainSpooledEntries(app.ctx);
+    const { rows } = await app.db.query<{ n: number }>(
+      `select count(*)::int as n from audit_events where type = 'credit_data.read' and user_id = $1`,
+      [userId],
+    );
+    expect(rows[0]?.n).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('alerts name accounts of the report', () => {
+  it('a new_account alert from monitoring names an account of the next report', async () => {
+    const userId = await enrolActiveUser(app, await tok(), { ...IDENTITIES[5], externalUserId: 'report-alerts-1' });
+    await runMonitoringUntilIdle(app.ctx);
+    const started = app.clock.now();
+    try {
+      const seen = new Set<string>();
+      for (let month = 1; month <= 12; month++) {
+        app.clock.advance(30 * DAY);
+        await runMonitoringUntilIdle(app.ctx);
+        const alerts = (await app.request('GET', `/v1/users/${userId}/alerts?limit=100`, { token: await tok() })).body.data as {
+          type: string;
+          data: { accountId?: string };
+        }[];
+        const accountAlerts = alerts.filter((a) => ['new_account', 'account_closed', 'late_payment'].includes(a.type));
+        const accounts = new Set((await report(userId)).accounts.map((a) => a.accountId));
+        for (const alert of accountAlerts) {
+          expect(alert.data.accountId, alert.type).toMatch(/^acc_/);
+          expect(accounts.has(alert.data.accountId as string), `${alert.type} ${alert.data.accountId}`).toBe(true);
+          seen.add(alert.type);
+        }
+        if (seen.has('new_account')) break;
+      }
+      expect(seen.has('new_account')).toBe(true);
+    } finally {
+      app.clock.set(started);
+    }
+  });
+
+  it('a sandbox account alert names an account of the report', async () => {
+    const userId = await enrolActiveUser(app, await tok(), IDENTITIES[0]);
+    const accounts = new Set((await report(userId)).accounts.map((a) => a.accountId));
+    for (const type of ['new_account', 'account_closed', 'late_payment']) {
+      const res = await app.request('POST', `/v1/sandbox/users/${userId}/alerts`, { token: await tok(), body: { type } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(accounts.has(res.body.data.data.accountId), type).toBe(true);
+    }
+  });
+});
+
+/** The file on record as stored, opened the way the service opens it. */
+const fileOnRecord = async (userId: string): Promise<CreditFile> => {
+  const { rows } = await app.db.query<{ file_enc: string }>('select file_enc from credit_snapshots where user_id = $1', [userId]);
+  return openCreditFile(app.ctx, userId, rows[0]?.file_enc as string);
+};
+
+const auditedPulls = async (userId: string) => {
+  await chainSpooledEntries(app.ctx);
+  return Number(
+    (
+      await app.db.query<{ n: number }>(
+        `select count(*)::int as n from audit_events where type = 'bureau.pull' and user_id = $1`,
+        [userId],
+      )
+    ).rows[0]?.n,
+  );
+};

@@ -55,7 +55,8 @@ describe('the build', () => {
       expect(brotliDecompressSync(br).equals(original), file).toBe(true);
       expect(gunzipSync(gz).equals(original), file).toBe(true);
       expect(br.length).toBeLessThan(gz.length);
-      expect(gz.length).toBeLessThan(original.length / 2);
+      // Below a kilobyte (a stylesheet split out with a shared chunk) gzip's own header outweighs what it saves.
+      if (original.length >= 1024) expect(gz.length, file).toBeLessThan(original.length / 2);
     }
   });
 });

@@ -16,7 +16,7 @@ export function CreditPanel({ apiUrl, onClose }: { apiUrl: string; onClose: () =
           const response = await fetch('/credit/user-token', { method: 'POST' });
           return ((await response.json()) as { userToken: string }).userToken;
         }}
-        view="score" // score | factors | history | offers | alerts
+        view="score" // score | factors | report | simulator | history | offers | alerts
         locale="en" // en | es
         theme={{ brandColor: '#0b5394', radius: 12 }}
         initialHeight={800}

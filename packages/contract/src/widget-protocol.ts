@@ -12,7 +12,7 @@ export const WIDGET_MESSAGE_SOURCE = 'credit-widget';
 export const WIDGET_PROTOCOL_VERSION = 1;
 
 /** Screens of the dashboard a host may open directly (`view` option, `setView`). */
-export const WIDGET_VIEWS = ['score', 'factors', 'history', 'offers', 'alerts'] as const;
+export const WIDGET_VIEWS = ['score', 'factors', 'report', 'simulator', 'history', 'offers', 'alerts'] as const;
 export type WidgetView = (typeof WIDGET_VIEWS)[number];
 
 export const WIDGET_LOCALES = ['en', 'es'] as const;

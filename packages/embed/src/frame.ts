@@ -8,6 +8,8 @@ import type { WidgetLocale, WidgetView } from '@credit/contract/widget-protocol'
 export const DEFAULT_INITIAL_HEIGHT_PX: Record<WidgetView, number> = {
   score: 800,
   factors: 1900,
+  report: 3000,
+  simulator: 900,
   history: 680,
   offers: 2000,
   alerts: 480,

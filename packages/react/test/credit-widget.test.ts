@@ -86,6 +86,22 @@ describe('<CreditWidget> in the browser', () => {
     await page.unmount();
   });
 
+  it('opens on the report and switches to the what-if tab without a new frame', async () => {
+    const tokens = tokenSource();
+    const page = await renderStrict(widget({ fetchUserToken: tokens.fetchUserToken, view: 'report' }));
+    await settle(() => framesIn(page.host).length > 0);
+    const frame = framesIn(page.host)[0] as HTMLIFrameElement;
+    const container = page.host.firstElementChild as HTMLElement;
+    expect(container.style.minHeight).toBe('3000px');
+    const handle = window.CreditWidget?.get(container);
+    if (!handle) throw new Error('the loader has no widget in the container');
+    const setView = vi.spyOn(handle, 'setView');
+    await page.rerender(widget({ fetchUserToken: tokens.fetchUserToken, view: 'simulator' }));
+    expect(setView).toHaveBeenCalledWith('simulator');
+    expect(framesIn(page.host)).toEqual([frame]);
+    await page.unmount();
+  });
+
   it('reports a token that cannot be had as an error event and gives the space back', async () => {
     const onEvent = vi.fn<(event: WidgetEvent) => void>();
     const page = await renderStrict(

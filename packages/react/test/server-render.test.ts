@@ -26,6 +26,11 @@ describe('<CreditWidget> on the server', () => {
     expect(render({ view: 'offers', initialHeight: 1200 })).toContain('min-height:1200px');
   });
 
+  it('opens on the report and the what-if views, with their own reserved heights', () => {
+    expect(render({ view: 'report' })).toBe('<div data-credit-widget-container="" style="min-height:3000px"></div>');
+    expect(render({ view: 'simulator' })).toBe('<div data-credit-widget-container="" style="min-height:900px"></div>');
+  });
+
   it('never names the loader in the markup, so the page gets the script only once the browser runs', () => {
     const html = render();
     expect(html).not.toContain('<script');

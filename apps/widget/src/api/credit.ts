@@ -1,3 +1,4 @@
+import type { TCreditReport, TSimulation, TSimulationAction } from '@credit/contract';
 import type { CreditClient } from '@credit/sdk/browser';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 
@@ -26,3 +27,17 @@ export const scoreHistoryQuery = (api: CreditClient, userId: string, months: His
 
 /** Pulls the file from the bureau now (at most once a day): the new score with `previousScore` and `refreshAvailableAt`. */
 export const refreshCreditScore = (api: CreditClient, userId: string) => api.call('refreshCreditScore', { params: { userId } });
+
+/**
+ * The report behind the score, from the file on record (reading it never pulls). Under the score's key, so a
+ * refresh refetches it with the factors and history. The Report and What-if tabs and the offers' savings share it.
+ */
+export const creditReportQuery = (api: CreditClient, userId: string) =>
+  queryOptions({
+    queryKey: [...creditKey(userId), 'report'] as const,
+    queryFn: ({ signal }): Promise<TCreditReport> => api.call('getCreditReport', { params: { userId }, signal }),
+  });
+
+/** The estimated score after `actions`; the API stores nothing and pulls nothing, so it is safe to run again. */
+export const simulateCreditScore = (api: CreditClient, userId: string, actions: TSimulationAction[]): Promise<TSimulation> =>
+  api.call('simulateCreditScore', { params: { userId }, body: { actions } });

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { AlertsPanel } from '../alerts/AlertsPanel.tsx';
 import { unreadAlertCountQuery } from '../api/alerts.ts';
-import { creditScoreQuery } from '../api/credit.ts';
+import { creditReportQuery, creditScoreQuery } from '../api/credit.ts';
 import { useApi, useCurrentView } from '../app/WidgetServicesProvider.tsx';
 import { FactorsPanel } from '../factors/FactorsPanel.tsx';
 import { HistoryPanel } from '../history/HistoryPanel.tsx';
@@ -16,6 +16,7 @@ import { Button } from '../ui/Button.tsx';
 import { ScreenHeader } from '../ui/ScreenHeader.tsx';
 import { Skeleton } from '../ui/Skeleton.tsx';
 import { type TabItem, TabPanel, Tabs } from '../ui/Tabs.tsx';
+import { lazyPanel } from './LazyPanel.tsx';
 import { messages } from './messages.ts';
 import './dashboard.css';
 
@@ -43,11 +44,14 @@ function Provenance({ userId }: { userId: string }) {
 
 /**
  * One panel per view the host may open: a view added to the contract's `WIDGET_VIEWS` does not compile
- * until it has a panel here, and the tabs follow the contract's order.
+ * until it has a panel here, and the tabs follow the contract's order. The report and the what-if tool are
+ * their own chunks: most visits never open them, and the partner's page waits on the first load.
  */
 const PANELS = {
   score: ScorePanel,
   factors: FactorsPanel,
+  report: lazyPanel('report', () => import('../report/ReportPanel.tsx'), creditReportQuery),
+  simulator: lazyPanel('simulator', () => import('../simulator/SimulatorPanel.tsx'), creditReportQuery),
   history: HistoryPanel,
   offers: OffersPanel,
   alerts: AlertsPanel,

@@ -1,11 +1,13 @@
-import type { TOffer, TOfferType } from '@credit/contract';
+import type { TCreditReportAccount, TOffer, TOfferType } from '@credit/contract';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { type Ref, useEffect, useId, useRef, useState } from 'react';
 import { SeverityIcon } from '../alerts/SeverityIcon.tsx';
+import { creditReportQuery } from '../api/credit.ts';
 import { offersQuery, recordOfferClick } from '../api/offers.ts';
 import { useApi, useEmitEvent } from '../app/WidgetServicesProvider.tsx';
 import { PanelError } from '../dashboard/PanelError.tsx';
 import { useI18n, useMessages } from '../i18n/index.ts';
+import { accountMessages } from '../report/account-messages.ts';
 import { Badge } from '../ui/Badge.tsx';
 import { Button } from '../ui/Button.tsx';
 import { Card } from '../ui/Card.tsx';
@@ -32,22 +34,57 @@ const webUrl = (url: string): string | null => {
   }
 };
 
+/**
+ * Offers that would save the customer money lead, the largest monthly saving first; the rest keep the API's order
+ * (best match first). The sort is stable, so offers saving the same keep theirs too.
+ */
+export const savingsFirst = (offers: readonly TOffer[]): TOffer[] =>
+  [...offers].sort((a, b) => (b.estimatedSavings?.monthly ?? -1) - (a.estimatedSavings?.monthly ?? -1));
+
 /** Decimals of a percentage as shown (at most two). */
 const decimalsOf = (value: number): number => {
   const [, fraction = ''] = String(Math.round(value * 100) / 100).split('.');
   return fraction.length;
 };
 
+/** "Save about $48 a month ($1,730 in total) against your Contoso Auto Finance auto loan", and the two APRs. */
+function Savings({
+  savings,
+  account,
+}: {
+  savings: NonNullable<TOffer['estimatedSavings']>;
+  account: TCreditReportAccount | undefined;
+}) {
+  const t = useMessages(messages);
+  const names = useMessages(accountMessages);
+  const { formatCurrency, formatPercent } = useI18n();
+  return (
+    <p className="cw-offer__savings">
+      <strong>
+        {t.savings(
+          formatCurrency(savings.monthly),
+          formatCurrency(savings.total),
+          account ? names.accountName(account.creditor, account.type) : null,
+        )}
+      </strong>{' '}
+      {t.savingsApr(formatPercent(savings.offeredApr), account?.apr != null ? formatPercent(account.apr) : null)}
+    </p>
+  );
+}
+
 function OfferCard({
   offer,
   position,
   userId,
   headingRef,
+  accounts,
 }: {
   offer: TOffer;
   position: number;
   userId: string;
   headingRef?: Ref<HTMLHeadingElement>;
+  /** The credit report's accounts, to name the one an offer would refinance; undefined until (unless) they load. */
+  accounts: readonly TCreditReportAccount[] | undefined;
 }) {
   const t = useMessages(messages);
   const api = useApi();
@@ -123,6 +160,12 @@ function OfferCard({
       <p className="cw-offer__provider">
         {offer.provider} · {t.types[offer.type]}
       </p>
+      {offer.estimatedSavings ? (
+        <Savings
+          savings={offer.estimatedSavings}
+          account={accounts?.find((account) => account.accountId === offer.estimatedSavings?.comparedToAccountId)}
+        />
+      ) : null}
       <p className="cw-offer__description">{locale === 'es' ? descriptionEs(offer) : offer.description}</p>
       <dl className="cw-offer__terms">
         {rows.map(([term, value]) => (
@@ -171,6 +214,10 @@ export function OffersPanel({ userId }: { userId: string }) {
   const headingId = useId();
   const [type, setType] = useState<TOfferType | undefined>(undefined);
   const offers = useQuery({ ...offersQuery(api, userId, type), placeholderData: keepPreviousData });
+  // The report only names the account a saving is against: asked for only when there is a saving to name, and
+  // until it arrives (or if it fails) the line says "an account on your credit report" instead.
+  const anySavings = offers.data?.some((offer) => offer.estimatedSavings) ?? false;
+  const report = useQuery({ ...creditReportQuery(api, userId), enabled: anySavings });
   const [shownCount, setShownCount] = useState(OFFERS_PER_STEP);
   /** Index of the first offer the last "Show more" revealed: its heading takes focus, so the reader lands there. */
   const [firstRevealed, setFirstRevealed] = useState<number | null>(null);
@@ -214,7 +261,7 @@ export function OffersPanel({ userId }: { userId: string }) {
     );
   } else {
     const total = offers.data.length;
-    const shown = offers.data.slice(0, shownCount);
+    const shown = savingsFirst(offers.data).slice(0, shownCount);
     body = (
       <>
         <p className="cw-muted" aria-live="polite">
@@ -228,6 +275,7 @@ export function OffersPanel({ userId }: { userId: string }) {
               position={index}
               userId={userId}
               headingRef={index === firstRevealed ? firstRevealedHeading : undefined}
+              accounts={report.data?.accounts}
             />
           ))}
         </ul>
@@ -246,7 +294,10 @@ export function OffersPanel({ userId }: { userId: string }) {
       {/* A frozen file (or any failure) has no offers to filter: the error screen stands alone. */}
       {offers.isError ? null : (
         <>
-          <p className="cw-muted">{t.intro}</p>
+          <p className="cw-muted">
+            {t.intro}
+            {anySavings ? ` ${t.savingsFirst}` : null}
+          </p>
           <fieldset className="cw-offers__filter">
             <legend className="cw-visually-hidden">{t.filterLabel}</legend>
             {[undefined, ...OFFER_TYPES].map((option) => (

@@ -3,6 +3,8 @@ import type { TOfferType } from '@credit/contract';
 interface OffersMessages {
   heading: string;
   intro: string;
+  /** Under the intro when some offers could save money: why those lead. */
+  savingsFirst: string;
   loading: string;
   filterLabel: string;
   all: string;
@@ -32,12 +34,17 @@ interface OffersMessages {
   /** The count line over the list: how many of the offers are on screen so far. */
   showing: (shown: number, total: number) => string;
   showMore: string;
+  /** `account` names the account on the report ("Contoso Auto Finance auto loan"); null while unknown. */
+  savings: (monthly: string, total: string, account: string | null) => string;
+  /** `current` is the APR the account has now, when its lender reports one. */
+  savingsApr: (offered: string, current: string | null) => string;
 }
 
 export const messages: { en: OffersMessages; es: OffersMessages } = {
   en: {
     heading: 'Offers for you',
     intro: 'Cards and loans matched to your credit. Pre-qualified offers are ones your score already meets the criteria for.',
+    savingsFirst: 'Offers that could lower what you pay now come first.',
     loading: 'Loading your offers…',
     filterLabel: 'Offer type',
     all: 'All',
@@ -71,11 +78,16 @@ export const messages: { en: OffersMessages; es: OffersMessages } = {
     showing: (shown, total) =>
       total === 1 ? '1 offer' : shown < total ? `Showing ${shown} of ${total} offers` : `Showing all ${total} offers`,
     showMore: 'Show more offers',
+    savings: (monthly, total, account) =>
+      `Save about ${monthly} a month (${total} in total) against ${account ? `your ${account}` : 'an account on your credit report'}.`,
+    savingsApr: (offered, current) =>
+      current ? `At ${offered} APR instead of the ${current} you pay now.` : `At ${offered} APR for your score.`,
   },
   es: {
     heading: 'Ofertas para usted',
     intro:
       'Tarjetas y préstamos según su crédito. Las ofertas precalificadas son aquellas cuyos requisitos su puntaje ya cumple.',
+    savingsFirst: 'Primero aparecen las ofertas que podrían reducir lo que paga ahora.',
     loading: 'Cargando sus ofertas…',
     filterLabel: 'Tipo de oferta',
     all: 'Todas',
@@ -109,5 +121,11 @@ export const messages: { en: OffersMessages; es: OffersMessages } = {
     showing: (shown, total) =>
       total === 1 ? '1 oferta' : shown < total ? `Mostrando ${shown} de ${total} ofertas` : `Mostrando las ${total} ofertas`,
     showMore: 'Mostrar más ofertas',
+    savings: (monthly, total, account) =>
+      `Ahorre unos ${monthly} al mes (${total} en total) frente a ${account ? `su ${account}` : 'una cuenta de su informe de crédito'}.`,
+    savingsApr: (offered, current) =>
+      current
+        ? `Con una tasa anual (APR) de ${offered} en lugar del ${current} que paga ahora.`
+        : `Con una tasa anual (APR) de ${offered} según su puntaje.`,
   },
 };

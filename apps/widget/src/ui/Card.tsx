@@ -3,7 +3,7 @@ import { type ReactNode, type Ref, useId } from 'react';
 export interface CardProps {
   /** A heading shown at the top; a "section" card is then a region labelled by it. */
   title?: ReactNode;
-  titleLevel?: 2 | 3;
+  titleLevel?: 2 | 3 | 4;
   as?: 'section' | 'div' | 'article' | 'li';
   /** Right side of the title row (a badge, a small button). */
   aside?: ReactNode;
@@ -16,7 +16,7 @@ export interface CardProps {
 
 export function Card({ title, titleLevel = 2, as: Tag = 'div', aside, className, id, titleRef, children }: CardProps) {
   const headingId = useId();
-  const Heading = titleLevel === 2 ? 'h2' : 'h3';
+  const Heading = titleLevel === 2 ? 'h2' : titleLevel === 3 ? 'h3' : 'h4';
   return (
     <Tag className={`cw-card ${className ?? ''}`} id={id} aria-labelledby={title && Tag === 'section' ? headingId : undefined}>
       {title || aside ? (

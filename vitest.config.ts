@@ -60,7 +60,7 @@ const WORKERS = 2;
  */
 const LONGEST_FIRST = [
   'docs/samples/test/partner-kit-install.test.ts', // 70-87 s
-  'e2e/test/demo-bank.test.ts', // 67 s
+  'e2e/test/demo-bank.test.ts', // 95–150 s
   'apps/bff/test/processes.test.ts', // 44-69 s
   'e2e/test/consent-journey.test.ts', // 32 s
   'e2e/test/cross-origin-journey.test.ts', // 29 s

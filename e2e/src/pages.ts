@@ -43,6 +43,24 @@ export const findWidgetFrame = (page: Page): Frame | undefined =>
 export const shownScore = (frame: FrameLocator | Page, score: number) =>
   frame.getByRole('tabpanel').getByText(String(score), { exact: true }).first();
 
+/**
+ * Selects a dashboard tab and waits for its panel's heading. The dashboard may still re-render as the score or the
+ * monitoring status lands (CI once lost a click that way), and a lazy tab's code may still be downloading: the tab
+ * is clicked again until the heading shows, within the same overall wait.
+ */
+export const openDashboardTab = async (frame: FrameLocator, name: string | RegExp, heading: string): Promise<void> => {
+  const shown = frame.getByRole('heading', { name: heading, exact: true });
+  for (let attempt = 1; ; attempt++) {
+    await frame.getByRole('tab', typeof name === 'string' ? { name, exact: true } : { name }).click();
+    try {
+      await shown.waitFor({ timeout: 3_000 });
+      return;
+    } catch (error) {
+      if (attempt === 5) throw error;
+    }
+  }
+};
+
 /** Names of the events the host page received, in order. */
 export const hostEventNames = (page: Page): Promise<string[]> =>
   page.evaluate(() => [...(window.demoEvents ?? []), ...(window.hostEvents ?? [])].map((event) => event.name));

@@ -3,11 +3,13 @@ import { useDemoBank } from '../src/demo-bank.ts';
 import { firstVisitJourneys } from './demo-bank/first-visit.ts';
 import { narrowScreenJourneys } from './demo-bank/narrow-screens.ts';
 import { reactPageJourneys } from './demo-bank/react-page.ts';
+import { reportAndSimulatorJourneys } from './demo-bank/report-and-simulator.ts';
 import { staysCurrentJourneys } from './demo-bank/stays-current.ts';
 
 /**
  * The demo bank as its customers use it: a first visit (layout shift, a clean console, the favicon, Apply,
- * compressed assets), a widget that stays current without a reload, and every screen on a narrow phone.
+ * compressed assets), a widget that stays current without a reload, every screen on a narrow phone, and the Report,
+ * What-if and savings-offer screens against what the API answers.
  * One file, so one API, one demo bank and one Chromium serve them all: each test file starts its own, and
  * the files run one after another on a small machine.
  */
@@ -17,4 +19,5 @@ describe('the demo bank, as its customers use it', () => {
   staysCurrentJourneys(bank);
   narrowScreenJourneys(bank);
   reactPageJourneys(bank);
+  reportAndSimulatorJourneys(bank);
 });

@@ -1,9 +1,9 @@
-import type { FrameLocator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEVICES } from '../../src/browser.ts';
 import type { DemoBank } from '../../src/demo-bank.ts';
 import { sidewaysOverflow } from '../../src/overflow.ts';
-import { submitJaneEnrolment, widgetFrame } from '../../src/pages.ts';
+import { openDashboardTab, submitJaneEnrolment, widgetFrame } from '../../src/pages.ts';
 import { runJourney, type ScreenAudit } from '../../src/screen-check.ts';
 import { enrolActiveUser, enrolLockedUser, JANE, newExternalUserId, SANDBOX_SSN } from '../../src/users.ts';
 
@@ -45,21 +45,6 @@ class NarrowScreens {
     expect.soft(this.audit.failures, this.audit.report()).toEqual([]);
   }
 }
-
-const openTab = async (frame: FrameLocator, name: RegExp, heading: string) => {
-  // The dashboard may still re-render as the score or the monitoring status lands (CI once lost a click that way):
-  // click again until the tab's heading shows, within the same overall wait.
-  const shown = frame.getByRole('heading', { name: heading, exact: true });
-  for (let attempt = 1; ; attempt++) {
-    await frame.getByRole('tab', { name }).click();
-    try {
-      await shown.waitFor({ timeout: 3_000 });
-      return;
-    } catch (error) {
-      if (attempt === 5) throw error;
-    }
-  }
-};
 
 export const narrowScreenJourneys = (bank: DemoBank) =>
   describe('on a narrow phone: no sideways scroll, no axe violations', () => {
@@ -105,9 +90,9 @@ export const narrowScreenJourneys = (bank: DemoBank) =>
           .first()
           .waitFor();
         await screens.check('score');
-        await openTab(frame, /factors/i, 'What affects your score');
+        await openDashboardTab(frame, /factors/i, 'What affects your score');
         await screens.check('factors');
-        await openTab(frame, /history/i, 'Score history');
+        await openDashboardTab(frame, /history/i, 'Score history');
         await frame.locator('.recharts-surface').first().waitFor();
         await screens.check('history-chart');
         await frame.getByRole('button', { name: 'Show as table' }).click();
@@ -116,7 +101,7 @@ export const narrowScreenJourneys = (bank: DemoBank) =>
         await frame.getByRole('tab', { name: /offers/i }).click();
         await frame.getByRole('button', { name: /apply/i }).first().waitFor();
         await screens.check('offers');
-        await openTab(frame, /alerts/i, 'Alerts');
+        await openDashboardTab(frame, /alerts/i, 'Alerts');
         await frame
           .getByRole('button', { name: /mark as read/i })
           .first()

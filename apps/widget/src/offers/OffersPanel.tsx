@@ -34,13 +34,6 @@ const webUrl = (url: string): string | null => {
   }
 };
 
-/**
- * Offers that would save the customer money lead, the largest monthly saving first; the rest keep the API's order
- * (best match first). The sort is stable, so offers saving the same keep theirs too.
- */
-export const savingsFirst = (offers: readonly TOffer[]): TOffer[] =>
-  [...offers].sort((a, b) => (b.estimatedSavings?.monthly ?? -1) - (a.estimatedSavings?.monthly ?? -1));
-
 /** Decimals of a percentage as shown (at most two). */
 const decimalsOf = (value: number): number => {
   const [, fraction = ''] = String(Math.round(value * 100) / 100).split('.');
@@ -261,7 +254,8 @@ export function OffersPanel({ userId }: { userId: string }) {
     );
   } else {
     const total = offers.data.length;
-    const shown = savingsFirst(offers.data).slice(0, shownCount);
+    // The API ranks offers that save money first (largest total first): the list keeps its order.
+    const shown = offers.data.slice(0, shownCount);
     body = (
       <>
         <p className="cw-muted" aria-live="polite">

@@ -3,25 +3,19 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HttpBureau, type HttpBureauOptions } from '../src/bureau/http/adapter.ts';
 import { BUREAU_PATHS, toBureauSimulationRequest } from '../src/bureau/http/contract.ts';
 import { BureauUnavailableError } from '../src/bureau/http/errors.ts';
-import type { CreditSubject, SimulationAction } from '../src/bureau/provider.ts';
+import type { SimulationAction } from '../src/bureau/provider.ts';
 import { SandboxBureau } from '../src/bureau/sandbox/sandbox-bureau.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { createLogger } from '../src/logger.ts';
 import { spawnBuilt } from './helpers/processes.ts';
+import { sandboxSubject } from './helpers/sandbox-subject.ts';
 import { builtEntry } from './helpers/server-build.ts';
 import { startTestBureau, type TestBureau } from './helpers/test-bureau.ts';
 
 // Score simulations over the bureau contract: `pnpm bureau` serving them from the sandbox, and the production adapter
 // calling them through its retries, breaker and per-second cap, never as a billed pull.
 
-const subject: CreditSubject = {
-  userId: 'usr_simulation000000000',
-  firstName: 'Jane',
-  lastName: 'Doe',
-  ssnLast4: '1234',
-  dateOfBirth: '1985-04-12',
-  address: { street: '123 Main St', city: 'Springfield', state: 'IL', zipCode: '62701' },
-};
+const subject = sandboxSubject({ userId: 'usr_simulation000000000' });
 const asOf = new Date('2026-11-23T10:00:00.000Z');
 /** Jane Doe's file as of asOf: tl_1 is an open card with a balance of $4,171. */
 const actions: SimulationAction[] = [{ type: 'pay_down_balance', tradelineId: 'tl_1', amount: 2000 }, { type: 'hard_inquiry' }];

@@ -1,27 +1,26 @@
 import { PAYMENT_HISTORY_MONTHS, type TCreditReport, type TCreditScore } from '@credit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreditFile } from '../src/bureau/provider.ts';
+import { generateCreditFile } from '../src/bureau/sandbox/generate-file.ts';
 import { userTag } from '../src/cache/read-cache.ts';
-import { chainSpooledEntries } from '../src/modules/audit/service.ts';
 import { accountIdOf } from '../src/modules/credit/account-id.ts';
 import { openCreditFile, sealCreditFile } from '../src/modules/credit/file-on-record.ts';
-import { maskName, maskStreet } from '../src/modules/credit/report.ts';
+import { creditReportOf, maskName, maskStreet } from '../src/modules/credit/report.ts';
 import { runMonitoringUntilIdle } from '../src/modules/monitoring/scheduler.ts';
-import { countingBureau } from './helpers/counting-bureau.ts';
+import type { countingBureau } from './helpers/counting-bureau.ts';
+import { auditEntriesOf, READ_DAY, readReport, readScore, startCreditReadApp } from './helpers/credit-reads.ts';
 import { enrolActiveUser, enrolUser } from './helpers/credit-users.ts';
-import { startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
+import type { TestApp, TestClient } from './helpers/harness.ts';
+import { sandboxSubject } from './helpers/sandbox-subject.ts';
 
 const DAY = 86_400_000;
 
 let app: TestApp;
 let client: TestClient;
-const counting = countingBureau();
-const tok = () => app.currentToken(client);
-
+let counting: ReturnType<typeof countingBureau>;
+let tok: () => Promise<string>;
 beforeAll(async () => {
-  app = await startTestApp({ bureau: counting.bureau });
-  app.clock.set('2026-11-23T10:00:00.000Z');
-  client = await app.createClient();
+  ({ app, client, counting, tok } = await startCreditReadApp());
 });
 afterAll(() => app.close());
 
@@ -29,16 +28,8 @@ const reportOf = async (userId: string, token?: string) =>
   app.request<{ data: TCreditReport; error?: { code: string } }>('GET', `/v1/users/${userId}/credit-report`, {
     token: token ?? (await tok()),
   });
-const report = async (userId: string): Promise<TCreditReport> => {
-  const res = await reportOf(userId);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
-};
-const scoreOf = async (userId: string): Promise<TCreditScore> => {
-  const res = await app.request('GET', `/v1/users/${userId}/credit-score`, { token: await tok() });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
-};
+const report = async (userId: string): Promise<TCreditReport> => readReport(app, await tok(), userId);
+const scoreOf = async (userId: string): Promise<TCreditScore> => readScore(app, await tok(), userId);
 const factor = (score: TCreditScore, code: string) => {
   const found = score.factors.find((f) => f.code === code);
   if (!found) throw new Error(`no ${code} factor`);
@@ -69,7 +60,7 @@ describe('GET /v1/users/{userId}/credit-report', () => {
       expect(data.userId).toBe(userId);
       expect(data.bureau).toBe(score.bureau);
       expect(data.reportDate).toBe('2026-11-23');
-      expect(data.pulledAt).toBe('2026-11-23T10:00:00.000Z');
+      expect(data.pulledAt).toBe(READ_DAY);
 
       const { summary } = data;
       expect(factor(score, 'CREDIT_UTILIZATION').details, what).toEqual({
@@ -92,7 +83,8 @@ describe('GET /v1/users/{userId}/credit-report', () => {
       const tradelines = data.accounts.filter((a) => a.type !== 'collection');
       const open = tradelines.filter((a) => a.closedOn === null);
       expect(summary.openAccounts).toBe(open.length);
-      expect(summary.totalBalance).toBe(open.reduce((sum, a) => sum + a.balance, 0));
+      expect(summary.totalBalance).toBe(tradelines.reduce((sum, a) => sum + a.balance, 0));
+      expect(summary.totalBalance).toBeGreaterThanOrEqual(summary.cardBalance);
       expect(summary.totalMonthlyPayments).toBe(open.reduce((sum, a) => sum + (a.monthlyPayment ?? 0), 0));
       expect(summary.latePayments).toBe(tradelines.reduce((sum, a) => sum + a.latePayments, 0));
       expect(summary.hardInquiries24Months).toBe(data.inquiries.filter((i) => i.kind === 'hard').length);
@@ -206,6 +198,27 @@ describe('GET /v1/users/{userId}/credit-report', () => {
     expect(maskName('Fabrikam Health')).toBe('F••••••• H•••••');
   });
 
+  it('counts a closed card’s balance as still owed in both balances, and its line in neither', () => {
+    const asOf = new Date(READ_DAY);
+    const file = generateCreditFile(sandboxSubject(), asOf);
+    const card = file.tradelines.find((t) => t.kind === 'credit_card' && t.closedOn === null && t.balance > 0);
+    if (!card) throw new Error('no open card with a balance');
+    const closedOn = '2026-11-01';
+    const closed = {
+      ...file,
+      tradelines: file.tradelines.map((t) => (t === card ? { ...t, status: 'closed' as const, closedOn } : t)),
+    };
+    const before = creditReportOf('usr_closedCard000001', { file, asOf }).summary;
+    const after = creditReportOf('usr_closedCard000001', { file: closed, asOf }).summary;
+    expect(after).toMatchObject({
+      openAccounts: before.openAccounts - 1,
+      totalBalance: before.totalBalance,
+      cardBalance: before.cardBalance,
+      totalCreditLimit: before.totalCreditLimit - card.limitOrAmount,
+    });
+    expect(after.totalBalance).toBeGreaterThanOrEqual(after.cardBalance);
+  });
+
   it('never pulls: every read is served from the file on record', async () => {
     const userId = await enrolActiveUser(app, await tok(), IDENTITIES[1]);
     const pulls = counting.creditPullsOf(userId);
@@ -291,12 +304,7 @@ describe('who may read a credit report', () => {
   it('is audited as a credit-data read', async () => {
     const userId = await enrolActiveUser(app, await tok());
     await report(userId);
-    await chainSpooledEntries(app.ctx);
-    const { rows } = await app.db.query<{ n: number }>(
-      `select count(*)::int as n from audit_events where type = 'credit_data.read' and user_id = $1`,
-      [userId],
-    );
-    expect(rows[0]?.n).toBeGreaterThanOrEqual(1);
+    expect(await auditEntriesOf(app, 'credit_data.read', userId, 'getCreditReport')).toBe(1);
   });
 });
 
@@ -346,14 +354,4 @@ const fileOnRecord = async (userId: string): Promise<CreditFile> => {
   return openCreditFile(app.ctx, userId, rows[0]?.file_enc as string);
 };
 
-const auditedPulls = async (userId: string) => {
-  await chainSpooledEntries(app.ctx);
-  return Number(
-    (
-      await app.db.query<{ n: number }>(
-        `select count(*)::int as n from audit_events where type = 'bureau.pull' and user_id = $1`,
-        [userId],
-      )
-    ).rows[0]?.n,
-  );
-};
+const auditedPulls = (userId: string) => auditEntriesOf(app, 'bureau.pull', userId);

@@ -8,20 +8,16 @@ import {
 } from '@credit/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainSpooledEntries } from '../src/modules/audit/service.ts';
-import { countingBureau } from './helpers/counting-bureau.ts';
+import type { countingBureau } from './helpers/counting-bureau.ts';
+import { auditEntriesOf, readReport, readScore, startCreditReadApp } from './helpers/credit-reads.ts';
 import { enrolActiveUser, enrolUser } from './helpers/credit-users.ts';
-import { startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
+import type { TestApp } from './helpers/harness.ts';
 
 let app: TestApp;
-let client: TestClient;
-const counting = countingBureau();
-const tok = () => app.currentToken(client);
-
+let counting: ReturnType<typeof countingBureau>;
+let tok: () => Promise<string>;
 beforeAll(async () => {
-  app = await startTestApp({ bureau: counting.bureau });
-  app.clock.set('2026-11-23T10:00:00.000Z');
-  client = await app.createClient();
+  ({ app, counting, tok } = await startCreditReadApp());
 });
 afterAll(() => app.close());
 
@@ -38,10 +34,8 @@ const simulated = async (userId: string, actions: unknown[]): Promise<TSimulatio
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data;
 };
-const reportOf = async (userId: string): Promise<TCreditReport> =>
-  (await app.request('GET', `/v1/users/${userId}/credit-report`, { token: await tok() })).body.data;
-const scoreOf = async (userId: string): Promise<TCreditScore> =>
-  (await app.request('GET', `/v1/users/${userId}/credit-score`, { token: await tok() })).body.data;
+const reportOf = async (userId: string): Promise<TCreditReport> => readReport(app, await tok(), userId);
+const scoreOf = async (userId: string): Promise<TCreditScore> => readScore(app, await tok(), userId);
 
 const isOpen = (a: Account) => a.type !== 'collection' && a.closedOn === null;
 const openCards = (r: TCreditReport) => r.accounts.filter((a) => isOpen(a) && a.type === 'credit_card');
@@ -163,6 +157,23 @@ describe('POST /v1/users/{userId}/credit-score/simulations', () => {
       'actions.1.accountId',
       /^is closed/,
     );
+    await expectRefused(
+      [
+        { type: 'pay_down_balance', accountId: account.accountId, amount: account.balance },
+        { type: 'pay_down_balance', accountId: account.accountId, amount: 1 },
+      ],
+      'actions.1.accountId',
+      /^has no balance to pay down$/,
+    );
+    const [loan] = users.flatMap((u) =>
+      u.report.accounts.filter((a) => isOpen(a) && a.type !== 'credit_card').map((a) => [u.userId, a] as const),
+    );
+    if (!loan) throw new Error('no open loan among the users');
+    const raised = await simulate(loan[0], [{ type: 'raise_credit_limit', accountId: loan[1].accountId, newLimit: 1_000_000 }]);
+    expect(raised.status).toBe(400);
+    expect(raised.body.error?.details).toEqual([
+      { field: 'actions.0.accountId', message: 'is not a credit card: only a card has a credit line to raise' },
+    ]);
     const closed = report.accounts.find((a) => a.type !== 'collection' && a.closedOn !== null);
     if (closed)
       await expectRefused([{ type: 'close_account', accountId: closed.accountId }], 'actions.0.accountId', /^is closed/);
@@ -179,6 +190,14 @@ describe('POST /v1/users/{userId}/credit-score/simulations', () => {
     const shape = await simulate(userId, []);
     expect(shape.status).toBe(400);
     expect(shape.body.error?.details?.[0]?.field).toBe('actions');
+  });
+
+  it('is audited as a credit-data read, once per simulation answered', async () => {
+    const { userId } = users[0] as (typeof users)[number];
+    const before = await auditEntriesOf(app, 'credit_data.read', userId, 'simulateCreditScore');
+    await simulated(userId, [{ type: 'hard_inquiry' }]);
+    expect((await simulate(userId, [])).status).toBe(400);
+    expect(await auditEntriesOf(app, 'credit_data.read', userId, 'simulateCreditScore')).toBe(before + 1);
   });
 
   it('answers 503 when there is no bureau to ask', async () => {
@@ -343,12 +362,11 @@ describe('the simulation’s direction, as properties of the endpoint', () => {
 
 /** Everything a pull or a stored write would leave behind for the user. */
 const footprint = async (userId: string) => {
-  await chainSpooledEntries(app.ctx);
   const count = async (sql: string) => Number((await app.db.query<{ n: number }>(sql, [userId])).rows[0]?.n);
   return {
     bureauPulls: counting.creditPullsOf(userId),
     allPulls: counting.total(),
-    auditedPulls: await count(`select count(*)::int as n from audit_events where type = 'bureau.pull' and user_id = $1`),
+    auditedPulls: await auditEntriesOf(app, 'bureau.pull', userId),
     scores: await count('select count(*)::int as n from score_history where user_id = $1'),
     events: await count(`select count(*)::int as n from outbox_events where data->>'userId' = $1`),
     alerts: await count('select count(*)::int as n from alerts where user_id = $1'),

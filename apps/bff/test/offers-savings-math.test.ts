@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { amortizedPayment } from '../src/bureau/amortization.ts';
 import type { CreditFile, Tradeline } from '../src/bureau/provider.ts';
 import { CATALOGUE, type DatedOffer } from '../src/modules/offers/catalogue.ts';
 import { rankForScore, rankForUser } from '../src/modules/offers/ranking.ts';
 import {
   accountsWorthComparing,
-  amortizedPayment,
   CARD_PAYOFF_MONTHS,
   offeredApr,
   type RefinanceableAccount,
@@ -30,6 +30,15 @@ const autoLoan = (overrides: Partial<RefinanceableAccount> = {}): RefinanceableA
   monthlyPayment: amortizedPayment(20_000, 12, 48),
   remainingMonths: 48,
   ...overrides,
+});
+/** A $9,000 card balance at 28.99 %, compared over CARD_PAYOFF_MONTHS. */
+const costlyCard = (): RefinanceableAccount => ({
+  accountId: 'acc_card000000000000000',
+  kind: 'credit_card',
+  balance: 9_000,
+  apr: 28.99,
+  monthlyPayment: amortizedPayment(9_000, 28.99, CARD_PAYOFF_MONTHS),
+  remainingMonths: CARD_PAYOFF_MONTHS,
 });
 
 describe('amortizedPayment', () => {
@@ -109,14 +118,7 @@ describe('savingsFor', () => {
   it('picks the account it saves most on over the remaining term', () => {
     const short = autoLoan({ accountId: 'acc_short00000000000000', remainingMonths: 12 });
     const long = autoLoan({ accountId: 'acc_long000000000000000', remainingMonths: 60 });
-    const card: RefinanceableAccount = {
-      accountId: 'acc_card000000000000000',
-      kind: 'credit_card',
-      balance: 9_000,
-      apr: 28.99,
-      monthlyPayment: amortizedPayment(9_000, 28.99, 36),
-      remainingMonths: 36,
-    };
+    const card = costlyCard();
     expect(savingsFor(AUTO_REFI, 745, [short, long])?.comparedToAccountId).toBe(long.accountId);
     const consolidation = savingsFor(CONSOLIDATION, 760, [card, short]);
     expect(consolidation?.comparedToAccountId).toBe(card.accountId);
@@ -203,14 +205,7 @@ describe('rankForUser', () => {
   });
 
   it('puts pre-qualified offers with savings first, largest total first, the rest in the score’s order', () => {
-    const card: RefinanceableAccount = {
-      accountId: 'acc_card000000000000000',
-      kind: 'credit_card',
-      balance: 9_000,
-      apr: 28.99,
-      monthlyPayment: amortizedPayment(9_000, 28.99, 36),
-      remainingMonths: 36,
-    };
+    const card = costlyCard();
     const ranked = rankForUser(offers, 760, [autoLoan(), card]);
     const withSavings = ranked.filter((r) => r.estimatedSavings);
     expect(withSavings.map((r) => r.offer.offerId).sort()).toEqual(

@@ -1,24 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { amortizedPayment } from '../src/bureau/amortization.ts';
 import type { CreditFile, CreditSubject, PaymentStatus, Tradeline } from '../src/bureau/provider.ts';
-import { amortizedPayment, PAYMENT_HISTORY_MONTHS, WEAK_FILE_QUALITY } from '../src/bureau/sandbox/account-details.ts';
+import { PAYMENT_HISTORY_MONTHS, WEAK_FILE_QUALITY } from '../src/bureau/sandbox/account-details.ts';
 import { baseFile } from '../src/bureau/sandbox/base-file.ts';
 import { addMonths, monthIndexOfDay } from '../src/bureau/sandbox/calendar.ts';
 import { COLLECTION_AGENCIES, EMPLOYERS } from '../src/bureau/sandbox/directory.ts';
 import { generateCreditFile } from '../src/bureau/sandbox/generate-file.ts';
 import { SANDBOX_SSN, storyOf } from '../src/bureau/sandbox/magic-ssn.ts';
+import { sandboxSubject as subject } from './helpers/sandbox-subject.ts';
 
 // The full report's fields of sandbox files: payment grids, APRs and payments, statuses, collections, bankruptcies,
 // soft inquiries and the personal details, checked for agreeing with the figures the file already had.
-
-const subject = (overrides: Partial<CreditSubject> = {}): CreditSubject => ({
-  userId: 'usr_any',
-  firstName: 'Jane',
-  lastName: 'Doe',
-  ssnLast4: '1234',
-  dateOfBirth: '1985-04-12',
-  address: { street: '123 Main St', city: 'Springfield', state: 'IL', zipCode: '62701' },
-  ...overrides,
-});
 
 /** 300 different people, stories among them. */
 const population = Array.from({ length: 300 }, (_, i) =>

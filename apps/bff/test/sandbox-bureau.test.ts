@@ -1,22 +1,13 @@
 import { RATING_BANDS, ratingForScore } from '@credit/contract';
 import { describe, expect, it } from 'vitest';
 import { creditFactors, fileFigures } from '../src/bureau/factors.ts';
-import type { CreditSubject } from '../src/bureau/provider.ts';
 import { generateCreditFile } from '../src/bureau/sandbox/generate-file.ts';
 import { SandboxBureau } from '../src/bureau/sandbox/sandbox-bureau.ts';
+import { sandboxSubject as subject } from './helpers/sandbox-subject.ts';
 
 const asOf = new Date('2026-11-23T10:00:00.000Z');
 /** Jane Doe's file below. If these move, every partner's sandbox users change: bump the seed version on purpose only. */
 const PINNED = { bureau: 'Experian', score: 685 };
-const subject = (overrides: Partial<CreditSubject> = {}): CreditSubject => ({
-  userId: 'usr_any',
-  firstName: 'Jane',
-  lastName: 'Doe',
-  ssnLast4: '1234',
-  dateOfBirth: '1985-04-12',
-  address: { street: '123 Main St', city: 'Springfield', state: 'IL', zipCode: '62701' },
-  ...overrides,
-});
 
 /** 300 different people, for properties that must hold for every file. */
 const population = Array.from({ length: 300 }, (_, i) =>

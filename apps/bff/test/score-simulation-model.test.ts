@@ -56,7 +56,7 @@ const scenarioArb = fileArb.chain((world) =>
   fc.record({ world: fc.constant(world), actions: fc.array(actionArb(world.file), { minLength: 0, maxLength: 6 }) }),
 );
 
-/** The simulated score, or undefined when an action does not fit the file (the API answers 422 for those). */
+/** The simulated score, or undefined when an action does not fit the file (the API answers 400 for those). */
 const simulated = (file: CreditFile, asOf: Date, actions: SimulationAction[]): number | undefined => {
   try {
     return sandboxSimulatedScore(file, asOf, actions).simulatedScore;
@@ -169,5 +169,25 @@ describe('sandbox score simulation', () => {
       { type: 'pay_on_time', months: 6 },
     ]);
     expect(file).toEqual(copy);
+  });
+
+  it('scores a file with no account at all: paying on time and new credit keep every figure a number', () => {
+    const asOf = new Date('2026-06-15T00:00:00Z');
+    const file = { ...generateCreditFile(subjectOf(5, '1234'), asOf), tradelines: [] };
+    for (const actions of [
+      [{ type: 'pay_on_time', months: 24 }],
+      [
+        { type: 'pay_on_time', months: 6 },
+        { type: 'open_credit_card', creditLimit: 2000 },
+        { type: 'pay_on_time', months: 6 },
+      ],
+    ] satisfies SimulationAction[][]) {
+      const after = simulateFile(file, asOf, actions);
+      expect(Number.isFinite(after.file.onTimePaymentPercent), JSON.stringify(actions)).toBe(true);
+      for (const f of creditFactors(after.file, after.asOf)) expect(Number.isInteger(f.score), f.code).toBe(true);
+      const { simulatedScore } = sandboxSimulatedScore(file, asOf, actions);
+      expect(simulatedScore).toBeGreaterThanOrEqual(SCORE_MIN);
+      expect(simulatedScore).toBeLessThanOrEqual(SCORE_MAX);
+    }
   });
 });

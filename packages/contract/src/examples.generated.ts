@@ -2720,8 +2720,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "termsVersion": "2026-11-25"
             },
             "occurredAt": "2026-03-16T14:30:00.000Z",
-            "previousHash": "f16eb93bb1e277afb7496d475169d0636266586f8a2376b8ff4cd9f0de2128f9",
-            "hash": "d1914aedbba91ad2a8fbdfea396ecbb2add56f8c66bb5b75bcebaebd7a6b4088"
+            "previousHash": "3809c5441a1e4b497a0406ea47413e08e28c1edb08d67e4ed0941aed4303bac9",
+            "hash": "fdebff9d6e56b112b01ec737c7267a6d6c3e055e50fa1bd6e086fdedf599112f"
           },
           {
             "eventId": "aud_Ex4mple6aB3dE5fG7hJ9",
@@ -2739,8 +2739,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "termsVersion": "2026-11-25"
             },
             "occurredAt": "2026-03-16T14:30:00.000Z",
-            "previousHash": "34363bcdc8ec4f864a4749e6a60400874b6af57efcd72b26ee0b88f594499934",
-            "hash": "2e904dafb99a8abf3a2367c6259830bbcaceda7573e178d21d38d655a57c9971"
+            "previousHash": "7249e1b53298e781d704be4b709d4129c8b76cd7b8ebbdea715cc0d8c78c1cc3",
+            "hash": "631448763f11eabd2a6dae3bf075c17b329795b571c51a8a606eccaaf39b8cd7"
           }
         ],
         "pagination": {

@@ -15,3 +15,9 @@ export const yearsSince = (date: string, asOf: Date): number =>
   Math.max(0, (asOf.getTime() - Date.parse(`${date}T00:00:00Z`)) / (365.25 * DAY_MS));
 
 export const round1 = (value: number): number => Math.round(value * 10) / 10;
+
+/** Whole calendar months from a YYYY-MM-DD day to `asOf`. */
+export const monthsSince = (date: string, asOf: Date): number => {
+  const from = new Date(`${date}T00:00:00Z`);
+  return (asOf.getUTCFullYear() - from.getUTCFullYear()) * 12 + asOf.getUTCMonth() - from.getUTCMonth();
+};

@@ -1,4 +1,5 @@
-import { isoDate, round1 } from './dates.ts';
+import { amortizedPayment } from './amortization.ts';
+import { isoDate, monthsSince, round1 } from './dates.ts';
 import type { CreditFile, PaymentStatus, SimulationAction, Tradeline, TradelineKind } from './provider.ts';
 
 /** An action that does not fit the file (an unknown account, paying more than is owed); `index` is its place in the list. */
@@ -37,27 +38,16 @@ const addMonths = (date: Date, months: number): Date => {
   return next;
 };
 
-const monthsOpen = (openedOn: string, asOf: Date): number => {
-  const opened = new Date(`${openedOn}T00:00:00Z`);
-  return (asOf.getUTCFullYear() - opened.getUTCFullYear()) * 12 + asOf.getUTCMonth() - opened.getUTCMonth();
-};
-
 /**
  * Months of payments the file's on-time share is over: one per account per month open. A bureau reports the share,
  * not the count, so the count is estimated the way the file is laid out; it only scales how much one month moves it.
  */
 const paymentMonths = (file: CreditFile, asOf: Date): number =>
-  file.tradelines.reduce((sum, t) => sum + Math.max(1, monthsOpen(t.openedOn, asOf)), 0);
-
-const amortized = (principal: number, aprPercent: number, months: number): number => {
-  const rate = aprPercent / 1200;
-  return rate === 0 ? principal / months : (principal * rate) / (1 - (1 + rate) ** -months);
-};
+  file.tradelines.reduce((sum, t) => sum + Math.max(1, monthsSince(t.openedOn, asOf)), 0);
 
 /**
- * Applies score-simulation actions, in order, to a copy of a file: what each does to the accounts, inquiries and
- * payment record, never to the scores (a bureau's model turns the result into one). Pure and deterministic; the file
- * given is not changed. An action that does not fit throws SimulationActionError naming it.
+ * Applies the actions, in order, to a copy of the file (never to its scores: a bureau's model does that). Pure; an
+ * action that does not fit throws SimulationActionError naming it.
  */
 export const simulateFile = (file: CreditFile, asOf: Date, actions: SimulationAction[]): SimulatedFile => {
   const tradelines: Tradeline[] = file.tradelines.map((t) => ({ ...t, paymentHistory: [...t.paymentHistory] }));
@@ -91,7 +81,7 @@ export const simulateFile = (file: CreditFile, asOf: Date, actions: SimulationAc
       limitOrAmount,
       balance,
       latePayments: 0,
-      monthlyPayment: kind === 'credit_card' ? null : Math.round(amortized(balance, 8, LOAN_TERM_MONTHS[kind])),
+      monthlyPayment: kind === 'credit_card' ? null : Math.round(amortizedPayment(balance, 8, LOAN_TERM_MONTHS[kind])),
       apr: null,
       termMonths: kind === 'credit_card' ? null : LOAN_TERM_MONTHS[kind],
       paymentHistory: ['ok'],
@@ -114,8 +104,8 @@ export const simulateFile = (file: CreditFile, asOf: Date, actions: SimulationAc
         const before = paymentMonths({ ...file, tradelines }, day);
         day = addMonths(day, action.months);
         const after = paymentMonths({ ...file, tradelines }, day);
-        // The late payments stay; more months paid on time make them a smaller share.
-        onTime = round1(100 - ((100 - onTime) * before) / Math.max(before, after));
+        // The late payments stay; more months paid on time make them a smaller share (a file with no account: none).
+        if (after > 0) onTime = round1(100 - ((100 - onTime) * before) / Math.max(before, after));
         for (const account of tradelines) {
           if (account.closedOn !== null) continue;
           const months: PaymentStatus[] = Array.from({ length: action.months }, () => 'ok');

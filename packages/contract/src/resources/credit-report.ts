@@ -153,9 +153,12 @@ export const ZCreditReportPersonalInformation = z
 export const ZCreditReportSummary = z
   .object({
     openAccounts: z.number().int().min(0).meta({ example: 5 }),
-    totalBalance: usd.meta({ description: 'Balances of every open account, collections excluded, USD.', example: 28450 }),
+    totalBalance: usd.meta({
+      description: 'Balances still owed on every account, open or closed, collections excluded, USD.',
+      example: 28450,
+    }),
     cardBalance: usd.meta({
-      description: 'Balances of the open cards, USD: the utilization factor’s `totalBalance`.',
+      description: 'Balances of every card, closed ones included, USD: the utilization factor’s `totalBalance`.',
       example: 4700,
     }),
     totalCreditLimit: usd.meta({ description: 'Credit lines of the open cards, USD.', example: 20000 }),

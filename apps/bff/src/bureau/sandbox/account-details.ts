@@ -1,3 +1,4 @@
+import { amortizedPayment } from '../amortization.ts';
 import type { PaymentStatus, TradelineKind, TradelineStatus } from '../provider.ts';
 import type { DrawnAccount, SandboxAccount } from './base-file.ts';
 import { monthIndexOfDay, monthString } from './calendar.ts';
@@ -111,12 +112,6 @@ export const paymentHistoryOf = (
     }
   }
   return grid;
-};
-
-/** The level payment that repays `principal` over `months` at `aprPercent`. */
-export const amortizedPayment = (principal: number, aprPercent: number, months: number): number => {
-  const rate = aprPercent / 1200;
-  return rate === 0 ? principal / months : (principal * rate) / (1 - (1 + rate) ** -months);
 };
 
 /** A card's minimum due: 1 % of the balance plus the month's interest, at least $25, never more than the balance. */

@@ -25,9 +25,8 @@ const LATE_PAYMENT_COST = (score: number) => 20 + 60 * ((score - SCORE_MIN) / (S
 const latePayments = (file: CreditFile) => file.tradelines.reduce((sum, t) => sum + t.latePayments, 0);
 
 /**
- * The sandbox bureau's score simulation: the file's current score moved by the change in each factor's standing
- * (weighted) and by each new late payment. Deterministic; a change that helps a factor never lowers the score and
- * one that hurts it never raises it, because every term moves with one factor only; never outside 300–850.
+ * The sandbox's estimate: the file's score moved by each factor's weighted change and each new late payment. Every
+ * term follows one factor, so helping a factor never lowers the score and hurting one never raises it.
  */
 export const sandboxSimulatedScore = (file: CreditFile, asOf: Date, actions: SimulationAction[]): SimulatedScore => {
   const score = file.monthlyScores.at(-1)?.score ?? SCORE_MIN;

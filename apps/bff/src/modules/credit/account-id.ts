@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The id an account has on a user's credit report, alerts and offers: a digest of the user and the bureau's own id
- * for the tradeline, so it is the same across pulls, differs between users for one bureau id, and never shows the
- * bureau's id itself.
+ * An account's id on the user's report, alerts and offers: stable across pulls, distinct per user. It does not show
+ * the bureau's id, but unkeyed it does not hide a guessable one either (docs/decisions.md).
  */
 export const accountIdOf = (userId: string, tradelineId: string): string =>
   `acc_${createHash('sha256').update(`${userId}:${tradelineId}`).digest('hex').slice(0, 20)}`;

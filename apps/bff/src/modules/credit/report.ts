@@ -168,7 +168,8 @@ export const creditReportOf = (userId: string, { file, asOf }: FileOnRecord): TC
     pulledAt: asOf.toISOString(),
     summary: {
       openAccounts: open.length,
-      totalBalance: open.reduce((sum, t) => sum + t.balance, 0),
+      // Closed accounts too: a closed card's balance is still owed (and in cardBalance), a paid-off loan's is 0.
+      totalBalance: file.tradelines.reduce((sum, t) => sum + t.balance, 0),
       cardBalance: figures.totalBalance,
       totalCreditLimit: figures.totalLimit,
       utilizationPercent: figures.utilizationPercent,

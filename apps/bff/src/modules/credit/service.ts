@@ -168,10 +168,7 @@ export const getCreditScore = async (ctx: AppContext, caller: Caller, userId: st
   return creditScoreOf(ctx, user, record, await getCurrentScore(ctx, user));
 };
 
-/**
- * The report of a file on record, built once per file like its factors and marked shared, so a read after the first
- * costs what a score read does: no building and no serialising again until the next pull replaces the file.
- */
+/** Built once per file on record, like its factors; frozen and shared, so later reads reuse its JSON. */
 const reportsByFile = new WeakMap<CreditFile, { userId: string; report: TCreditReport }>();
 const reportOf = (userId: string, record: FileOnRecord): TCreditReport => {
   const known = reportsByFile.get(record.file);
@@ -197,9 +194,8 @@ export const getCreditReport = async (ctx: AppContext, caller: Caller, userId: s
 };
 
 /**
- * What-if on the file on record: the factors after come from the file with the actions applied, the score from the
- * bureau's estimate, moved from the score on record. Stores nothing and pulls nothing; the actions are checked against
- * the file before the bureau is asked, so a request that does not fit costs no bureau call.
+ * What-if on the file on record; stores and pulls nothing. Actions are checked against the file first, so one that
+ * does not fit costs no bureau call.
  */
 export const simulateCreditScore = async (
   ctx: AppContext,

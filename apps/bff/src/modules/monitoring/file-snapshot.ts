@@ -21,9 +21,9 @@ export interface FileSnapshot {
     closedOn: string | null;
     latePayments: number;
   }[];
-  /** Open cards' balance over their limit, the same figure as the CREDIT_UTILIZATION factor. */
+  /** Card balances over the open cards' limit, the same figure as the CREDIT_UTILIZATION factor. */
   utilizationPercent: number;
-  /** The open cards' balance and limit behind `utilizationPercent`, for the `high_utilization` alert. */
+  /** The cards' balance and the open cards' limit behind `utilizationPercent`, for the `high_utilization` alert. */
   totalBalance: number;
   totalLimit: number;
   /** Every address the bureau reports, without the street. */

@@ -10,11 +10,7 @@ import { publicBaseUrl } from '../../lib/public-url.ts';
 export interface CatalogueEntry extends Omit<TOffer, 'preQualified' | 'expiresAt' | 'estimatedSavings'> {
   /** Lowest VantageScore 3.0 the provider pre-qualifies. */
   minScore: number;
-  /**
-   * The kinds of account on a credit file the offer can pay off and replace (a balance-transfer card a card's
-   * balance, an auto refinance an auto loan): what a user's `estimatedSavings` compares it with. Empty for offers
-   * that are new credit only (a rewards card, a car purchase loan).
-   */
+  /** The kinds of account the offer can pay off and replace, for `estimatedSavings`; empty for new credit only. */
   refinances: readonly TradelineKind[];
   /**
    * When the offer ends, counted in calendar months from the current one: `2` → the end of the

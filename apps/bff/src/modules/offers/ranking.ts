@@ -30,11 +30,7 @@ export const rankForScore = (offers: readonly DatedOffer[], score: number): Rank
         (a.offer.offerId < b.offer.offerId ? -1 : 1),
     );
 
-/**
- * Best fit for a user: money saved comes first. The pre-qualified offers that would refinance an account on the
- * user's file for less lead, the largest total saving first; everything else keeps the score's order (a stable sort,
- * so equal savings keep it too).
- */
+/** Best fit for a user: pre-qualified offers with savings first, largest total first; the rest keep the score's order. */
 export const rankForUser = (
   offers: readonly DatedOffer[],
   score: number,

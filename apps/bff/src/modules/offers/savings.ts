@@ -1,4 +1,6 @@
 import { SCORE_MAX, type TOffer } from '@credit/contract';
+import { amortizedPayment } from '../../bureau/amortization.ts';
+import { monthsSince } from '../../bureau/dates.ts';
 import type { CreditFile, TradelineKind } from '../../bureau/provider.ts';
 import type { CatalogueEntry } from './catalogue.ts';
 
@@ -22,18 +24,6 @@ export interface RefinanceableAccount {
 }
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
-
-/** The level monthly payment that pays `principal` off in `months` at `aprPercent`. */
-export const amortizedPayment = (principal: number, aprPercent: number, months: number): number => {
-  const rate = aprPercent / 1200;
-  return rate === 0 ? principal / months : (principal * rate) / (1 - (1 + rate) ** -months);
-};
-
-/** Whole calendar months from a YYYY-MM-DD day to `asOf`. */
-const monthsSince = (date: string, asOf: Date): number => {
-  const from = new Date(`${date}T00:00:00Z`);
-  return (asOf.getUTCFullYear() - from.getUTCFullYear()) * 12 + asOf.getUTCMonth() - from.getUTCMonth();
-};
 
 /**
  * The open accounts of a file that have what a refinance is priced from: a balance, an APR and, for a loan, a term
@@ -67,9 +57,8 @@ export const refinanceableAccounts = (
   });
 
 /**
- * The APR an offer is assumed to give a score: its highest at its minimum score, falling evenly to its lowest at
- * 850 (lenders price by score band; the catalogue states only the two ends). In hundredths of a percent, kept within
- * the offer's range (a 7.875 % top rounds down to 7.87 %, not up past it).
+ * The APR an offer gives a score: its highest at its minimum score falling evenly to its lowest at 850, in hundredths
+ * of a percent and never outside its range.
  */
 export const offeredApr = (offer: Pick<CatalogueEntry, 'apr' | 'minScore'>, score: number): number => {
   const span = SCORE_MAX - offer.minScore;
@@ -96,9 +85,8 @@ const savingOn = (
 };
 
 /**
- * The offer's savings for a user with `score`, against the account on file it saves most on over the account's
- * remaining months (ties: the larger monthly saving, then the account id, so the choice is stable); null when no
- * account qualifies. Figures in whole dollars; the caller decides whether the user is pre-qualified for the offer.
+ * The offer's savings at `score` against the account it saves most on (ties: larger monthly, then account id), in
+ * whole dollars; null when none qualifies. Pre-qualification is the caller's to decide.
  */
 export const savingsFor = (
   offer: Pick<CatalogueEntry, 'refinances' | 'creditLimit' | 'apr' | 'minScore'>,
@@ -127,11 +115,7 @@ export const savingsFor = (
   };
 };
 
-/**
- * The accounts some offer could save on at some score: a saving only grows with the score (the offered APR falls and
- * more offers pre-qualify), so one that no offer makes at 850 is made at no score. A user left with none has offers
- * that depend on the score alone.
- */
+/** The accounts some offer saves on at 850: savings only grow with the score, so no other account ever qualifies. */
 export const accountsWorthComparing = (
   offers: readonly Pick<CatalogueEntry, 'refinances' | 'creditLimit' | 'apr' | 'minScore'>[],
   accounts: readonly RefinanceableAccount[],

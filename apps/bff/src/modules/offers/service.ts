@@ -77,20 +77,15 @@ export const listCatalogue = async (ctx: AppContext, query: TListOffersCatalogQu
 };
 
 /**
- * One user's page depends only on the month (the catalogue's dates and which offers are active change at a month's
- * turn, catalogue.ts), the score, the filters, the offset and the size, and, for a user with an account an offer could
- * refinance, on the file on record (the savings): pages made lately are kept, so a user's offers asked again cost no
- * filtering, ranking or shaping. Users with nothing to refinance share pages by score; the others' pages are keyed by
- * their file on record too (user and pull time: a new pull is a new key). Kept per config (the application URLs),
- * frozen because every answer that hits shares them; marked shared, so the answer writer reuses the page's JSON
- * (http/route.ts), which is right because what the items hold besides their own fields is constant data.
+ * Recent pages, keyed by everything a page depends on: the month (catalogue.ts), the score, the savings basis, the
+ * filters, offset and size. Kept per config (the application URLs), frozen and marked shared: hits reuse the JSON.
  */
 const rankedPages = new WeakMap<AppContext['config'], LRUCache<string, { items: readonly TOffer[]; total: number }>>();
 const RANKED_PAGES_KEPT = 2_000;
 
-/** What a user's savings are worked out from: the file on record's accounts an offer could refinance, and its identity. */
+/** What a user's savings are worked out from: the file on record's accounts an offer could refinance, and their key. */
 interface SavingsBasis {
-  /** `userId@pullTime`, or '' when no offer could refinance any account for less (the page is then the score's alone). */
+  /** The accounts' figures, or '' when no offer could refinance any (the page is then the score's alone). */
   key: string;
   accounts: readonly RefinanceableAccount[];
 }
@@ -104,7 +99,9 @@ const savingsBasisOf = (userId: string, record: FileOnRecord): SavingsBasis => {
     CATALOGUE,
     refinanceableAccounts(record.file, record.asOf, (tradelineId) => accountIdOf(userId, tradelineId)),
   );
-  const basis = { key: accounts.length ? `${userId}@${record.asOf.getTime()}` : '', accounts };
+  // By content, not pull time: a pull with the same asOf (a frozen test clock) can still change a balance.
+  const key = accounts.map((a) => `${a.accountId}:${a.kind}:${a.balance}:${a.apr}:${a.monthlyPayment}:${a.remainingMonths}`);
+  const basis = { key: key.join(','), accounts };
   basisByFile.set(record.file, basis);
   return basis;
 };

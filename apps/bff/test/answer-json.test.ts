@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { sharedAnswerData } from '../src/core/shared-answer.ts';
-import { answerJson } from '../src/http/route.ts';
+import { answerBytes } from '../src/http/route.ts';
+
+const answerJson = (body: unknown) => String(answerBytes(body));
 
 /** An answer whose data is shared between requests (marked) reuses its JSON; the bytes stay JSON.stringify's. */
-describe('answerJson', () => {
+describe('answerBytes', () => {
   const items = sharedAnswerData([{ offerId: 'off_1', apr: { min: 1.5, max: 2 } }, { offerId: 'off_2' }]);
 
   it('writes what JSON.stringify writes, for shared and unshared data, lists and single resources', () => {
@@ -11,6 +13,7 @@ describe('answerJson', () => {
       { data: items, pagination: { hasMore: true, nextCursor: 'abc', total: 9 }, meta: { requestId: 'req_1' } },
       { data: items, meta: { requestId: 'req_2', timestamp: '2026-11-26T00:00:00.000Z' } },
       { data: items },
+      { data: sharedAnswerData({ street: '1••• M•••• Street', creditor: 'Crédit “Agricole”' }), meta: { requestId: 'req_4' } },
       { data: { userId: 'usr_1', name: 'Ann "Q"' }, meta: { requestId: 'req_3' } },
       { error: { code: 'NOT_FOUND', message: 'No such user.' } },
     ];

@@ -56,7 +56,7 @@ describe('the import rules (.dependency-cruiser.cjs, part of pnpm lint)', { time
       'apps/bff/src/core/api-error.ts': "\nimport type { Pagination } from '../http/envelope.ts';\n",
       'apps/bff/src/modules/users/repo.ts': "\nimport type { PreparedResponse } from '../../http/error-response.ts';\n",
       'apps/bff/src/modules/webhooks/log-repo.ts': "\nimport { send } from '../../http/route.ts';\n",
-      'apps/bff/src/modules/offers/service.ts': "\nimport { answerJson } from '../../http/route.ts';\n",
+      'apps/bff/src/modules/offers/service.ts': "\nimport { answerBytes } from '../../http/route.ts';\n",
       'apps/bff/src/modules/alerts/service.ts': "\nimport '../../db/keyset.ts';\n",
       'apps/bff/src/retention/prune.ts': "\nimport '../db/migrations/001-platform.ts';\n",
       'apps/widget/src/api-shortcut.ts': "import { createApp } from '../../bff/src/app.ts';\nexport { createApp };\n",

@@ -1,5 +1,5 @@
-/** The JSON of answer data a service shares between answers (`sharedAnswerData`), by identity; null until first written. */
-const sharedDataJson = new WeakMap<object, string | null>();
+/** The UTF-8 JSON of answer data a service shares between answers (`sharedAnswerData`), by identity; null until written. */
+const sharedDataBytes = new WeakMap<object, Buffer | null>();
 
 /**
  * Marks `data` as shared between answers and never changed again, nested values included (a page of offers): whoever
@@ -7,17 +7,20 @@ const sharedDataJson = new WeakMap<object, string | null>();
  * values. Lives here so that services mark their data without knowing how it is answered.
  */
 export const sharedAnswerData = <T extends object>(data: T): T => {
-  sharedDataJson.set(data, null);
+  sharedDataBytes.set(data, null);
   return data;
 };
 
-/** The JSON of data marked by `sharedAnswerData`, written on first use and reused after; undefined for unmarked data. */
-export const sharedJsonOf = (data: object): string | undefined => {
-  let json = sharedDataJson.get(data);
-  if (json === undefined) return undefined;
-  if (json === null) {
-    json = JSON.stringify(data);
-    sharedDataJson.set(data, json);
+/**
+ * The JSON of data marked by `sharedAnswerData` as UTF-8 bytes, written on first use and reused after (a large answer,
+ * a credit report, then costs a copy per request, not an encoding); undefined for unmarked data.
+ */
+export const sharedJsonBytesOf = (data: object): Buffer | undefined => {
+  let bytes = sharedDataBytes.get(data);
+  if (bytes === undefined) return undefined;
+  if (bytes === null) {
+    bytes = Buffer.from(JSON.stringify(data));
+    sharedDataBytes.set(data, bytes);
   }
-  return json;
+  return bytes;
 };

@@ -12,7 +12,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError, type ErrorDetail, validationError } from '../core/api-error.ts';
 import { runInAuditScope } from '../core/audit-trail.ts';
 import { type Caller, hasScope, type Principal } from '../core/principal.ts';
-import { sharedJsonOf } from '../core/shared-answer.ts';
+import { sharedJsonBytesOf } from '../core/shared-answer.ts';
 import { assertIpAllowed } from '../security/ip-allowlist.ts';
 import type { HttpRequest } from './api-request.ts';
 import { hasBody } from './body-shape.ts';
@@ -119,19 +119,20 @@ const prepareSuccess = (op: Operation, result: AnyHandlerResult, req: HttpReques
   };
 };
 
+const DATA_OPENING = Buffer.from('{"data":');
+
 /**
- * The answer's JSON. An envelope whose `data` a service marked shared (core/shared-answer.ts) reuses that data's JSON;
- * the rest of the envelope (pagination, meta) is serialised per answer. Envelopes put `data` first (prepareSuccess),
- * so the bytes are JSON.stringify's.
+ * The answer's JSON. An envelope whose `data` a service marked shared (core/shared-answer.ts) reuses that data's
+ * UTF-8 bytes, copied rather than encoded again; the rest of the envelope (pagination, meta) is serialised per answer.
+ * Envelopes put `data` first (prepareSuccess), so the bytes are JSON.stringify's.
  */
-export const answerJson = (body: unknown): string => {
+export const answerBytes = (body: unknown): Buffer | string => {
   const data = (body as { data?: unknown }).data;
-  if (typeof data !== 'object' || data === null) return JSON.stringify(body);
-  const json = sharedJsonOf(data);
-  if (json === undefined) return JSON.stringify(body);
+  const bytes = typeof data === 'object' && data !== null ? sharedJsonBytesOf(data) : undefined;
+  if (bytes === undefined) return JSON.stringify(body);
   const { data: _shared, ...rest } = body as Record<string, unknown>;
   const restJson = JSON.stringify(rest);
-  return restJson === '{}' ? `{"data":${json}}` : `{"data":${json},${restJson.slice(1)}`;
+  return Buffer.concat([DATA_OPENING, bytes, Buffer.from(restJson === '{}' ? '}' : `,${restJson.slice(1)}`)]);
 };
 
 /**
@@ -145,11 +146,11 @@ export const send = (res: ServerResponse, response: PreparedResponse) => {
     res.end();
     return;
   }
-  const json = answerJson(response.body);
+  const body = answerBytes(response.body);
   if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(json));
+  res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   if (res.req.method === 'HEAD') res.end();
-  else res.end(json);
+  else res.end(body);
 };
 
 /** `Idempotency-Key`: 1–255 characters under the contract's string policy, or 400 naming the header. */

@@ -2,9 +2,6 @@ import { MAX_FAILED_SESSIONS, type TEnrollmentInput, type TOffer } from '@credit
 import { bearerAuth, CreditClient } from '@credit/sdk';
 import { generateCreditFile } from '../../apps/bff/src/bureau/sandbox/generate-file.ts';
 import { SANDBOX_SSN } from '../../apps/bff/src/bureau/sandbox/sandbox-bureau.ts';
-import { datedCatalogue, isActive } from '../../apps/bff/src/modules/offers/catalogue.ts';
-import { rankForUser } from '../../apps/bff/src/modules/offers/ranking.ts';
-import { refinanceableAccounts } from '../../apps/bff/src/modules/offers/savings.ts';
 import type { TestApp } from '../../apps/bff/test/helpers/harness.ts';
 
 export { SANDBOX_SSN };
@@ -117,27 +114,11 @@ export const enrolLockedUser = async (
   return userId;
 };
 
-/** Enrolments `enrolActiveUserWithSavings` makes before it gives up. */
-const SAVINGS_ATTEMPTS = 15;
-/** Last names it screens for them: about one in fifteen sandbox files has an account an offer refinances for less. */
-const SAVINGS_CANDIDATES = 2_000;
-
 /**
- * Whether the sandbox file of Jane with `lastName` would, on `now`, have an offer carrying `estimatedSavings`: the
- * bureau's generator and the offers' own ranking, in this process. A guess to pick whom to enrol, never the answer.
+ * Enrolments `enrolActiveUserWithSavings` makes before it gives up: story 1004's files carry the costly rates of weaker
+ * years, and all but a few in a hundred have an offer that refinances one of their accounts for less.
  */
-const looksLikeSaver = (lastName: string, now: Date): boolean => {
-  const { score: _score, bureau: _bureau, ssn, ...identity } = JANE;
-  const file = generateCreditFile({ userId: 'screen', ...identity, lastName, ssnLast4: ssn }, now);
-  const score = file.monthlyScores.at(-1)?.score;
-  if (score === undefined) return false;
-  const active = datedCatalogue(now).filter((offer) => isActive(offer, now));
-  return rankForUser(
-    active,
-    score,
-    refinanceableAccounts(file, now, (id) => id),
-  ).some((r) => r.estimatedSavings);
-};
+const SAVINGS_ATTEMPTS = 5;
 
 export interface SaverUser {
   externalUserId: string;
@@ -146,28 +127,16 @@ export interface SaverUser {
   offers: TOffer[];
 }
 
-/**
- * Enrols and verifies Jane under other last names until the API lists an offer with `estimatedSavings` for one, at
- * most SAVINGS_ATTEMPTS times. Blind tries would miss a third of the time, so the names enrolled are those the
- * sandbox's own file and ranking say should have savings; the API's offers decide, and none at all is a failure.
- */
+/** Enrols and verifies Jane with story ssn 1004, under other last names, until the API lists an offer with savings. */
 export const enrolActiveUserWithSavings = async (app: TestApp, accessToken: string, prefix: string): Promise<SaverUser> => {
-  const now = app.clock.now();
   const tried: string[] = [];
-  for (let n = 0; n < SAVINGS_CANDIDATES && tried.length < SAVINGS_ATTEMPTS; n += 1) {
+  for (let n = 0; n < SAVINGS_ATTEMPTS; n += 1) {
     const lastName = `Saver${n}`;
-    if (!looksLikeSaver(lastName, now)) continue;
     const externalUserId = newExternalUserId(prefix);
-    const userId = await enrolActiveUser(app, accessToken, externalUserId, { lastName });
+    const userId = await enrolActiveUser(app, accessToken, externalUserId, { lastName, ssn: SANDBOX_SSN.costlyCreditStory });
     tried.push(lastName);
     const offers = await partnerSdk(app, accessToken).call('listUserOffers', { params: { userId }, query: { limit: 50 } });
     if (offers.data.some((offer) => offer.estimatedSavings)) return { externalUserId, userId, offers: offers.data };
   }
-  if (tried.length === 0) {
-    throw new Error(`None of ${SAVINGS_CANDIDATES} sandbox files (Jane as Saver0…) has an offer with savings this month`);
-  }
-  throw new Error(
-    `No offer with estimatedSavings for any of the ${tried.length} sandbox user(s) enrolled (Jane as ${tried.join(', ')}), ` +
-      "though the sandbox's file and the offers' ranking predicted savings for each",
-  );
+  throw new Error(`No offer with estimatedSavings for story 1004's Jane as ${tried.join(', ')}`);
 };

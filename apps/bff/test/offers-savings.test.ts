@@ -192,3 +192,24 @@ describe('estimatedSavings on a user’s offers', () => {
     expect((res.body.data as TOffer[]).every((o) => o.estimatedSavings === null)).toBe(true);
   });
 });
+
+describe('sandbox story 1004: costly credit worth refinancing', () => {
+  it('gives a good score whose offers save money, checked against the report', async () => {
+    const saved: string[] = [];
+    for (const lastName of ['Costly', 'Dearer', 'Pricey']) {
+      const userId = await enrolActiveUser(app, await tok(), {
+        ...identity('1004'),
+        lastName,
+        externalUserId: `costly-${lastName}`,
+        address: ADDRESS,
+      });
+      const [offers, report, score] = [await offersOf(userId), await reportOf(userId), await scoreOf(userId)];
+      expect(score).toBeGreaterThanOrEqual(700);
+      expect(report.summary.utilizationPercent).toBeGreaterThanOrEqual(30);
+      for (const offer of offers.filter((o) => o.estimatedSavings)) expectSavingsOf(offer, report, score);
+      if (offers[0]?.estimatedSavings) saved.push(lastName);
+    }
+    // All but a few in a hundred such files have savings (docs/partner/simulator.md); these three all do.
+    expect(saved).toEqual(['Costly', 'Dearer', 'Pricey']);
+  });
+});

@@ -52,8 +52,13 @@ const drawMonths = (r: MonthStream, first: number, last: number, count: number):
  * (or its closing or payoff, when earlier). A weak file's closed card with late payments may have been written off:
  * its late payments are then the months leading up to its closing month, which reports the charge-off.
  */
-export const baseAccountReport = (r: MonthStream, account: DrawnAccount, quality: number): AccountReportFields => {
-  const apr = drawApr(r, account.kind, quality);
+export const baseAccountReport = (
+  r: MonthStream,
+  account: DrawnAccount,
+  quality: number,
+  aprQuality = quality,
+): AccountReportFields => {
+  const apr = drawApr(r, account.kind, aprQuality);
   const first = monthIndexOfDay(account.openedOn);
   // The anchor's month is the monthly events' first: a base late payment falls before it.
   const ends = [account.closedOn, account.payoffOn].filter((end): end is string => end !== null).map(monthIndexOfDay);

@@ -190,10 +190,18 @@ const pastAddresses = (rng: SeededRandom, creditYears: number): PastAddress[] =>
   });
 };
 
-/** Stories need room to move (1001 swings about 40 points) or a calm, good file (1002). */
+/** Stories need room to move (1001 swings about 40 points) or a good file (1002, and 1004 to pre-qualify for refinancing). */
 const storyScore = (drawn: number, story: SandboxStory): number => {
   if (story === 'every_alert') return Math.max(540, Math.min(760, drawn));
   if (story === 'quiet') return Math.max(700, drawn);
+  if (story === 'costly_credit') return Math.max(720, drawn);
+  return drawn;
+};
+
+/** 1002 keeps its cards nearly unused; 1004 carries balances worth moving to a cheaper rate. */
+const storyUtilization = (drawn: number, story: SandboxStory): number => {
+  if (story === 'quiet') return Math.min(drawn, 9);
+  if (story === 'costly_credit') return Math.max(drawn, 45);
   return drawn;
 };
 
@@ -219,15 +227,19 @@ export const baseFile = (subject: CreditSubject, story: SandboxStory): BaseFile 
   const reportKey = new SeededRandom(`sandbox-bureau:report:v1:${subjectSeed(subject)}`).int(0, 0xffff_ffff);
   // The base file's report fields, drawn in this order: the accounts', then the records'.
   const report = new MonthStream(reportKey, REPORT_STREAMS.baseFile);
+  // 1004's accounts were priced when its credit was poor: each APR at the top of its kind's range.
+  const aprQuality = story === 'costly_credit' ? 0 : quality;
   return {
     bureau,
     score,
     quality,
-    utilization: story === 'quiet' ? Math.min(drawnUtilization, 9) : drawnUtilization,
+    utilization: storyUtilization(drawnUtilization, story),
     drift,
     key,
     // In place (the drawn accounts are this call’s own): copying each account cost more than drawing it.
-    accounts: drawnAccounts.map((account): SandboxAccount => Object.assign(account, baseAccountReport(report, account, quality))),
+    accounts: drawnAccounts.map(
+      (account): SandboxAccount => Object.assign(account, baseAccountReport(report, account, quality, aprQuality)),
+    ),
     inquiries: drawnInquiries,
     pastAddresses: drawnAddresses,
     reportKey,

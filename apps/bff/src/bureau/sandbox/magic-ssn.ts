@@ -11,13 +11,16 @@ export const SANDBOX_SSN = {
   quietStory: '1002',
   /** A fraud alert is on the file from the start. */
   fraudFlagStory: '1003',
+  /** A good score carrying the costly rates of weaker years: offers to refinance save money. */
+  costlyCreditStory: '1004',
 } as const;
 
-export type SandboxStory = 'ordinary' | 'every_alert' | 'quiet' | 'fraud_flag';
+export type SandboxStory = 'ordinary' | 'every_alert' | 'quiet' | 'fraud_flag' | 'costly_credit';
 
 export const storyOf = (ssnLast4: string): SandboxStory => {
   if (ssnLast4 === SANDBOX_SSN.everyAlertStory) return 'every_alert';
   if (ssnLast4 === SANDBOX_SSN.quietStory) return 'quiet';
   if (ssnLast4 === SANDBOX_SSN.fraudFlagStory) return 'fraud_flag';
+  if (ssnLast4 === SANDBOX_SSN.costlyCreditStory) return 'costly_credit';
   return 'ordinary';
 };

@@ -1,3 +1,4 @@
+import { FieldFrame } from '../ui/Field.tsx';
 import type { AmountRange } from './actions.ts';
 
 export interface AmountFieldProps {
@@ -19,66 +20,52 @@ export interface AmountFieldProps {
  * words ("$2,000", not "2000").
  */
 export function AmountField({ id, label, hint, error, value, onChange, range, format }: AmountFieldProps) {
-  const labelId = `${id}-label`;
-  const hintId = hint ? `${id}-hint` : '';
-  const errorId = error ? `${id}-error` : '';
-  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
   const typed = Number(value.replace(/[\s,$]/g, ''));
   const sliderValue = value.trim() !== '' && Number.isFinite(typed) ? Math.min(range.max, Math.max(range.min, typed)) : range.min;
   return (
-    <div className={`cw-field cw-amount ${error ? 'cw-field--invalid' : ''}`}>
-      <label className="cw-field__label" id={labelId} htmlFor={id}>
-        {label}
-      </label>
-      {hint ? (
-        <p className="cw-field__hint" id={hintId}>
-          {hint}
-        </p>
-      ) : null}
-      <div className="cw-amount__controls">
-        <div className="cw-amount__number">
-          {range.kind === 'currency' ? (
-            <span className="cw-amount__prefix" aria-hidden="true">
-              $
-            </span>
-          ) : null}
-          <input
-            id={id}
-            type="number"
-            inputMode={range.kind === 'months' ? 'numeric' : 'decimal'}
-            className={`cw-input ${range.kind === 'currency' ? 'cw-amount__input--currency' : ''}`}
-            min={range.min}
-            max={range.limit}
-            step={range.kind === 'months' ? 1 : 'any'}
-            value={value}
-            onChange={(event) => onChange(event.target.value)}
-            aria-describedby={describedBy}
-            aria-invalid={error ? true : undefined}
-          />
-        </div>
-        <input
-          type="range"
-          className="cw-range"
-          min={range.min}
-          max={range.max}
-          step={range.step}
-          value={sliderValue}
-          onChange={(event) => onChange(event.target.value)}
-          aria-labelledby={labelId}
-          aria-describedby={describedBy}
-          aria-valuetext={format(sliderValue)}
-        />
-      </div>
-      <div className="cw-range__ends" aria-hidden="true">
-        <span>{format(range.min)}</span>
-        <span>{format(range.max)}</span>
-      </div>
-      {error ? (
-        <p className="cw-field__error" id={errorId}>
-          <span aria-hidden="true">⚠ </span>
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <FieldFrame id={id} label={label} hint={hint} error={error} className="cw-amount">
+      {({ labelId, describedBy, invalid }) => (
+        <>
+          <div className="cw-amount__controls">
+            <div className="cw-amount__number">
+              {range.kind === 'currency' ? (
+                <span className="cw-amount__prefix" aria-hidden="true">
+                  $
+                </span>
+              ) : null}
+              <input
+                id={id}
+                type="number"
+                inputMode={range.kind === 'months' ? 'numeric' : 'decimal'}
+                className={`cw-input ${range.kind === 'currency' ? 'cw-amount__input--currency' : ''}`}
+                min={range.min}
+                max={range.limit}
+                step={range.kind === 'months' ? 1 : 'any'}
+                value={value}
+                onChange={(event) => onChange(event.target.value)}
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+              />
+            </div>
+            <input
+              type="range"
+              className="cw-range"
+              min={range.min}
+              max={range.max}
+              step={range.step}
+              value={sliderValue}
+              onChange={(event) => onChange(event.target.value)}
+              aria-labelledby={labelId}
+              aria-describedby={describedBy}
+              aria-valuetext={format(sliderValue)}
+            />
+          </div>
+          <div className="cw-range__ends" aria-hidden="true">
+            <span>{format(range.min)}</span>
+            <span>{format(range.max)}</span>
+          </div>
+        </>
+      )}
+    </FieldFrame>
   );
 }

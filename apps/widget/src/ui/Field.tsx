@@ -5,20 +5,23 @@ interface FieldFrameProps {
   hint?: ReactNode;
   /** The problem with the current value; linked to the control with aria-describedby. */
   error?: string | null;
-  children: (control: { id: string; describedBy: string | undefined; invalid: boolean }) => ReactNode;
+  children: (control: { id: string; labelId: string; describedBy: string | undefined; invalid: boolean }) => ReactNode;
   id?: string;
+  /** Added to the frame's own class (a field laid out differently, such as an amount with a slider). */
+  className?: string;
 }
 
 /** Label, hint, control and error message, wired for screen readers (WCAG 1.3.1, 3.3.1, 3.3.2). */
-export function FieldFrame({ label, hint, error, children, id }: FieldFrameProps) {
+export function FieldFrame({ label, hint, error, children, id, className }: FieldFrameProps) {
   const generated = useId();
   const controlId = id ?? generated;
   const hintId = hint ? `${controlId}-hint` : '';
   const errorId = error ? `${controlId}-error` : '';
+  const labelId = `${controlId}-label`;
   const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={`cw-field ${error ? 'cw-field--invalid' : ''}`}>
-      <label className="cw-field__label" htmlFor={controlId}>
+    <div className={`cw-field ${className ?? ''} ${error ? 'cw-field--invalid' : ''}`}>
+      <label className="cw-field__label" id={labelId} htmlFor={controlId}>
         {label}
       </label>
       {hint ? (
@@ -26,7 +29,7 @@ export function FieldFrame({ label, hint, error, children, id }: FieldFrameProps
           {hint}
         </p>
       ) : null}
-      {children({ id: controlId, describedBy, invalid: Boolean(error) })}
+      {children({ id: controlId, labelId, describedBy, invalid: Boolean(error) })}
       {error ? (
         <p className="cw-field__error" id={errorId}>
           <span aria-hidden="true">⚠ </span>

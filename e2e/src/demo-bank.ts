@@ -14,6 +14,8 @@ export interface DemoBankOptions {
   demo?: boolean;
   /** Also serve a bare partner page on localhost, for journeys that call the loader themselves. Default: false. */
   partnerPage?: boolean;
+  /** The partner's client name; its sandbox sample offers are named after it. Default: the harness's "Test bank n". */
+  clientName?: string;
 }
 
 export interface DemoBank {
@@ -34,7 +36,12 @@ export interface DemoBank {
  * The fields are there once the hooks ran (inside tests and later hooks), not while the suite is being collected.
  */
 export const useDemoBank = (options: DemoBankOptions = {}): DemoBank => {
-  const { embedOrigins = ['http://localhost:*'], demo: withDemo = true, partnerPage: withPartnerPage = false } = options;
+  const {
+    embedOrigins = ['http://localhost:*'],
+    demo: withDemo = true,
+    partnerPage: withPartnerPage = false,
+    clientName,
+  } = options;
   const started: {
     browser?: Browser;
     app?: TestApp;
@@ -48,7 +55,7 @@ export const useDemoBank = (options: DemoBankOptions = {}): DemoBank => {
     assertBuilt();
     [started.browser, started.app] = await Promise.all([sharedBrowser(), openMigratedTestDb().then(startApi)]);
     const app = started.app;
-    started.partner = await createPartner(app, embedOrigins);
+    started.partner = await createPartner(app, embedOrigins, clientName);
     const partner = started.partner;
     started.sdk = app.sdk(partner.client);
     [started.demo, started.partnerPage] = await Promise.all([

@@ -27,9 +27,12 @@ export interface Partner {
   accessToken: string;
 }
 
-/** A partner whose pages may embed the widget only from `embedOrigins` (nothing else on this API allows more). */
-export const createPartner = async (app: TestApp, embedOrigins: string[]): Promise<Partner> => {
-  const client = await app.createClient({ embedOrigins, scopes: ALL_SCOPES });
+/**
+ * A partner whose pages may embed the widget only from `embedOrigins` (nothing else on this API allows more), named
+ * `name` when given (a sandbox client's sample offers carry its name).
+ */
+export const createPartner = async (app: TestApp, embedOrigins: string[], name?: string): Promise<Partner> => {
+  const client = await app.createClient({ embedOrigins, scopes: ALL_SCOPES, ...(name ? { name } : {}) });
   return { client, accessToken: await app.token(client) };
 };
 

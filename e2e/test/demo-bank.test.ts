@@ -8,8 +8,8 @@ import { staysCurrentJourneys } from './demo-bank/stays-current.ts';
 
 /**
  * The demo bank as its customers use it: a first visit (layout shift, a clean console, the favicon, Apply,
- * compressed assets), a widget that stays current without a reload, every screen on a narrow phone, and the Report,
- * What-if and savings-offer screens against what the API answers.
+ * compressed assets), a widget that stays current without a reload, every screen on a narrow phone, and the Report
+ * and What-if screens against what the API answers (the Offers tab's journey is offers-journey.test.ts).
  * One file, so one API, one demo bank and one Chromium serve them all: each test file starts its own, and
  * the files run one after another on a small machine.
  */

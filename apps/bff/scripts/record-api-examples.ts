@@ -186,12 +186,60 @@ const main = async () => {
     await call('listOffers', { token, query: { type: 'credit_card', limit: '2' } });
     const offers = (await call('listUserOffers', { token, params: { userId }, query: { limit: '2' } })).answer.data;
     const offerId = offers[0].offerId as string;
-    await call('recordOfferClick', {
+    await call('recordOfferImpressions', {
       token,
-      params: { userId, offerId },
-      body: { source: 'dashboard', metadata: { page: 'offers', position: 0 } },
+      params: { userId },
+      body: { offerIds: offers.map((o: { offerId: string }) => o.offerId) },
     });
+    const click = (
+      await call('recordOfferClick', {
+        token,
+        params: { userId, offerId },
+        body: { source: 'dashboard', metadata: { page: 'offers', position: 0 } },
+      })
+    ).answer.data;
+    // The bank's application reports its progress against the click it came from.
+    await call('recordOfferOutcome', { token, params: { clickId: click.clickId }, body: { stage: 'applied' } });
+    await call('getOfferClick', { token, params: { clickId: click.clickId } });
     await call('sandboxConvertOffer', { token, params: { userId, offerId } });
+    // Maple Bank adds its own auto refinance: two rate bands, who qualifies, its costs.
+    const created = (
+      await call('createOffer', {
+        token,
+        body: {
+          type: 'loan',
+          name: 'Maple Auto Refinance',
+          description: 'Move your car loan to Maple for a lower fixed rate.',
+          aprType: 'fixed',
+          tiers: [
+            { minScore: 660, maxScore: 739, apr: 7.49, creditLimit: { min: 5000, max: 50000 } },
+            { minScore: 740, maxScore: 850, apr: 5.24, creditLimit: { min: 5000, max: 75000 } },
+          ],
+          rules: {
+            minScore: 660,
+            noDelinquencyMonths: 12,
+            states: ['IL', 'WI'],
+            refinance: { accountKinds: ['auto_loan'], minBalance: 5000, minAprAbove: 1 },
+          },
+          costs: { annualFee: 0, originationFeePercent: 0.5 },
+          termMonths: 60,
+          applicationUrl: 'https://apply.maple.example/auto-refinance?click={clickId}&customer={externalUserId}',
+        },
+      })
+    ).answer.data;
+    await call('getOffer', { token, params: { offerId: created.offerId } });
+    await call('updateOffer', {
+      token,
+      params: { offerId: created.offerId },
+      body: { description: 'Move your car loan to Maple for a lower fixed rate; no payment for 60 days.' },
+    });
+    await call('getOfferVersion', { token, params: { offerId: created.offerId, version: '1' } });
+    await call('pauseOffer', { token, params: { offerId: created.offerId } });
+    await call('resumeOffer', { token, params: { offerId: created.offerId } });
+    await call('listOfferAudience', { token, params: { offerId }, query: { limit: '2' } });
+    const today = clock.now().toISOString().slice(0, 10);
+    await call('getProgramResults', { token, query: { from: today, to: today, interval: 'day' } });
+    await call('archiveOffer', { token, params: { offerId: created.offerId } });
     // A month on, the customer asks for a fresh score (a refresh now pulls the file as of that day).
     clock.advance(31 * 24 * 3600 * 1000);
     token = (

@@ -9,7 +9,9 @@ const bearerOperations = ALL_OPERATIONS.filter((op): op is Operation & { auth: {
 
 /** Well-formed ids for the other path parameters: the route must decide on auth before it looks them up. */
 const PLACEHOLDER_IDS: Record<string, string> = {
-  offerId: 'off_nwbCashBack001',
+  offerId: 'off_doesNotExist0001',
+  clickId: 'clk_doesNotExist0001',
+  version: '1',
   alertId: 'alt_doesNotExist0001',
   webhookId: 'wh_doesNotExist0001',
   deliveryId: 'del_doesNotExist0001',
@@ -23,7 +25,8 @@ let userId: string;
 let userToken: string;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  // Two token requests per operation and case: more than the default 100 a minute; rate limits have their own tests.
+  app = await startTestApp({ config: { RATE_LIMIT_AUTH_PER_MIN: '10000' } });
   client = await app.createClient();
   const token = await app.token(client);
   // Active, so credit routes get past USER_NOT_ENROLLED and only the auth rules decide.
@@ -122,6 +125,19 @@ const EXTENSIONS = [
   // Audit trail (issue 24): the client's tamper-evident record of reads, pulls, tokens, deletions and secrets.
   'GET /v1/audit-events',
   'POST /v1/audit-events/verify', // the chain checked by the running service (the CLI's `verify --api`)
+  // The bank's own offers program: its catalogue, impressions, outcomes against clicks, audiences and results.
+  'POST /v1/offers',
+  'GET /v1/offers/{offerId}',
+  'GET /v1/offers/{offerId}/versions/{version}',
+  'PATCH /v1/offers/{offerId}',
+  'POST /v1/offers/{offerId}/pause',
+  'POST /v1/offers/{offerId}/resume',
+  'POST /v1/offers/{offerId}/archive',
+  'GET /v1/offers/{offerId}/audience',
+  'GET /v1/offers/clicks/{clickId}',
+  'POST /v1/offers/clicks/{clickId}/outcomes',
+  'GET /v1/offers/results',
+  'POST /v1/users/{userId}/offers/impressions',
   'POST /widget/session', // the widget frame's cookie session
   'GET /widget/session',
 ];

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrate } from '../src/db/migrate.ts';
+import { hashSecret } from '../src/security/secret-hash.ts';
+import { DEFAULT_SECRET, startTestApp } from './helpers/harness.ts';
 import { openTestDb } from './helpers/test-db.ts';
 
 /** Applies the migrations before `version` as `migrate` would, so data can be written in the older shape. */
@@ -104,6 +106,118 @@ describe('migration 016 (the file on record)', () => {
       expect(byId.usr_unscheduled?.next).toBeNull();
     } finally {
       await db.close();
+    }
+  });
+});
+
+describe('migration 018 (each client’s own offers)', () => {
+  it('keeps clicked offers of the shared catalogue as the client’s archived offers, conversions as funded, counts seeded', async () => {
+    const db = await openTestDb();
+    await migrateUpTo(db, '018-offers-program');
+    await db.query(
+      `insert into clients (id, name, environment, secret_hash, scopes, contact_email, created_at)
+       values ('cli_sbx_legacybank', 'Legacy Bank', 'sandbox', $1, '{read,write,offers,webhooks,admin}', 'a@example.test', now()),
+              ('cli_sbx_quietbank', 'Quiet Bank', 'sandbox', 'x', '{read}', 'q@example.test', now())`,
+      [await hashSecret(DEFAULT_SECRET)],
+    );
+    await db.exec(`
+      insert into users (id, client_id, external_user_id, status, created_at, verified_at) values
+        ('usr_legacyClicker01', 'cli_sbx_legacybank', 'legacy-a', 'active', '2026-05-01T09:00:00Z', '2026-05-02T10:00:00Z'),
+        ('usr_legacyPending01', 'cli_sbx_legacybank', 'legacy-b', 'pending_verification', '2026-05-01T11:00:00Z', null),
+        ('usr_quietCustomer01', 'cli_sbx_quietbank', 'quiet-a', 'pending_verification', '2026-05-03T09:00:00Z', null);
+      insert into consents (id, client_id, user_id, terms_version, method, purpose, recipients, accepted_at, recorded_at, expires_at)
+        values ('cns_legacy0000001', 'cli_sbx_legacybank', 'usr_legacyClicker01', 'v1', 'sandbox_default', 'credit_monitoring',
+          '{Legacy Bank}', '2026-05-01T09:00:00Z', '2026-05-01T09:00:00Z', '2027-05-01T09:00:00Z');
+      insert into offer_clicks (id, user_id, client_id, offer_id, clicked_at, recorded_at) values
+        ('clk_legacyCashBack1', 'usr_legacyClicker01', 'cli_sbx_legacybank', 'off_nwbCashBack001', '2026-05-05T12:00:00Z', '2026-05-05T12:00:00Z'),
+        ('clk_legacyCashBack2', 'usr_legacyClicker01', 'cli_sbx_legacybank', 'off_nwbCashBack001', '2026-05-06T12:00:00Z', '2026-05-06T12:00:00Z'),
+        ('clk_legacyAutoRefi1', 'usr_legacyClicker01', 'cli_sbx_legacybank', 'off_fcuAutoRefi001', '2026-05-06T13:00:00Z', '2026-05-06T13:00:00Z');
+      insert into offer_conversions (id, click_id, user_id, client_id, offer_id, converted_at) values
+        ('cnv_legacy0000001', 'clk_legacyCashBack1', 'usr_legacyClicker01', 'cli_sbx_legacybank', 'off_nwbCashBack001', '2026-05-07T08:00:00Z');
+    `);
+    await migrate(db);
+
+    const offers = await db.query<{ client_id: string; id: string; status: string; version: number; created_at: Date }>(
+      'select client_id, id, status, version, created_at from offers order by id',
+    );
+    expect(
+      offers.rows.map((r) => ({ ...r, version: Number(r.version), created_at: new Date(r.created_at).toISOString() })),
+    ).toEqual([
+      {
+        client_id: 'cli_sbx_legacybank',
+        id: 'off_fcuAutoRefi001',
+        status: 'archived',
+        version: 1,
+        created_at: '2026-05-06T13:00:00.000Z',
+      },
+      {
+        client_id: 'cli_sbx_legacybank',
+        id: 'off_nwbCashBack001',
+        status: 'archived',
+        version: 1,
+        created_at: '2026-05-05T12:00:00.000Z',
+      },
+    ]);
+    const versions = await db.query<{ offer_id: string }>('select offer_id from offer_versions order by offer_id');
+    expect(versions.rows.map((r) => r.offer_id)).toEqual(['off_fcuAutoRefi001', 'off_nwbCashBack001']);
+
+    // Through the API: the archived offers, the click funded before stages existed, outcomes still taken, the counts.
+    const app = await startTestApp({ db });
+    try {
+      const token = await app.token({ id: 'cli_sbx_legacybank', secret: DEFAULT_SECRET });
+      const archived = await app.request('GET', '/v1/offers?status=archived', { token });
+      expect(archived.body.data.map((o: { offerId: string; name: string }) => [o.offerId, o.name])).toEqual([
+        ['off_fcuAutoRefi001', 'Fabrikam Auto Refinance'],
+        ['off_nwbCashBack001', 'Northwind Cash Back Card'],
+      ]);
+      const funded = await app.request('GET', '/v1/offers/clicks/clk_legacyCashBack1', { token });
+      expect(funded.body.data).toEqual({
+        clickId: 'clk_legacyCashBack1',
+        offerId: 'off_nwbCashBack001',
+        offerVersion: null,
+        userId: 'usr_legacyClicker01',
+        externalUserId: 'legacy-a',
+        clickedAt: '2026-05-05T12:00:00.000Z',
+        stage: 'funded',
+        outcomes: [
+          { stage: 'funded', amount: null, occurredAt: '2026-05-07T08:00:00.000Z', recordedAt: '2026-05-07T08:00:00.000Z' },
+        ],
+      });
+      const backwards = await app.request('POST', '/v1/offers/clicks/clk_legacyCashBack1/outcomes', {
+        token,
+        body: { stage: 'applied' },
+      });
+      expect(backwards.status).toBe(409);
+      const applied = await app.request('POST', '/v1/offers/clicks/clk_legacyAutoRefi1/outcomes', {
+        token,
+        body: { stage: 'applied' },
+      });
+      expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+      expect(applied.body.data).toMatchObject({ offerVersion: null, stage: 'applied' });
+
+      const results = await app.request('GET', '/v1/offers/results?from=2026-05-01&to=2026-05-31&interval=month', { token });
+      expect(results.body.data.totals).toEqual({
+        enrolled: 2,
+        verified: 1,
+        consented: 1,
+        looked: 0,
+        impressions: 0,
+        clicks: 3,
+        applications: 1,
+        approvals: 1,
+        declines: 0,
+        funded: 1,
+        fundedAmount: 0,
+      });
+      const byOffer = Object.fromEntries(
+        results.body.data.offers.map((o: { offerId: string; clicks: number; funded: number }) => [
+          o.offerId,
+          [o.clicks, o.funded],
+        ]),
+      );
+      expect(byOffer).toMatchObject({ off_nwbCashBack001: [2, 1], off_fcuAutoRefi001: [1, 0] });
+    } finally {
+      await app.close();
     }
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { CreditFile, CreditSubject } from '../src/bureau/provider.ts';
 import { generateCreditFile } from '../src/bureau/sandbox/generate-file.ts';
+import { SANDBOX_SSN } from '../src/bureau/sandbox/magic-ssn.ts';
 
 // Partners' sandbox users, their identity questions and their alerts are built on these figures. The full report's
 // fields (payment grids, collections, employers, …) come from random streams of their own so that none of them moves.
@@ -68,10 +69,10 @@ describe('sandbox files keep every figure they had', () => {
         'tl_2 credit_card Adventure Works Card Services 2015-07-03→open 13600/3146 late 0',
         'tl_3 credit_card Wide World Bank 2020-08-08→open 14000/3934 late 0',
         'tl_4 student_loan Graphic Design Institute Lending 2016-01-02→2026-01-02 31000/0 late 0',
-        'tl_5 mortgage Margie’s Home Lending 2023-01-01→open 370000/298418 late 1',
+        'tl_5 mortgage Margie’s Home Lending 2023-01-01→open 370000/343122 late 1',
       ],
       inquiries: 3,
-      digest: '7b8cfb6b4ba0ad6b',
+      digest: 'd0992eb203863e64',
     });
   });
 
@@ -84,11 +85,11 @@ describe('sandbox files keep every figure they had', () => {
         'tl_2 credit_card Wide World Bank 2014-05-27→open 5300/2923 late 2',
         'tl_3 credit_card Adventure Works Card Services 2015-10-21→open 7400/6811 late 1',
         'tl_4 credit_card Woodgrove Bank 2014-09-14→2023-04-08 5900/0 late 2',
-        'tl_5 personal_loan Blue Yonder Personal Finance 2024-08-08→open 10000/4953 late 2',
+        'tl_5 personal_loan Blue Yonder Personal Finance 2024-08-08→open 10000/6815 late 2',
         'tl_202506 credit_card Adventure Works Card Services 2025-06-12→open 6400/3648 late 0',
       ],
       inquiries: 5,
-      digest: '524e0ecc6696329a',
+      digest: '6854571486c6ec5e',
     });
   });
 
@@ -138,6 +139,52 @@ describe('sandbox files keep every figure they had', () => {
     const days = ['2024-06-30T12:00:00Z', '2025-01-01T00:00:00Z', '2026-02-14T09:00:00Z', '2028-09-03T18:00:00Z'];
     const all = createHash('sha256');
     for (const subject of people) for (const day of days) all.update(digest(generateCreditFile(subject, new Date(day))));
-    expect(all.digest('hex').slice(0, 16)).toBe('c10029a65d54f335');
+    expect(all.digest('hex').slice(0, 16)).toBe('4c0c0a88c444021b');
+  });
+});
+
+describe('sandbox loans follow their amortization schedule', () => {
+  /** Month by month at the loan's APR, each month's interest added and the payment taken off. */
+  const owedAfter = (principal: number, apr: number, months: number, payment: number) => {
+    let balance = principal;
+    for (let month = 0; month < months; month++) balance += (balance * apr) / 1200 - payment;
+    return balance;
+  };
+  /** What is owed after the last month falls linearly with the payment: two runs give the one that leaves nothing. */
+  const levelPayment = (principal: number, apr: number, months: number) => {
+    const unpaid = owedAfter(principal, apr, months, 0);
+    return unpaid / (unpaid - owedAfter(principal, apr, months, 1));
+  };
+  /** The payments due by `today`: one a month after opening, on the opening day or the 28th when that is later. */
+  const paymentsDue = (openedOn: string, termMonths: number, today: string) => {
+    const [year, month, day] = openedOn.split('-').map(Number) as [number, number, number];
+    let due = 0;
+    for (let k = 1; k <= termMonths; k++) {
+      if (new Date(Date.UTC(year, month - 1 + k, Math.min(28, day))).toISOString().slice(0, 10) <= today) due += 1;
+    }
+    return due;
+  };
+
+  it('owes what the schedule leaves, so the level payment of that over the months left is the payment reported', () => {
+    const people = Array.from({ length: 200 }, (_, i) =>
+      person(`Person${i}`, i % 4 === 0 ? SANDBOX_SSN.costlyCreditStory : '1234', `19${40 + (i % 60)}-0${1 + (i % 9)}-1${i % 9}`),
+    );
+    const days = ['2025-01-01T00:00:00Z', '2026-11-23T10:00:00Z', '2029-06-15T12:00:00Z'];
+    let loans = 0;
+    for (const subject of people) {
+      for (const day of days) {
+        for (const t of generateCreditFile(subject, new Date(day)).tradelines) {
+          if (t.kind === 'credit_card' || t.status !== 'open') continue;
+          loans += 1;
+          const [apr, term] = [t.apr as number, t.termMonths as number];
+          const paid = paymentsDue(t.openedOn, term, day.slice(0, 10));
+          expect(paid).toBeLessThan(term);
+          const original = levelPayment(t.limitOrAmount, apr, term);
+          expect(Math.abs(t.balance - owedAfter(t.limitOrAmount, apr, paid, original))).toBeLessThanOrEqual(0.5 + 1e-6);
+          expect(Math.abs((t.monthlyPayment as number) - levelPayment(t.balance, apr, term - paid))).toBeLessThanOrEqual(1);
+        }
+      }
+    }
+    expect(loans).toBeGreaterThan(300);
   });
 });

@@ -6,7 +6,7 @@ import type { DemoBank } from '../../src/demo-bank.ts';
 import { sidewaysOverflow } from '../../src/overflow.ts';
 import { openDashboardTab, shownScore, widgetFrame } from '../../src/pages.ts';
 import { runJourney } from '../../src/screen-check.ts';
-import { enrolActiveUser, enrolActiveUserWithSavings, newExternalUserId } from '../../src/users.ts';
+import { enrolActiveUser, newExternalUserId } from '../../src/users.ts';
 
 const MONTHS = [
   'January',
@@ -24,10 +24,6 @@ const MONTHS = [
 ];
 const NARROW = { width: 320, height: 800 };
 const PHONE = DEVICES.mobile.viewport as { width: number; height: number };
-
-/** Dollars as the widget writes whole amounts ("$1,730"). */
-const usd = (value: number) =>
-  new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }).format(value);
 
 /** What the widget's strings say in each language, for the steps of the narrow journey. */
 const LOCALES = {
@@ -67,7 +63,7 @@ const accountCard = (frame: FrameLocator, account: TCreditReportAccount) =>
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export const reportAndSimulatorJourneys = (bank: DemoBank) =>
-  describe('the Report and What-if tabs, and the savings offers', () => {
+  describe('the Report and What-if tabs', () => {
     const openActiveCustomer = async (prefix: string) => {
       const externalUserId = newExternalUserId(prefix);
       const userId = await enrolActiveUser(bank.app, bank.partner.accessToken, externalUserId);
@@ -172,36 +168,6 @@ export const reportAndSimulatorJourneys = (bank: DemoBank) =>
           .filter({ hasText: new RegExp(`^${expected.simulatedScore}\\b.*${escapeRegExp(change)}$`) })
           .waitFor();
         await result.getByText(new RegExp(`^Your score now: ${expected.currentScore},`)).waitFor();
-      });
-    });
-
-    it('leads the Offers tab with the offer that saves money, its saving written out', { timeout: 90_000 }, async () => {
-      const saver = await enrolActiveUserWithSavings(bank.app, bank.partner.accessToken, 'saver');
-      const [first] = saver.offers;
-      const savings = first?.estimatedSavings;
-      if (!first || !savings) throw new Error(`the API lists an offer without savings first: ${JSON.stringify(first)}`);
-      const [report, { score }] = await Promise.all([
-        bank.sdk.call('getCreditReport', { params: { userId: saver.userId } }),
-        bank.sdk.call('getCreditScore', { params: { userId: saver.userId } }),
-      ]);
-      const account = report.accounts.find((candidate) => candidate.accountId === savings.comparedToAccountId);
-      if (!account) throw new Error(`the saving is against ${savings.comparedToAccountId}, which the report does not list`);
-
-      await runJourney(bank.browser, 'desktop', 'offers-savings', async ({ page }) => {
-        const frame = await openDashboard(page, saver.externalUserId, score);
-        await openDashboardTab(frame, 'Offers', 'Offers for you');
-        const panel = frame.getByRole('tabpanel');
-        await panel.getByText('Offers that could lower what you pay now come first.').waitFor();
-
-        const leading = panel.getByRole('listitem').first();
-        await leading.getByRole('heading', { level: 3, name: first.name, exact: true }).waitFor();
-        // The account is named once the report arrives ("your Wide World Bank credit card"); the types read as words.
-        await leading
-          .getByText(
-            `Save about ${usd(savings.monthly)} a month (${usd(savings.total)} in total) against your ` +
-              `${account.creditor} ${account.type.replace('_', ' ')}.`,
-          )
-          .waitFor();
       });
     });
 

@@ -68,6 +68,13 @@ export const ERROR_CODES = {
     when: 'Sandbox: the test clock (or the clock of the user this write is about) is advancing; only reads are served until it is `ready`.',
     fix: 'Wait for `sandbox.clock.ready` (or poll `GET /v1/sandbox/clocks/{clockId}` until `status` is `ready`), then retry.',
   },
+  OFFER_STATE_CONFLICT: {
+    status: 409,
+    when:
+      'The offer or the click is in a state that does not allow this: changing an archived offer, pausing a draft, ' +
+      'or an outcome that goes back (`approved` after `funded`, anything after `declined`).',
+    fix: 'Read the offer (`GET /v1/offers/{offerId}`) or the click (`GET /v1/offers/clicks/{clickId}`) for its state; outcomes move forward only.',
+  },
   IDEMPOTENCY_CONFLICT: {
     status: 409,
     when: 'The Idempotency-Key was used with a different request, or its first request is still running.',

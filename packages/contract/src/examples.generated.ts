@@ -607,7 +607,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
           "pulledAt": "2026-03-16T14:30:00.000Z",
           "summary": {
             "openAccounts": 4,
-            "totalBalance": 319543,
+            "totalBalance": 361611,
             "cardBalance": 13522,
             "totalCreditLimit": 44200,
             "utilizationPercent": 30.6,
@@ -629,7 +629,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "status": "open",
               "openedOn": "2023-01-01",
               "closedOn": null,
-              "balance": 306021,
+              "balance": 348089,
               "creditLimit": null,
               "originalAmount": 370000,
               "monthlyPayment": 1745,
@@ -1566,6 +1566,628 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       }
     }
   },
+  "archiveOffer": {
+    "request": {
+      "params": {
+        "offerId": "off_Ex4mple9aB3dE5fG7hJ9"
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "offerId": "off_Ex4mple9aB3dE5fG7hJ9",
+          "type": "loan",
+          "provider": "Maple Bank",
+          "name": "Maple Auto Refinance",
+          "description": "Move your car loan to Maple for a lower fixed rate; no payment for 60 days.",
+          "apr": {
+            "min": 5.24,
+            "max": 7.49,
+            "type": "fixed"
+          },
+          "creditLimit": {
+            "min": 5000,
+            "max": 75000
+          },
+          "annualFee": 0,
+          "signupBonus": null,
+          "preQualified": false,
+          "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_Ex4mple9aB3dE5fG7hJ9?clickId=%7BclickId%7D",
+          "status": "archived",
+          "startsAt": null,
+          "expiresAt": null,
+          "version": 5,
+          "termMonths": 60,
+          "rules": {
+            "states": [
+              "IL",
+              "WI"
+            ],
+            "minScore": 660,
+            "refinance": {
+              "minBalance": 5000,
+              "minAprAbove": 1,
+              "accountKinds": [
+                "auto_loan"
+              ]
+            },
+            "noDelinquencyMonths": 12
+          },
+          "tiers": [
+            {
+              "apr": 7.49,
+              "maxScore": 739,
+              "minScore": 660,
+              "creditLimit": {
+                "max": 50000,
+                "min": 5000
+              }
+            },
+            {
+              "apr": 5.24,
+              "maxScore": 850,
+              "minScore": 740,
+              "creditLimit": {
+                "max": 75000,
+                "min": 5000
+              }
+            }
+          ],
+          "costs": {
+            "annualFee": 0,
+            "originationFeePercent": 0.5,
+            "balanceTransferFeePercent": null,
+            "introApr": null
+          },
+          "createdAt": "2026-03-16T14:30:00.000Z",
+          "updatedAt": "2026-03-16T14:30:00.000Z",
+          "qualification": null,
+          "estimatedSavings": null
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-03-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "createOffer": {
+    "request": {
+      "body": {
+        "type": "loan",
+        "name": "Maple Auto Refinance",
+        "description": "Move your car loan to Maple for a lower fixed rate.",
+        "aprType": "fixed",
+        "tiers": [
+          {
+            "minScore": 660,
+            "maxScore": 739,
+            "apr": 7.49,
+            "creditLimit": {
+              "min": 5000,
+              "max": 50000
+            }
+          },
+          {
+            "minScore": 740,
+            "maxScore": 850,
+            "apr": 5.24,
+            "creditLimit": {
+              "min": 5000,
+              "max": 75000
+            }
+          }
+        ],
+        "rules": {
+          "minScore": 660,
+          "noDelinquencyMonths": 12,
+          "states": [
+            "IL",
+            "WI"
+          ],
+          "refinance": {
+            "accountKinds": [
+              "auto_loan"
+            ],
+            "minBalance": 5000,
+            "minAprAbove": 1
+          }
+        },
+        "costs": {
+          "annualFee": 0,
+          "originationFeePercent": 0.5
+        },
+        "termMonths": 60,
+        "applicationUrl": "https://apply.maple.example/auto-refinance?click={clickId}&customer={externalUserId}"
+      }
+    },
+    "response": {
+      "status": 201,
+      "body": {
+        "data": {
+          "offerId": "off_Ex4mple9aB3dE5fG7hJ9",
+          "type": "loan",
+          "provider": "Maple Bank",
+          "name": "Maple Auto Refinance",
+          "description": "Move your car loan to Maple for a lower fixed rate.",
+          "apr": {
+            "min": 5.24,
+            "max": 7.49,
+            "type": "fixed"
+          },
+          "creditLimit": {
+            "min": 5000,
+            "max": 75000
+          },
+          "annualFee": 0,
+          "signupBonus": null,
+          "preQualified": false,
+          "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_Ex4mple9aB3dE5fG7hJ9?clickId=%7BclickId%7D",
+          "status": "active",
+          "startsAt": null,
+          "expiresAt": null,
+          "version": 1,
+          "termMonths": 60,
+          "rules": {
+            "minScore": 660,
+            "noDelinquencyMonths": 12,
+            "states": [
+              "IL",
+              "WI"
+            ],
+            "refinance": {
+              "accountKinds": [
+                "auto_loan"
+              ],
+              "minBalance": 5000,
+              "minAprAbove": 1
+            }
+          },
+          "tiers": [
+            {
+              "minScore": 660,
+              "maxScore": 739,
+              "apr": 7.49,
+              "creditLimit": {
+                "min": 5000,
+                "max": 50000
+              }
+            },
+            {
+              "minScore": 740,
+              "maxScore": 850,
+              "apr": 5.24,
+              "creditLimit": {
+                "min": 5000,
+                "max": 75000
+              }
+            }
+          ],
+          "costs": {
+            "annualFee": 0,
+            "originationFeePercent": 0.5,
+            "balanceTransferFeePercent": null,
+            "introApr": null
+          },
+          "createdAt": "2026-03-16T14:30:00.000Z",
+          "updatedAt": "2026-03-16T14:30:00.000Z",
+          "qualification": null,
+          "estimatedSavings": null
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-03-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "getOffer": {
+    "request": {
+      "params": {
+        "offerId": "off_Ex4mple9aB3dE5fG7hJ9"
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "offerId": "off_Ex4mple9aB3dE5fG7hJ9",
+          "type": "loan",
+          "provider": "Maple Bank",
+          "name": "Maple Auto Refinance",
+          "description": "Move your car loan to Maple for a lower fixed rate.",
+          "apr": {
+            "min": 5.24,
+            "max": 7.49,
+            "type": "fixed"
+          },
+          "creditLimit": {
+            "min": 5000,
+            "max": 75000
+          },
+          "annualFee": 0,
+          "signupBonus": null,
+          "preQualified": false,
+          "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_Ex4mple9aB3dE5fG7hJ9?clickId=%7BclickId%7D",
+          "status": "active",
+          "startsAt": null,
+          "expiresAt": null,
+          "version": 1,
+          "termMonths": 60,
+          "rules": {
+            "states": [
+              "IL",
+              "WI"
+            ],
+            "minScore": 660,
+            "refinance": {
+              "minBalance": 5000,
+              "minAprAbove": 1,
+              "accountKinds": [
+                "auto_loan"
+              ]
+            },
+            "noDelinquencyMonths": 12
+          },
+          "tiers": [
+            {
+              "apr": 7.49,
+              "maxScore": 739,
+              "minScore": 660,
+              "creditLimit": {
+                "max": 50000,
+                "min": 5000
+              }
+            },
+            {
+              "apr": 5.24,
+              "maxScore": 850,
+              "minScore": 740,
+              "creditLimit": {
+                "max": 75000,
+                "min": 5000
+              }
+            }
+          ],
+          "costs": {
+            "annualFee": 0,
+            "originationFeePercent": 0.5,
+            "balanceTransferFeePercent": null,
+            "introApr": null
+          },
+          "createdAt": "2026-03-16T14:30:00.000Z",
+          "updatedAt": "2026-03-16T14:30:00.000Z",
+          "qualification": null,
+          "estimatedSavings": null
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-03-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "getOfferClick": {
+    "request": {
+      "params": {
+        "clickId": "clk_Ex4mple1aB3dE5fG7hJ9"
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "clickId": "clk_Ex4mple1aB3dE5fG7hJ9",
+          "offerId": "off_Ex4mple3aB3dE5fG7hJ9",
+          "offerVersion": 1,
+          "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
+          "externalUserId": "cust-1001",
+          "clickedAt": "2026-03-16T14:30:00.000Z",
+          "stage": "applied",
+          "outcomes": [
+            {
+              "stage": "applied",
+              "amount": null,
+              "occurredAt": "2026-03-16T14:30:00.000Z",
+              "recordedAt": "2026-03-16T14:30:00.000Z"
+            }
+          ]
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-03-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "getOfferVersion": {
+    "request": {
+      "params": {
+        "offerId": "off_Ex4mple9aB3dE5fG7hJ9",
+        "version": "1"
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "offerId": "off_Ex4mple9aB3dE5fG7hJ9",
+          "type": "loan",
+          "provider": "Maple Bank",
+          "name": "Maple Auto Refinance",
+          "description": "Move your car loan to Maple for a lower fixed rate.",
+          "apr": {
+            "min": 5.24,
+            "max": 7.49,
+            "type": "fixed"
+          },
+          "creditLimit": {
+            "min": 5000,
+            "max": 75000
+          },
+          "annualFee": 0,
+          "signupBonus": null,
+          "preQualified": false,
+          "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_Ex4mple9aB3dE5fG7hJ9?clickId=%7BclickId%7D",
+          "status": "active",
+          "startsAt": null,
+          "expiresAt": null,
+          "version": 1,
+          "termMonths": 60,
+          "rules": {
+            "states": [
+              "IL",
+              "WI"
+            ],
+            "minScore": 660,
+            "refinance": {
+              "minBalance": 5000,
+              "minAprAbove": 1,
+              "accountKinds": [
+                "auto_loan"
+              ]
+            },
+            "noDelinquencyMonths": 12
+          },
+          "tiers": [
+            {
+              "apr": 7.49,
+              "maxScore": 739,
+              "minScore": 660,
+              "creditLimit": {
+                "max": 50000,
+                "min": 5000
+              }
+            },
+            {
+              "apr": 5.24,
+              "maxScore": 850,
+              "minScore": 740,
+              "creditLimit": {
+                "max": 75000,
+                "min": 5000
+              }
+            }
+          ],
+          "costs": {
+            "annualFee": 0,
+            "originationFeePercent": 0.5,
+            "balanceTransferFeePercent": null,
+            "introApr": null
+          },
+          "createdAt": "2026-03-16T14:30:00.000Z",
+          "updatedAt": "2026-03-16T14:30:00.000Z",
+          "qualification": null,
+          "estimatedSavings": null
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-03-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "getProgramResults": {
+    "request": {
+      "query": {
+        "from": "2026-03-16",
+        "to": "2026-03-16",
+        "interval": "day"
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "from": "2026-03-16",
+          "to": "2026-03-16",
+          "interval": "day",
+          "totals": {
+            "enrolled": 2,
+            "verified": 1,
+            "consented": 3,
+            "looked": 1,
+            "impressions": 2,
+            "clicks": 1,
+            "applications": 1,
+            "approvals": 1,
+            "declines": 0,
+            "funded": 1,
+            "fundedAmount": 300
+          },
+          "series": [
+            {
+              "start": "2026-03-16",
+              "enrolled": 2,
+              "verified": 1,
+              "consented": 3,
+              "looked": 1,
+              "impressions": 2,
+              "clicks": 1,
+              "applications": 1,
+              "approvals": 1,
+              "declines": 0,
+              "funded": 1,
+              "fundedAmount": 300
+            }
+          ],
+          "offers": [
+            {
+              "offerId": "off_Ex4mple9aB3dE5fG7hJ9",
+              "name": "Maple Auto Refinance",
+              "impressions": 0,
+              "clicks": 0,
+              "applications": 0,
+              "approvals": 0,
+              "declines": 0,
+              "funded": 0,
+              "fundedAmount": 0
+            },
+            {
+              "offerId": "off_Ex4mple1aB3dE5fG7hJ9",
+              "name": "Maple Bank Cash Back Card",
+              "impressions": 1,
+              "clicks": 0,
+              "applications": 0,
+              "approvals": 0,
+              "declines": 0,
+              "funded": 0,
+              "fundedAmount": 0
+            },
+            {
+              "offerId": "off_Ex4mple2aB3dE5fG7hJ9",
+              "name": "Maple Bank Balance Transfer Card",
+              "impressions": 0,
+              "clicks": 0,
+              "applications": 0,
+              "approvals": 0,
+              "declines": 0,
+              "funded": 0,
+              "fundedAmount": 0
+            },
+            {
+              "offerId": "off_Ex4mple3aB3dE5fG7hJ9",
+              "name": "Maple Bank Secured Builder Card",
+              "impressions": 1,
+              "clicks": 1,
+              "applications": 1,
+              "approvals": 1,
+              "declines": 0,
+              "funded": 1,
+              "fundedAmount": 300
+            },
+            {
+              "offerId": "off_Ex4mple4aB3dE5fG7hJ9",
+              "name": "Maple Bank Debt Consolidation Loan",
+              "impressions": 0,
+              "clicks": 0,
+              "applications": 0,
+              "approvals": 0,
+              "declines": 0,
+              "funded": 0,
+              "fundedAmount": 0
+            },
+            {
+              "offerId": "off_Ex4mple5aB3dE5fG7hJ9",
+              "name": "Maple Bank Auto Refinance",
+              "impressions": 0,
+              "clicks": 0,
+              "applications": 0,
+              "approvals": 0,
+              "declines": 0,
+              "funded": 0,
+              "fundedAmount": 0
+            },
+            {
+              "offerId": "off_Ex4mple6aB3dE5fG7hJ9",
+              "name": "Maple Bank 30-Year Fixed Refinance",
+              "impressions": 0,
+              "clicks": 0,
+              "applications": 0,
+              "approvals": 0,
+              "declines": 0,
+              "funded": 0,
+              "fundedAmount": 0
+            },
+            {
+              "offerId": "off_Ex4mple7aB3dE5fG7hJ9",
+              "name": "Maple Bank 15-Year Fixed Refinance",
+              "impressions": 0,
+              "clicks": 0,
+              "applications": 0,
+              "approvals": 0,
+              "declines": 0,
+              "funded": 0,
+              "fundedAmount": 0
+            },
+            {
+              "offerId": "off_Ex4mple8aB3dE5fG7hJ9",
+              "name": "Maple Bank Student Loan Refinance",
+              "impressions": 0,
+              "clicks": 0,
+              "applications": 0,
+              "approvals": 0,
+              "declines": 0,
+              "funded": 0,
+              "fundedAmount": 0
+            }
+          ],
+          "scores": {
+            "bands": {
+              "very_poor": 0,
+              "poor": 0,
+              "fair": 0,
+              "good": 1,
+              "excellent": 0
+            },
+            "customers": 1,
+            "rose": 0
+          }
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-03-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "listOfferAudience": {
+    "request": {
+      "params": {
+        "offerId": "off_Ex4mple3aB3dE5fG7hJ9"
+      },
+      "query": {
+        "limit": "2"
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": [
+          {
+            "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
+            "externalUserId": "cust-1001",
+            "apr": 21.99,
+            "creditLimit": {
+              "max": 2500,
+              "min": 300
+            },
+            "fileAsOf": "2026-03-16T14:30:00.000Z"
+          }
+        ],
+        "pagination": {
+          "hasMore": false,
+          "nextCursor": null,
+          "total": 1
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-03-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
   "listOffers": {
     "request": {
       "query": {
@@ -1578,14 +2200,14 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": [
           {
-            "offerId": "off_nwbCashBack001",
+            "offerId": "off_Ex4mple1aB3dE5fG7hJ9",
             "type": "credit_card",
-            "provider": "Northwind Bank",
-            "name": "Northwind Cash Back Card",
-            "description": "Unlimited 1.5% cash back on every purchase and 3% at grocery stores, with no annual fee.",
+            "provider": "Maple Bank",
+            "name": "Maple Bank Cash Back Card",
+            "description": "Unlimited 1.5% cash back on every purchase, 3% at grocery stores, and no annual fee.",
             "apr": {
-              "min": 19.24,
-              "max": 28.24,
+              "min": 19.99,
+              "max": 24.99,
               "type": "variable"
             },
             "creditLimit": {
@@ -1598,40 +2220,120 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "requirement": "Spend $500 in the first 3 months"
             },
             "preQualified": false,
-            "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_nwbCashBack001",
-            "expiresAt": "2026-06-30T23:59:59.000Z",
+            "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_Ex4mple1aB3dE5fG7hJ9?clickId=%7BclickId%7D",
+            "status": "active",
+            "startsAt": null,
+            "expiresAt": null,
+            "version": 1,
+            "termMonths": null,
+            "rules": {
+              "minScore": 680,
+              "maxUtilization": 50,
+              "noDelinquencyMonths": 12
+            },
+            "tiers": [
+              {
+                "apr": 24.99,
+                "maxScore": 739,
+                "minScore": 680,
+                "creditLimit": {
+                  "max": 5000,
+                  "min": 1000
+                }
+              },
+              {
+                "apr": 19.99,
+                "maxScore": 850,
+                "minScore": 740,
+                "creditLimit": {
+                  "max": 15000,
+                  "min": 5000
+                }
+              }
+            ],
+            "costs": {
+              "annualFee": 0,
+              "originationFeePercent": null,
+              "balanceTransferFeePercent": null,
+              "introApr": null
+            },
+            "createdAt": "2026-03-16T14:30:00.000Z",
+            "updatedAt": "2026-03-16T14:30:00.000Z",
+            "qualification": null,
             "estimatedSavings": null
           },
           {
-            "offerId": "off_nwbTravelPlus01",
+            "offerId": "off_Ex4mple2aB3dE5fG7hJ9",
             "type": "credit_card",
-            "provider": "Northwind Bank",
-            "name": "Northwind Travel Plus Card",
-            "description": "3x points on travel and dining, airport lounge access and no foreign transaction fees.",
+            "provider": "Maple Bank",
+            "name": "Maple Bank Balance Transfer Card",
+            "description": "0% intro APR on balance transfers for 15 months (3% transfer fee), then the standard variable APR.",
             "apr": {
-              "min": 21.49,
-              "max": 28.49,
+              "min": 18.99,
+              "max": 22.99,
               "type": "variable"
             },
             "creditLimit": {
-              "min": 5000,
-              "max": 30000
+              "min": 2000,
+              "max": 20000
             },
-            "annualFee": 95,
-            "signupBonus": {
-              "amount": 750,
-              "requirement": "Spend $4,000 in the first 3 months"
-            },
+            "annualFee": 0,
+            "signupBonus": null,
             "preQualified": false,
-            "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_nwbTravelPlus01",
-            "expiresAt": "2026-07-31T23:59:59.000Z",
+            "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_Ex4mple2aB3dE5fG7hJ9?clickId=%7BclickId%7D",
+            "status": "active",
+            "startsAt": null,
+            "expiresAt": null,
+            "version": 1,
+            "termMonths": null,
+            "rules": {
+              "minScore": 700,
+              "refinance": {
+                "minBalance": 500,
+                "accountKinds": [
+                  "credit_card"
+                ]
+              }
+            },
+            "tiers": [
+              {
+                "apr": 22.99,
+                "maxScore": 759,
+                "minScore": 700,
+                "creditLimit": {
+                  "max": 10000,
+                  "min": 2000
+                }
+              },
+              {
+                "apr": 18.99,
+                "maxScore": 850,
+                "minScore": 760,
+                "creditLimit": {
+                  "max": 20000,
+                  "min": 5000
+                }
+              }
+            ],
+            "costs": {
+              "annualFee": 0,
+              "originationFeePercent": null,
+              "balanceTransferFeePercent": 3,
+              "introApr": {
+                "apr": 0,
+                "months": 15
+              }
+            },
+            "createdAt": "2026-03-16T14:29:59.999Z",
+            "updatedAt": "2026-03-16T14:29:59.999Z",
+            "qualification": null,
             "estimatedSavings": null
           }
         ],
         "pagination": {
           "hasMore": true,
-          "nextCursor": "eyJvZmZzZXQiOjJ9.c6c4c157da33243fb4a8a96bba798fc6",
-          "total": 6
+          "nextCursor": "eyJvZmZzZXQiOjJ9.d1137c5d8de8e9407bdd6f2c9ba431f0",
+          "total": 3
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
@@ -1654,59 +2356,259 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": [
           {
-            "offerId": "off_fcuDebtConsol1",
-            "type": "loan",
-            "provider": "Fabrikam Credit Union",
-            "name": "Fabrikam Debt Consolidation Loan",
-            "description": "Combine card balances into one fixed monthly payment; we can pay your other lenders directly.",
+            "offerId": "off_Ex4mple3aB3dE5fG7hJ9",
+            "type": "credit_card",
+            "provider": "Maple Bank",
+            "name": "Maple Bank Secured Builder Card",
+            "description": "A secured card to build or rebuild credit: your deposit sets the line, reported to all three bureaus.",
             "apr": {
-              "min": 8.49,
-              "max": 17.99,
-              "type": "fixed"
+              "min": 21.99,
+              "max": 21.99,
+              "type": "variable"
             },
             "creditLimit": {
-              "min": 5000,
-              "max": 40000
+              "min": 300,
+              "max": 2500
             },
             "annualFee": 0,
             "signupBonus": null,
             "preQualified": true,
-            "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_fcuDebtConsol1",
-            "expiresAt": "2026-07-31T23:59:59.000Z",
-            "estimatedSavings": {
-              "monthly": 6,
-              "total": 223,
-              "comparedToAccountId": "acc_d6eaaeb4e9f8190356e6",
-              "offeredApr": 17.54
-            }
+            "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_Ex4mple3aB3dE5fG7hJ9?clickId=%7BclickId%7D",
+            "status": "active",
+            "startsAt": null,
+            "expiresAt": null,
+            "version": 1,
+            "termMonths": null,
+            "rules": {},
+            "tiers": [
+              {
+                "apr": 21.99,
+                "maxScore": 850,
+                "minScore": 300,
+                "creditLimit": {
+                  "max": 2500,
+                  "min": 300
+                }
+              }
+            ],
+            "costs": {
+              "annualFee": 0,
+              "originationFeePercent": null,
+              "balanceTransferFeePercent": null,
+              "introApr": null
+            },
+            "createdAt": "2026-03-16T14:29:59.998Z",
+            "updatedAt": "2026-03-16T14:29:59.998Z",
+            "qualification": {
+              "qualifies": true,
+              "apr": 21.99,
+              "creditLimit": {
+                "max": 2500,
+                "min": 300
+              },
+              "reasons": [
+                {
+                  "rule": "tier",
+                  "met": true,
+                  "actual": 688,
+                  "required": "300-850",
+                  "message": "Your rate band is scores 300–850: 21.99% APR."
+                }
+              ]
+            },
+            "estimatedSavings": null
           },
           {
-            "offerId": "off_tspFixed30yr01",
-            "type": "mortgage",
-            "provider": "Tailspin Mortgage",
-            "name": "Tailspin 30-Year Fixed Mortgage",
-            "description": "A conforming 30-year fixed-rate mortgage for purchase or refinance, from 5% down.",
+            "offerId": "off_Ex4mple1aB3dE5fG7hJ9",
+            "type": "credit_card",
+            "provider": "Maple Bank",
+            "name": "Maple Bank Cash Back Card",
+            "description": "Unlimited 1.5% cash back on every purchase, 3% at grocery stores, and no annual fee.",
             "apr": {
-              "min": 6.25,
-              "max": 7.49,
-              "type": "fixed"
+              "min": 19.99,
+              "max": 24.99,
+              "type": "variable"
             },
             "creditLimit": {
-              "min": 100000,
-              "max": 806500
+              "min": 1000,
+              "max": 15000
             },
             "annualFee": 0,
-            "signupBonus": null,
+            "signupBonus": {
+              "amount": 200,
+              "requirement": "Spend $500 in the first 3 months"
+            },
             "preQualified": true,
-            "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_tspFixed30yr01",
-            "expiresAt": "2026-06-30T23:59:59.000Z",
+            "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_Ex4mple1aB3dE5fG7hJ9?clickId=%7BclickId%7D",
+            "status": "active",
+            "startsAt": null,
+            "expiresAt": null,
+            "version": 1,
+            "termMonths": null,
+            "rules": {
+              "minScore": 680,
+              "maxUtilization": 50,
+              "noDelinquencyMonths": 12
+            },
+            "tiers": [
+              {
+                "apr": 24.99,
+                "maxScore": 739,
+                "minScore": 680,
+                "creditLimit": {
+                  "max": 5000,
+                  "min": 1000
+                }
+              },
+              {
+                "apr": 19.99,
+                "maxScore": 850,
+                "minScore": 740,
+                "creditLimit": {
+                  "max": 15000,
+                  "min": 5000
+                }
+              }
+            ],
+            "costs": {
+              "annualFee": 0,
+              "originationFeePercent": null,
+              "balanceTransferFeePercent": null,
+              "introApr": null
+            },
+            "createdAt": "2026-03-16T14:30:00.000Z",
+            "updatedAt": "2026-03-16T14:30:00.000Z",
+            "qualification": {
+              "qualifies": true,
+              "apr": 24.99,
+              "creditLimit": {
+                "max": 5000,
+                "min": 1000
+              },
+              "reasons": [
+                {
+                  "rule": "score",
+                  "met": true,
+                  "actual": 688,
+                  "required": 680,
+                  "message": "Your score is 688; this offer asks for at least 680."
+                },
+                {
+                  "rule": "utilization",
+                  "met": true,
+                  "actual": 30.6,
+                  "required": 50,
+                  "message": "Your card utilization is 30.6%; this offer asks for at most 50%."
+                },
+                {
+                  "rule": "delinquency",
+                  "met": true,
+                  "actual": null,
+                  "required": 12,
+                  "message": "No late payment in the last 12 months."
+                },
+                {
+                  "rule": "tier",
+                  "met": true,
+                  "actual": 688,
+                  "required": "680-739,740-850",
+                  "message": "Your rate band is scores 680–739: 24.99% APR."
+                }
+              ]
+            },
             "estimatedSavings": null
           }
         ],
         "pagination": {
           "hasMore": true,
           "nextCursor": "eyJvZmZzZXQiOjJ9.f9f6669df74bf715e1b0f505b30b66f8",
-          "total": 15
+          "total": 8
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-03-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "pauseOffer": {
+    "request": {
+      "params": {
+        "offerId": "off_Ex4mple9aB3dE5fG7hJ9"
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "offerId": "off_Ex4mple9aB3dE5fG7hJ9",
+          "type": "loan",
+          "provider": "Maple Bank",
+          "name": "Maple Auto Refinance",
+          "description": "Move your car loan to Maple for a lower fixed rate; no payment for 60 days.",
+          "apr": {
+            "min": 5.24,
+            "max": 7.49,
+            "type": "fixed"
+          },
+          "creditLimit": {
+            "min": 5000,
+            "max": 75000
+          },
+          "annualFee": 0,
+          "signupBonus": null,
+          "preQualified": false,
+          "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_Ex4mple9aB3dE5fG7hJ9?clickId=%7BclickId%7D",
+          "status": "paused",
+          "startsAt": null,
+          "expiresAt": null,
+          "version": 3,
+          "termMonths": 60,
+          "rules": {
+            "states": [
+              "IL",
+              "WI"
+            ],
+            "minScore": 660,
+            "refinance": {
+              "minBalance": 5000,
+              "minAprAbove": 1,
+              "accountKinds": [
+                "auto_loan"
+              ]
+            },
+            "noDelinquencyMonths": 12
+          },
+          "tiers": [
+            {
+              "apr": 7.49,
+              "maxScore": 739,
+              "minScore": 660,
+              "creditLimit": {
+                "max": 50000,
+                "min": 5000
+              }
+            },
+            {
+              "apr": 5.24,
+              "maxScore": 850,
+              "minScore": 740,
+              "creditLimit": {
+                "max": 75000,
+                "min": 5000
+              }
+            }
+          ],
+          "costs": {
+            "annualFee": 0,
+            "originationFeePercent": 0.5,
+            "balanceTransferFeePercent": null,
+            "introApr": null
+          },
+          "createdAt": "2026-03-16T14:30:00.000Z",
+          "updatedAt": "2026-03-16T14:30:00.000Z",
+          "qualification": null,
+          "estimatedSavings": null
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
@@ -1719,7 +2621,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
     "request": {
       "params": {
         "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
-        "offerId": "off_fcuDebtConsol1"
+        "offerId": "off_Ex4mple3aB3dE5fG7hJ9"
       },
       "body": {
         "source": "dashboard",
@@ -1734,9 +2636,248 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": {
           "clickId": "clk_Ex4mple1aB3dE5fG7hJ9",
-          "offerId": "off_fcuDebtConsol1",
+          "offerId": "off_Ex4mple3aB3dE5fG7hJ9",
           "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
-          "recordedAt": "2026-03-16T14:30:00.000Z"
+          "recordedAt": "2026-03-16T14:30:00.000Z",
+          "offerVersion": 1,
+          "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_Ex4mple3aB3dE5fG7hJ9?clickId=clk_Ex4mple1aB3dE5fG7hJ9"
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-03-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "recordOfferImpressions": {
+    "request": {
+      "params": {
+        "userId": "usr_Ex4mple1aB3dE5fG7hJ9"
+      },
+      "body": {
+        "offerIds": [
+          "off_Ex4mple3aB3dE5fG7hJ9",
+          "off_Ex4mple1aB3dE5fG7hJ9"
+        ]
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "counted": 2,
+          "alreadyCounted": 0
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-03-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "recordOfferOutcome": {
+    "request": {
+      "params": {
+        "clickId": "clk_Ex4mple1aB3dE5fG7hJ9"
+      },
+      "body": {
+        "stage": "applied"
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "clickId": "clk_Ex4mple1aB3dE5fG7hJ9",
+          "offerId": "off_Ex4mple3aB3dE5fG7hJ9",
+          "offerVersion": 1,
+          "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
+          "externalUserId": "cust-1001",
+          "clickedAt": "2026-03-16T14:30:00.000Z",
+          "stage": "applied",
+          "outcomes": [
+            {
+              "stage": "applied",
+              "amount": null,
+              "occurredAt": "2026-03-16T14:30:00.000Z",
+              "recordedAt": "2026-03-16T14:30:00.000Z"
+            }
+          ]
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-03-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "resumeOffer": {
+    "request": {
+      "params": {
+        "offerId": "off_Ex4mple9aB3dE5fG7hJ9"
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "offerId": "off_Ex4mple9aB3dE5fG7hJ9",
+          "type": "loan",
+          "provider": "Maple Bank",
+          "name": "Maple Auto Refinance",
+          "description": "Move your car loan to Maple for a lower fixed rate; no payment for 60 days.",
+          "apr": {
+            "min": 5.24,
+            "max": 7.49,
+            "type": "fixed"
+          },
+          "creditLimit": {
+            "min": 5000,
+            "max": 75000
+          },
+          "annualFee": 0,
+          "signupBonus": null,
+          "preQualified": false,
+          "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_Ex4mple9aB3dE5fG7hJ9?clickId=%7BclickId%7D",
+          "status": "active",
+          "startsAt": null,
+          "expiresAt": null,
+          "version": 4,
+          "termMonths": 60,
+          "rules": {
+            "states": [
+              "IL",
+              "WI"
+            ],
+            "minScore": 660,
+            "refinance": {
+              "minBalance": 5000,
+              "minAprAbove": 1,
+              "accountKinds": [
+                "auto_loan"
+              ]
+            },
+            "noDelinquencyMonths": 12
+          },
+          "tiers": [
+            {
+              "apr": 7.49,
+              "maxScore": 739,
+              "minScore": 660,
+              "creditLimit": {
+                "max": 50000,
+                "min": 5000
+              }
+            },
+            {
+              "apr": 5.24,
+              "maxScore": 850,
+              "minScore": 740,
+              "creditLimit": {
+                "max": 75000,
+                "min": 5000
+              }
+            }
+          ],
+          "costs": {
+            "annualFee": 0,
+            "originationFeePercent": 0.5,
+            "balanceTransferFeePercent": null,
+            "introApr": null
+          },
+          "createdAt": "2026-03-16T14:30:00.000Z",
+          "updatedAt": "2026-03-16T14:30:00.000Z",
+          "qualification": null,
+          "estimatedSavings": null
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-03-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "updateOffer": {
+    "request": {
+      "params": {
+        "offerId": "off_Ex4mple9aB3dE5fG7hJ9"
+      },
+      "body": {
+        "description": "Move your car loan to Maple for a lower fixed rate; no payment for 60 days."
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "offerId": "off_Ex4mple9aB3dE5fG7hJ9",
+          "type": "loan",
+          "provider": "Maple Bank",
+          "name": "Maple Auto Refinance",
+          "description": "Move your car loan to Maple for a lower fixed rate; no payment for 60 days.",
+          "apr": {
+            "min": 5.24,
+            "max": 7.49,
+            "type": "fixed"
+          },
+          "creditLimit": {
+            "min": 5000,
+            "max": 75000
+          },
+          "annualFee": 0,
+          "signupBonus": null,
+          "preQualified": false,
+          "applicationUrl": "http://127.0.0.1:3000/sandbox/apply/off_Ex4mple9aB3dE5fG7hJ9?clickId=%7BclickId%7D",
+          "status": "active",
+          "startsAt": null,
+          "expiresAt": null,
+          "version": 2,
+          "termMonths": 60,
+          "rules": {
+            "states": [
+              "IL",
+              "WI"
+            ],
+            "minScore": 660,
+            "refinance": {
+              "minBalance": 5000,
+              "minAprAbove": 1,
+              "accountKinds": [
+                "auto_loan"
+              ]
+            },
+            "noDelinquencyMonths": 12
+          },
+          "tiers": [
+            {
+              "apr": 7.49,
+              "maxScore": 739,
+              "minScore": 660,
+              "creditLimit": {
+                "max": 50000,
+                "min": 5000
+              }
+            },
+            {
+              "apr": 5.24,
+              "maxScore": 850,
+              "minScore": 740,
+              "creditLimit": {
+                "max": 75000,
+                "min": 5000
+              }
+            }
+          ],
+          "costs": {
+            "annualFee": 0,
+            "originationFeePercent": 0.5,
+            "balanceTransferFeePercent": null,
+            "introApr": null
+          },
+          "createdAt": "2026-03-16T14:30:00.000Z",
+          "updatedAt": "2026-03-16T14:30:00.000Z",
+          "qualification": null,
+          "estimatedSavings": null
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
@@ -2054,7 +3195,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         "data": [
           {
             "deliveryId": "del_Ex4mple2aB3dE5fG7hJ9",
-            "eventId": "evt_Ex4mple10aB3dE5fG7hJ",
+            "eventId": "evt_Ex4mple11aB3dE5fG7hJ",
             "eventType": "score.changed",
             "status": "failed",
             "statusCode": 0,
@@ -2066,7 +3207,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
           },
           {
             "deliveryId": "del_Ex4mple1aB3dE5fG7hJ9",
-            "eventId": "evt_Ex4mple13aB3dE5fG7hJ",
+            "eventId": "evt_Ex4mple14aB3dE5fG7hJ",
             "eventType": "score.changed",
             "status": "failed",
             "statusCode": 0,
@@ -2161,7 +3302,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": {
           "deliveryId": "del_Ex4mple2aB3dE5fG7hJ9",
-          "eventId": "evt_Ex4mple10aB3dE5fG7hJ",
+          "eventId": "evt_Ex4mple11aB3dE5fG7hJ",
           "eventType": "score.changed",
           "status": "failed",
           "statusCode": 0,
@@ -2192,7 +3333,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": {
           "deliveryId": "del_Ex4mple1aB3dE5fG7hJ9",
-          "eventId": "evt_Ex4mple13aB3dE5fG7hJ",
+          "eventId": "evt_Ex4mple14aB3dE5fG7hJ",
           "eventType": "score.changed",
           "status": "failed",
           "statusCode": 0,
@@ -2243,14 +3384,14 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
   "getEvent": {
     "request": {
       "params": {
-        "eventId": "evt_Ex4mple10aB3dE5fG7hJ"
+        "eventId": "evt_Ex4mple11aB3dE5fG7hJ"
       }
     },
     "response": {
       "status": 200,
       "body": {
         "data": {
-          "id": "evt_Ex4mple10aB3dE5fG7hJ",
+          "id": "evt_Ex4mple11aB3dE5fG7hJ",
           "type": "score.changed",
           "createdAt": "2026-04-16T14:30:00.000Z",
           "data": {
@@ -2282,7 +3423,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": [
           {
-            "id": "evt_Ex4mple10aB3dE5fG7hJ",
+            "id": "evt_Ex4mple11aB3dE5fG7hJ",
             "type": "score.changed",
             "createdAt": "2026-04-16T14:30:00.000Z",
             "data": {
@@ -2312,7 +3453,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
     "request": {
       "params": {
         "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
-        "offerId": "off_fcuDebtConsol1"
+        "offerId": "off_Ex4mple3aB3dE5fG7hJ9"
       }
     },
     "response": {
@@ -2320,7 +3461,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": {
           "userId": "usr_Ex4mple1aB3dE5fG7hJ9",
-          "offerId": "off_fcuDebtConsol1",
+          "offerId": "off_Ex4mple3aB3dE5fG7hJ9",
           "clickId": "clk_Ex4mple1aB3dE5fG7hJ9",
           "convertedAt": "2026-03-16T14:30:00.000Z"
         },
@@ -2720,8 +3861,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "termsVersion": "2026-11-25"
             },
             "occurredAt": "2026-03-16T14:30:00.000Z",
-            "previousHash": "3809c5441a1e4b497a0406ea47413e08e28c1edb08d67e4ed0941aed4303bac9",
-            "hash": "fdebff9d6e56b112b01ec737c7267a6d6c3e055e50fa1bd6e086fdedf599112f"
+            "previousHash": "8b6bdc8e10db8628f762709bfebd2c4545436520b6335eb684434673ae4db6ce",
+            "hash": "b536e79de7dcd07c1de9e916e00e400302a550784b1db604834bb7a3465634ee"
           },
           {
             "eventId": "aud_Ex4mple6aB3dE5fG7hJ9",
@@ -2739,8 +3880,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "termsVersion": "2026-11-25"
             },
             "occurredAt": "2026-03-16T14:30:00.000Z",
-            "previousHash": "7249e1b53298e781d704be4b709d4129c8b76cd7b8ebbdea715cc0d8c78c1cc3",
-            "hash": "631448763f11eabd2a6dae3bf075c17b329795b571c51a8a606eccaaf39b8cd7"
+            "previousHash": "8bd22f98281f16c77762b0f43089444fb63580c1c25d5bca37fb2dd2539fb4ba",
+            "hash": "8d07068494f3b077d13331571c95a31c6115b11b26b0c23fb32460d3c2690728"
           }
         ],
         "pagination": {
@@ -2763,9 +3904,9 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         "data": {
           "clientId": "cli_sbx_9aF3kQ2xLm7PzR4t",
           "ok": true,
-          "checked": 33,
+          "checked": 39,
           "from": 0,
-          "lastSeq": 33
+          "lastSeq": 39
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",

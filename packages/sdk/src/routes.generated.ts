@@ -20,6 +20,7 @@ export const USER_TOKEN_ROUTES: Record<UserTokenOperationId, string> = {
   listCreditScoreHistory: 'GET /v1/users/{userId}/credit-score/history list',
   listUserOffers: 'GET /v1/users/{userId}/offers list',
   recordOfferClick: 'POST /v1/users/{userId}/offers/{offerId}/click idempotent',
+  recordOfferImpressions: 'POST /v1/users/{userId}/offers/impressions',
   refreshCreditScore: 'POST /v1/users/{userId}/credit-score/refresh idempotent',
   simulateCreditScore: 'POST /v1/users/{userId}/credit-score/simulations',
   submitVerificationAnswers: 'POST /v1/users/{userId}/verification/answers',
@@ -30,7 +31,9 @@ export const USER_TOKEN_ROUTES: Record<UserTokenOperationId, string> = {
 /** The operations only a partner's server calls (client credentials, access tokens). */
 export const SERVER_ROUTES: Record<Exclude<OperationId, UserTokenOperationId>, string> = {
   advanceSandboxClock: 'POST /v1/sandbox/clocks/{clockId}/advance idempotent',
+  archiveOffer: 'POST /v1/offers/{offerId}/archive',
   attachSandboxClockUsers: 'POST /v1/sandbox/clocks/{clockId}/users idempotent',
+  createOffer: 'POST /v1/offers idempotent',
   createSandboxClock: 'POST /v1/sandbox/clocks idempotent',
   createUserToken: 'POST /v1/auth/user-token idempotent',
   createWebhook: 'POST /v1/webhooks idempotent',
@@ -39,22 +42,31 @@ export const SERVER_ROUTES: Record<Exclude<OperationId, UserTokenOperationId>, s
   deleteWebhook: 'DELETE /v1/webhooks/{webhookId} none',
   enrollUsersBatch: 'POST /v1/users/enroll/batch idempotent',
   getEvent: 'GET /v1/events/{eventId}',
+  getOffer: 'GET /v1/offers/{offerId}',
+  getOfferClick: 'GET /v1/offers/clicks/{clickId}',
+  getOfferVersion: 'GET /v1/offers/{offerId}/versions/{version}',
+  getProgramResults: 'GET /v1/offers/results',
   getSandboxClock: 'GET /v1/sandbox/clocks/{clockId}',
   getWebhook: 'GET /v1/webhooks/{webhookId}',
   listAuditEvents: 'GET /v1/audit-events list',
   listEvents: 'GET /v1/events list',
+  listOfferAudience: 'GET /v1/offers/{offerId}/audience list',
   listOffers: 'GET /v1/offers list',
   listSandboxClocks: 'GET /v1/sandbox/clocks list',
   listUsers: 'GET /v1/users list',
   listWebhookDeliveries: 'GET /v1/webhooks/{webhookId}/logs list',
   listWebhooks: 'GET /v1/webhooks list',
+  pauseOffer: 'POST /v1/offers/{offerId}/pause',
+  recordOfferOutcome: 'POST /v1/offers/clicks/{clickId}/outcomes idempotent',
   recoverWebhook: 'POST /v1/webhooks/{webhookId}/recover idempotent',
+  resumeOffer: 'POST /v1/offers/{offerId}/resume',
   retryWebhookDelivery: 'POST /v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry idempotent',
   sandboxConvertOffer: 'POST /v1/sandbox/users/{userId}/offers/{offerId}/convert idempotent',
   sandboxCreateAlert: 'POST /v1/sandbox/users/{userId}/alerts idempotent',
   sandboxGetVerificationAnswers: 'GET /v1/sandbox/users/{userId}/verification/answers',
   sandboxRefreshScore: 'POST /v1/sandbox/users/{userId}/score-refresh',
   testWebhook: 'POST /v1/webhooks/{webhookId}/test',
+  updateOffer: 'PATCH /v1/offers/{offerId}',
   updateWebhook: 'PATCH /v1/webhooks/{webhookId}',
   verifyAuditTrail: 'POST /v1/audit-events/verify',
 };
@@ -67,7 +79,7 @@ export const INTERNAL_ROUTES: Record<InternalOperationId, string> = {
 };
 
 /** The `error.code`s of the API's error envelope. */
-export const API_ERROR_CODES: readonly ErrorCode[] = ['VALIDATION_ERROR', 'AUTHENTICATION_ERROR', 'AUTHORIZATION_ERROR', 'USER_NOT_ENROLLED', 'CREDIT_FROZEN', 'VERIFICATION_LOCKED', 'CONSENT_REQUIRED', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'USER_EXISTS', 'CLOCK_ADVANCING', 'IDEMPOTENCY_CONFLICT', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
+export const API_ERROR_CODES: readonly ErrorCode[] = ['VALIDATION_ERROR', 'AUTHENTICATION_ERROR', 'AUTHORIZATION_ERROR', 'USER_NOT_ENROLLED', 'CREDIT_FROZEN', 'VERIFICATION_LOCKED', 'CONSENT_REQUIRED', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'USER_EXISTS', 'CLOCK_ADVANCING', 'OFFER_STATE_CONFLICT', 'IDEMPOTENCY_CONFLICT', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
 
 /** The `error`s of `POST /oauth/token` (RFC 6749 §5.2). */
 export const OAUTH_ERROR_CODES: readonly OAuthErrorCode[] = ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'];

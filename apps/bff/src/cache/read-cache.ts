@@ -5,7 +5,9 @@ import { type Clock, realNow } from '../lib/clock.ts';
  * A write names the tags it touched and every entry carrying one is dropped; `scores:<id>` is apart from `user:<id>` so a
  * write of scores alone keeps the file on record cached.
  */
-export type CacheTag = `client:${string}` | `user:${string}` | `scores:${string}` | '*';
+export type CacheTag = `client:${string}` | `user:${string}` | `scores:${string}` | `offers:${string}` | '*';
+/** A client's offers catalogue. */
+export const offersTag = (clientId: string): CacheTag => `offers:${clientId}`;
 
 export const clientTag = (clientId: string): CacheTag => `client:${clientId}`;
 export const userTag = (userId: string): CacheTag => `user:${userId}`;

@@ -14,6 +14,7 @@ import * as consentOrder from './migrations/014-consent-order.ts';
 import * as manualRefreshLease from './migrations/015-manual-refresh-lease.ts';
 import * as fileOnRecord from './migrations/016-file-on-record.ts';
 import * as webhookRecovery from './migrations/017-webhook-recovery.ts';
+import * as offersProgram from './migrations/018-offers-program.ts';
 
 /** Ordered, append-only. A migration never changes once released; add a new one instead. */
 export const MIGRATIONS: { version: string; sql: string }[] = [
@@ -32,6 +33,7 @@ export const MIGRATIONS: { version: string; sql: string }[] = [
   { version: '015-manual-refresh-lease', sql: manualRefreshLease.sql },
   { version: '016-file-on-record', sql: fileOnRecord.sql },
   { version: '017-webhook-recovery', sql: webhookRecovery.sql },
+  { version: '018-offers-program', sql: offersProgram.sql },
 ];
 
 // Any fixed 64-bit number shared by every instance: whoever holds it migrates, the others wait.

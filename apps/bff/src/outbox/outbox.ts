@@ -14,8 +14,13 @@ export const eventEnvelope = (event: Pick<OutboxEvent, 'id' | 'type' | 'createdA
 });
 
 /** Fields a type gained after some of its events were stored, with the value they stand for in those events. */
-const withFieldsAddedSince = ({ type, data }: Pick<OutboxEvent, 'type' | 'data'>) =>
-  type === 'sandbox.clock.ready' && !('pausedUsers' in data) ? { ...data, pausedUsers: [] } : data;
+const withFieldsAddedSince = ({ type, data }: Pick<OutboxEvent, 'type' | 'data'>) => {
+  if (type === 'sandbox.clock.ready' && !('pausedUsers' in data)) return { ...data, pausedUsers: [] };
+  // Clicks made before offer versions; conversions before stages were completed applications.
+  if (type === 'offer.clicked' && !('offerVersion' in data)) return { ...data, offerVersion: null };
+  if (type === 'offer.converted' && !('stage' in data)) return { ...data, offerVersion: null, stage: 'funded', amount: null };
+  return data;
+};
 
 /** NOTIFY channel raised by every committed event. */
 export const OUTBOX_CHANNEL = 'outbox_events';

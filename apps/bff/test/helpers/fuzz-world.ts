@@ -17,6 +17,9 @@ export interface FuzzWorld {
   /** The `accountId`s on the active user's credit report, open accounts first: what simulation actions name. */
   accounts: string[];
   offers: string[];
+  /** An offer of the client's own that the state-changing offer operations (update, pause, archive) act on. */
+  victimOffer: string;
+  clickId: string;
   alertId: string;
   webhooks: { live: string; victim: string };
   /** A delivery of a stored event to `webhooks.live` (retryable), and one of the client's events. */
@@ -72,7 +75,26 @@ export const startFuzzWorld = async (): Promise<FuzzWorld> => {
   const alerts = ok(await app.request('GET', `/v1/users/${active}/alerts`, { token: admin }), 200, 'alerts') as {
     data: { alertId: string }[];
   };
-  ok(await app.request('POST', `/v1/users/${active}/offers/${offers[0]}/click`, { token: admin, body: {} }), 201, 'click');
+  const click = ok(
+    await app.request('POST', `/v1/users/${active}/offers/${offers[0]}/click`, { token: admin, body: {} }),
+    201,
+    'click',
+  ) as { data: { clickId: string } };
+  const victimOffer = ok(
+    await app.request('POST', '/v1/offers', {
+      token: admin,
+      body: {
+        type: 'credit_card',
+        name: 'Fuzz Card',
+        description: 'The offer the fuzz changes.',
+        aprType: 'variable',
+        tiers: [{ minScore: 300, maxScore: 850, apr: 20 }],
+        applicationUrl: 'https://apply.fuzz.example/card?c={clickId}',
+      },
+    }),
+    201,
+    'offer',
+  ) as { data: { offerId: string } };
 
   const webhook = async () =>
     (
@@ -133,6 +155,8 @@ export const startFuzzWorld = async (): Promise<FuzzWorld> => {
     users: { active, frozen, pending, victim },
     accounts,
     offers,
+    victimOffer: victimOffer.data.offerId,
+    clickId: click.data.clickId,
     alertId: alerts.data[0]?.alertId as string,
     webhooks,
     deliveryId: deliveries[0]?.id as string,
@@ -158,7 +182,12 @@ export const fixtureIds = (world: FuzzWorld, op: Operation, name: string): strin
       if (op.tag === 'Identity verification') return [world.users.pending, world.users.active];
       return [world.users.active, world.users.frozen, world.users.pending];
     case 'offerId':
+      if (['updateOffer', 'pauseOffer', 'resumeOffer', 'archiveOffer'].includes(op.operationId)) return [world.victimOffer];
       return world.offers;
+    case 'clickId':
+      return [world.clickId];
+    case 'version':
+      return ['1'];
     case 'alertId':
       return [world.alertId];
     case 'webhookId':

@@ -39,6 +39,9 @@ export const createOpenApiChecker = (document: CheckedDocument): OpenApiChecker 
       operation,
     })),
   );
+  // As the server matches: the template with the most literal segments first (`/v1/offers/results` before `{offerId}`).
+  const literals = (template: string) => template.split('/').filter((s) => s && !s.startsWith('{')).length;
+  operations.sort((a, b) => literals(b.template) - literals(a.template));
   const compiled = new Map<string, ValidateFunction>();
   const compile = (key: string, schema: unknown): ValidateFunction => {
     let validate = compiled.get(key);

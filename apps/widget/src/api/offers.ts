@@ -1,4 +1,4 @@
-import type { TOfferClick, TOfferClickInput, TOfferType } from '@credit/contract';
+import type { TOfferClick, TOfferClickInput, TOfferImpressions, TOfferType } from '@credit/contract';
 import type { CreditClient } from '@credit/sdk/browser';
 import { queryOptions } from '@tanstack/react-query';
 
@@ -23,3 +23,7 @@ export const recordOfferClick = (
   offerId: string,
   input: TOfferClickInput,
 ): Promise<TOfferClick> => api.call('recordOfferClick', { params: { userId, offerId }, body: input });
+
+/** Offer cards the customer saw; the API counts each once a customer, offer and UTC day, and ignores unknown ids. */
+export const recordOfferImpressions = (api: CreditClient, userId: string, offerIds: string[]): Promise<TOfferImpressions> =>
+  api.call('recordOfferImpressions', { params: { userId }, body: { offerIds } });

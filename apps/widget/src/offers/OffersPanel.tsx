@@ -1,6 +1,6 @@
 import type { TCreditReportAccount, TOffer, TOfferType } from '@credit/contract';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { type Ref, useEffect, useId, useRef, useState } from 'react';
+import { type Ref, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { SeverityIcon } from '../alerts/SeverityIcon.tsx';
 import { creditReportQuery } from '../api/credit.ts';
 import { offersQuery, recordOfferClick } from '../api/offers.ts';
@@ -13,7 +13,9 @@ import { Button } from '../ui/Button.tsx';
 import { Card } from '../ui/Card.tsx';
 import { LoadingRegion, Skeleton } from '../ui/Skeleton.tsx';
 import { descriptionEs, requirementEs } from './copy-es.ts';
-import { messages } from './messages.ts';
+import { reasonText, savingsClaim, savingsText } from './explain.ts';
+import { impressionQueueFor, useSeen } from './impressions.ts';
+import { type Duration, messages } from './messages.ts';
 import './offers.css';
 
 const OFFER_TYPES: readonly TOfferType[] = ['credit_card', 'loan', 'mortgage'];
@@ -40,7 +42,14 @@ const decimalsOf = (value: number): number => {
   return fraction.length;
 };
 
-/** "Save about $48 a month ($1,730 in total) against your Contoso Auto Finance auto loan", and the two APRs. */
+/** A term in years when it is whole years, else in months. */
+const termOf = (months: number): Duration =>
+  months % 12 === 0 ? { count: months / 12, unit: 'years' } : { count: months, unit: 'months' };
+
+/**
+ * "Lower your payment by $84 a month and pay $2,210 less overall, compared with your Contoso Auto Finance auto loan
+ * at 11.4%": only the changes the figures show, against the account named once the report has it.
+ */
 function Savings({
   savings,
   account,
@@ -50,18 +59,51 @@ function Savings({
 }) {
   const t = useMessages(messages);
   const names = useMessages(accountMessages);
-  const { formatCurrency, formatPercent } = useI18n();
+  const i18n = useI18n();
+  const claim = savingsText(savings, t, i18n);
+  if (!claim) return null;
+  const fees = Math.round(savings.fees);
+  const compared = t.comparedWith(
+    account ? names.accountName(account.creditor, account.type) : null,
+    account?.apr != null ? i18n.formatPercent(account.apr) : null,
+  );
   return (
     <p className="cw-offer__savings">
-      <strong>
-        {t.savings(
-          formatCurrency(savings.monthly),
-          formatCurrency(savings.total),
-          account ? names.accountName(account.creditor, account.type) : null,
-        )}
-      </strong>{' '}
-      {t.savingsApr(formatPercent(savings.offeredApr), account?.apr != null ? formatPercent(account.apr) : null)}
+      <strong>{claim}</strong>, {compared}.{fees > 0 ? ` ${t.feesIncluded(i18n.formatCurrency(fees))}` : null}
     </p>
+  );
+}
+
+/** Each requirement of the offer with a mark and a word for met or not, so neither rests on colour. */
+function Reasons({ offer }: { offer: TOffer }) {
+  const t = useMessages(messages);
+  const i18n = useI18n();
+  const labelId = useId();
+  const reasons = offer.qualification?.reasons ?? [];
+  if (reasons.length === 0) return null;
+  return (
+    <div className="cw-offer__requirements">
+      <p id={labelId} className="cw-offer__reasons-title">
+        {t.reasonsLabel}
+      </p>
+      <ul className="cw-offer__reasons" aria-labelledby={labelId}>
+        {reasons.map((reason) => (
+          // One reason per rule of the offer: the rule names it.
+          <li
+            key={reason.rule}
+            className={`cw-offer__reason ${reason.met ? 'cw-offer__reason--met' : 'cw-offer__reason--unmet'}`}
+          >
+            <span className="cw-offer__reason-mark" aria-hidden="true">
+              {reason.met ? '✓' : '✕'}
+            </span>
+            <span>
+              <span className="cw-visually-hidden">{reason.met ? t.met : t.notMet} </span>
+              {reasonText(reason, offer, t, i18n)}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
@@ -83,12 +125,19 @@ function OfferCard({
   const api = useApi();
   const emitEvent = useEmitEvent();
   const { formatCurrency, formatPercent, formatDate, locale } = useI18n();
-  const applicationUrl = webUrl(offer.applicationUrl);
   const errorId = useId();
   const [invalidLink, setInvalidLink] = useState(false);
   /** Where there is no window to open (a webview returns null), the customer follows a link instead. */
   const [linkUrl, setLinkUrl] = useState<string | null>(null);
-  // The click is recorded first so the partner is credited; only then does the application open.
+  // The card (the list item Card renders), found from inside it: Card gives no ref to its own element.
+  const cardRef = useRef<Element | null>(null);
+  const findCard = useCallback((inside: HTMLElement | null) => {
+    cardRef.current = inside?.closest('li') ?? inside;
+  }, []);
+  const queue = impressionQueueFor(api, userId);
+  useSeen(cardRef, () => queue.add(offer.offerId));
+
+  // The click is recorded first so the partner is credited; its answer carries the address to open, click id filled.
   const apply = useMutation({
     mutationFn: (_popup: Window | null) =>
       recordOfferClick(api, userId, offer.offerId, {
@@ -97,7 +146,12 @@ function OfferCard({
         metadata: { page: 'offers', position },
       }),
     onSuccess: (click, popup) => {
-      const url = applicationUrl as string;
+      const url = webUrl(click.applicationUrl);
+      if (!url) {
+        popup?.close();
+        setInvalidLink(true);
+        return;
+      }
       if (popup && !popup.closed) popup.location.href = url;
       else setLinkUrl(url);
       emitEvent({ name: 'offer_clicked', data: { userId, offerId: offer.offerId, clickId: click.clickId, url } });
@@ -107,7 +161,9 @@ function OfferCard({
 
   const onApply = () => {
     setLinkUrl(null);
-    if (!applicationUrl) {
+    setInvalidLink(false);
+    // The listed address is the template the click's will be filled from: a bad one is refused before a click counts.
+    if (!webUrl(offer.applicationUrl)) {
       setInvalidLink(true);
       return;
     }
@@ -119,17 +175,28 @@ function OfferCard({
   };
   const failure = invalidLink ? t.invalidLink : apply.isError ? t.clickFailed : null;
 
-  const amount = offer.creditLimit
-    ? t.amountRange(formatCurrency(offer.creditLimit.min), formatCurrency(offer.creditLimit.max))
-    : t.notStated;
+  const qualification = offer.preQualified ? offer.qualification : null;
+  const isCard = offer.type === 'credit_card';
+  const range = (limit: { min: number; max: number }) => t.amountRange(formatCurrency(limit.min), formatCurrency(limit.max));
   // Both ends with the same decimals ("6.00%–6.88%", not "6%–6.88%"), so they read as one kind of number.
   const aprDigits = Math.max(decimalsOf(offer.apr.min), decimalsOf(offer.apr.max));
   const apr = (value: number) => formatPercent(value, { minimumFractionDigits: aprDigits, maximumFractionDigits: aprDigits });
-  const rows: [string, string][] = [
-    [t.apr, t.aprRange(apr(offer.apr.min), apr(offer.apr.max), offer.apr.type)],
-    [offer.type === 'credit_card' ? t.creditLimit : t.loanAmount, amount],
-    [t.annualFee, offer.annualFee === 0 ? t.noAnnualFee : formatCurrency(offer.annualFee)],
-  ];
+  const rows: [string, string][] = [];
+  // A customer who qualifies sees their own band's terms; anyone else the offer's whole range.
+  if (qualification?.apr != null) rows.push([t.yourApr, t.yourAprValue(formatPercent(qualification.apr), offer.apr.type)]);
+  else rows.push([t.apr, t.aprRange(apr(offer.apr.min), apr(offer.apr.max), offer.apr.type)]);
+  if (qualification?.creditLimit) rows.push([isCard ? t.yourCreditLimit : t.yourLoanAmount, range(qualification.creditLimit)]);
+  else rows.push([isCard ? t.creditLimit : t.loanAmount, offer.creditLimit ? range(offer.creditLimit) : t.notStated]);
+  const { costs } = offer;
+  if (costs.introApr) rows.push([t.introApr, t.introAprValue(formatPercent(costs.introApr.apr), costs.introApr.months)]);
+  if (offer.termMonths) rows.push([t.term, t.duration(termOf(offer.termMonths))]);
+  rows.push([t.annualFee, costs.annualFee === 0 ? t.noAnnualFee : formatCurrency(costs.annualFee)]);
+  if (costs.originationFeePercent) {
+    rows.push([t.originationFee, t.originationFeeValue(formatPercent(costs.originationFeePercent))]);
+  }
+  if (costs.balanceTransferFeePercent) {
+    rows.push([t.balanceTransferFee, t.balanceTransferFeeValue(formatPercent(costs.balanceTransferFeePercent))]);
+  }
   if (offer.signupBonus) {
     const requirement = (locale === 'es' && requirementEs(offer)) || offer.signupBonus.requirement;
     rows.push([t.bonus, t.bonusValue(formatCurrency(offer.signupBonus.amount), requirement)]);
@@ -147,10 +214,12 @@ function OfferCard({
           <Badge tone="success">
             <span aria-hidden="true">✓</span> {t.preQualified}
           </Badge>
-        ) : null
+        ) : (
+          <Badge tone="neutral">{t.notPreQualified}</Badge>
+        )
       }
     >
-      <p className="cw-offer__provider">
+      <p className="cw-offer__provider" ref={findCard}>
         {offer.provider} · {t.types[offer.type]}
       </p>
       {offer.estimatedSavings ? (
@@ -168,7 +237,8 @@ function OfferCard({
           </div>
         ))}
       </dl>
-      <p className="cw-muted cw-small">{t.endsOn(formatDate(offer.expiresAt))}</p>
+      <Reasons offer={offer} />
+      {offer.expiresAt ? <p className="cw-muted cw-small">{t.endsOn(formatDate(offer.expiresAt))}</p> : null}
       <div className="cw-card-actions">
         <Button
           className="cw-offer__apply"
@@ -209,7 +279,8 @@ export function OffersPanel({ userId }: { userId: string }) {
   const offers = useQuery({ ...offersQuery(api, userId, type), placeholderData: keepPreviousData });
   // The report only names the account a saving is against: asked for only when there is a saving to name, and
   // until it arrives (or if it fails) the line says "an account on your credit report" instead.
-  const anySavings = offers.data?.some((offer) => offer.estimatedSavings) ?? false;
+  const anySavings =
+    offers.data?.some((offer) => offer.estimatedSavings !== null && savingsClaim(offer.estimatedSavings) !== null) ?? false;
   const report = useQuery({ ...creditReportQuery(api, userId), enabled: anySavings });
   const [shownCount, setShownCount] = useState(OFFERS_PER_STEP);
   /** Index of the first offer the last "Show more" revealed: its heading takes focus, so the reader lands there. */
@@ -254,7 +325,7 @@ export function OffersPanel({ userId }: { userId: string }) {
     );
   } else {
     const total = offers.data.length;
-    // The API ranks offers that save money first (largest total first): the list keeps its order.
+    // The API ranks the offers the customer qualifies for first, the largest saving first: the list keeps its order.
     const shown = offers.data.slice(0, shownCount);
     body = (
       <>

@@ -55,17 +55,19 @@ export const sandboxConvertOffer = defineOperation({
   method: 'post',
   path: '/v1/sandbox/users/{userId}/offers/{offerId}/convert',
   tag: 'Sandbox',
-  summary: 'Simulate a completed offer application (sandbox)',
+  summary: 'Simulate a funded application (sandbox)',
   description:
-    'Credits the conversion to the user’s latest click on the offer and emits `offer.converted`. ' +
-    '`404 NOT_FOUND` when the user has not clicked the offer yet. No body.',
+    'A shortcut over `POST /v1/offers/clicks/{clickId}/outcomes`: records `funded` on the user’s latest click on the ' +
+    'offer, for the lowest amount of the customer’s tier, and emits `offer.converted`. Again on a funded click it ' +
+    'answers the same conversion; `404 NOT_FOUND` when the user has not clicked the offer yet, `409 ' +
+    'OFFER_STATE_CONFLICT` when the application was declined. No body.',
   auth: { kind: 'bearer', scope: 'admin' },
   rateLimit: 'userOps',
   idempotent: true,
   sandboxOnly: true,
   request: { params: ZUserOfferParams },
   success: { status: 201, description: 'The conversion.', data: ZSandboxConversion },
-  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED'],
+  errors: ['NOT_FOUND', 'USER_NOT_ENROLLED', 'OFFER_STATE_CONFLICT'],
 });
 
 export const sandboxGetVerificationAnswers = defineOperation({

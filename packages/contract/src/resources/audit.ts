@@ -13,6 +13,7 @@ export const AUDIT_EVENT_TYPES = [
   'user.deleted',
   'user.purged',
   'webhook.secret_rotated',
+  'offer.changed',
 ] as const;
 export type TAuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 export const ZAuditEventType = z

@@ -3,7 +3,7 @@ import { z } from '../zod.ts';
 import { ZAlertSeverity, ZAlertType } from './alerts.ts';
 import { ZConsentId } from './consent.ts';
 import { ZScoreValue } from './credit.ts';
-import { ZOfferType } from './offers.ts';
+import { ZOfferType, ZOutcomeStage } from './offers.ts';
 import { ZClockId, ZPausedUsersOnClock } from './sandbox-clocks.ts';
 import { ZUserStatus } from './users.ts';
 import type { TEventType } from './webhooks.ts';
@@ -19,7 +19,7 @@ export const EVENT_DESCRIPTIONS = {
   'score.changed': 'A credit score changed by more than 10 points (sent together with `score.updated`).',
   'alert.created': 'A new credit-monitoring alert was generated.',
   'offer.clicked': 'A user clicked an offer.',
-  'offer.converted': 'A user completed an offer application.',
+  'offer.converted': 'An application from an offer click reached a stage (`applied`, `approved`, `declined`, `funded`).',
   'sandbox.clock.ready':
     'Sandbox: a test clock finished advancing; every period its users skipped has run and it is `ready` at `frozenTime`.',
   'consent.withdrawn':
@@ -43,8 +43,14 @@ const offerFields = {
   ...who,
   offerId: ZOfferId,
   offerType: ZOfferType,
-  provider: z.string().meta({ example: 'Northwind Bank' }),
+  provider: z.string().meta({ example: 'Maple Bank' }),
   clickId: ZClickId,
+  offerVersion: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .meta({ description: 'The version of the offer the customer saw; null for clicks recorded before versions.' }),
 };
 
 export const ZUserEnrolledData = z
@@ -69,7 +75,14 @@ export const ZAlertCreatedData = z
   })
   .meta({ id: 'AlertCreatedEventData' });
 export const ZOfferClickedData = z.object(offerFields).meta({ id: 'OfferClickedEventData' });
-export const ZOfferConvertedData = z.object({ ...offerFields, convertedAt: ZTimestamp }).meta({ id: 'OfferConvertedEventData' });
+export const ZOfferConvertedData = z
+  .object({
+    ...offerFields,
+    stage: ZOutcomeStage,
+    amount: z.number().nullable().meta({ description: 'USD approved or funded; null for the other stages.' }),
+    convertedAt: ZTimestamp.meta({ description: 'When the stage happened at the bank.' }),
+  })
+  .meta({ id: 'OfferConvertedEventData' });
 export const ZSandboxClockReadyData = z
   .object({ clockId: ZClockId, frozenTime: ZTimestamp, pausedUsers: ZPausedUsersOnClock })
   .meta({ id: 'SandboxClockReadyEventData' });

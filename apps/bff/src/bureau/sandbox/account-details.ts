@@ -124,8 +124,8 @@ const minimumDue = (balance: number, aprPercent: number) =>
   Math.min(balance, Math.max(25, balance * 0.01 + (balance * aprPercent) / 1200));
 
 /**
- * What is due each month: a loan's amortized payment over its term, a card's minimum due; nothing on a closed or
- * paid-off account or a zero balance.
+ * What is due each month: a loan's level payment of its original amount over its term (its balance follows that
+ * schedule), a card's minimum due; nothing on a closed or paid-off account or a zero balance.
  */
 export const monthlyPaymentOf = (
   kind: TradelineKind,

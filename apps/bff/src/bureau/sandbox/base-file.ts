@@ -21,7 +21,7 @@ export interface SandboxAccount {
   latePayments: number;
   /** Installment loans: the day the last payment falls due. Cards: null. */
   payoffOn: string | null;
-  /** Cards: this card's relative share of the card balances. Loans: balance against a plain schedule (0.9–1). */
+  /** Cards: this card’s relative share of the card balances. Loans: drawn but unused (balances follow the amortization schedule). */
   weight: number;
   /** APR in percent. */
   apr: number;

@@ -1,4 +1,5 @@
 import { SCORE_MAX, SCORE_MIN } from '@credit/contract';
+import { paymentsMadeBy, scheduledBalance } from '../amortization.ts';
 import { daysBefore, isoDate, round1 } from '../dates.ts';
 import type {
   ConsumerFlag,
@@ -100,17 +101,17 @@ const tradelinesOn = (state: FileState, today: string, asOf: Date): Tradeline[] 
     const paidOff = a.payoffOn !== null && a.payoffOn <= today ? a.payoffOn : null;
     const closedOn = a.closedOn !== null && a.closedOn <= today ? a.closedOn : paidOff;
     if (closedOn !== null && closedOn < droppedBefore) continue;
+    const termMonths = termMonthsOf(a.kind);
     let balance = 0;
     if (closedOn === null && a.kind === 'credit_card') {
       balance = Math.min(a.limitOrAmount, Math.round((totalBalance * a.limitOrAmount * a.weight) / weighted));
-    } else if (closedOn === null && a.payoffOn !== null) {
-      const left = 1 - monthsBetween(a.openedOn, today) / monthsBetween(a.openedOn, a.payoffOn);
-      balance = Math.max(0, Math.round(a.limitOrAmount * left * a.weight));
+    } else if (closedOn === null && termMonths !== null) {
+      // What the schedule leaves, so the level payment of it over the months left is the payment reported.
+      balance = Math.round(scheduledBalance(a.limitOrAmount, a.apr, termMonths, paymentsMadeBy(a.openedOn, today)));
     }
     const { id, lender, kind, openedOn, limitOrAmount, latePayments, apr } = a;
     const status: TradelineStatus =
       closedOn === null ? 'open' : closedOn !== a.closedOn ? 'paid_off' : a.chargedOff ? 'charged_off' : 'closed';
-    const termMonths = termMonthsOf(kind);
     lines.push({
       id,
       lender,

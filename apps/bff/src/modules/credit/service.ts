@@ -25,6 +25,7 @@ import { sharedAnswerData } from '../../core/shared-answer.ts';
 import type { Queryable } from '../../db/db.ts';
 import { StatementBatch } from '../../db/statement-batch.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
+import { noteCustomerScore, noteScoreLook } from '../program/service.ts';
 import type { UserRow } from '../users/service.ts';
 import { loadCreditSubject, setLastScoreDate, writeUser } from '../users/service.ts';
 import { creditFileOnRecord, requireActiveUser, requireBureau } from './access.ts';
@@ -165,7 +166,9 @@ export const creditScoreOf = async (
 export const getCreditScore = async (ctx: AppContext, caller: Caller, userId: string): Promise<TCreditScore> => {
   const user = await requireActiveUser(ctx, caller, userId);
   const record = await creditFileOnRecord(ctx, user);
-  return creditScoreOf(ctx, user, record, await getCurrentScore(ctx, user));
+  const score = await creditScoreOf(ctx, user, record, await getCurrentScore(ctx, user));
+  await noteScoreLook(ctx, user.client_id, user.id, ctx.clock.now());
+  return score;
 };
 
 /** Built once per file on record, like its factors; frozen and shared, so later reads reuse its JSON. */
@@ -266,6 +269,7 @@ export const refreshScore = async (
     await storeScores(tx, [
       { userId: user.id, clientId: user.client_id, score: next, scoreDate, source: 'refresh', createdAt: now },
     ]);
+    await noteCustomerScore(tx, user.client_id, user.id, next);
     await recordScoreChange(tx, ctx, user, { previousScore, score: next, scoreDate }, onSignificantChange);
     return { previous: previousScore, score: next };
   });
@@ -305,6 +309,7 @@ export const recordPulledScore = async (
   const latest = options.latest !== undefined ? (options.latest ?? undefined) : (await latestScores(tx, user.id, 1))[0];
   if (!latest) {
     await seedScoreHistory(tx, ctx, user, file);
+    if (score !== undefined) await noteCustomerScore(tx, user.client_id, user.id, score);
     return { previousScore: null, score: score ?? 0, scoreDate };
   }
   if (score === undefined || (options.firstComparison && latest.scoreDate === scoreDate)) {
@@ -313,6 +318,7 @@ export const recordPulledScore = async (
   await storeScores(tx, [
     { userId: user.id, clientId: user.client_id, score, scoreDate, source: options.source, createdAt: ctx.clock.now() },
   ]);
+  await noteCustomerScore(tx, user.client_id, user.id, score);
   await recordScoreChange(tx, ctx, user, { previousScore: latest.score, score, scoreDate }, options.onSignificantChange);
   return { previousScore: latest.score, score, scoreDate };
 };

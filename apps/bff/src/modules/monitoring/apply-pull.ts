@@ -4,6 +4,7 @@ import type { Queryable } from '../../db/db.ts';
 import { recordAlert, recordScoreChangeAlert } from '../alerts/service.ts';
 import { recordAudit } from '../audit/service.ts';
 import { type OnSignificantChange, type RecordedScore, recordPulledScore, sealCreditFile } from '../credit/service.ts';
+import { saveOfferProfile } from '../offers/service.ts';
 import { consentPause, type UserRow } from '../users/service.ts';
 import { detectAlerts } from './file-diff.ts';
 import { type FileSnapshot, snapshotOf } from './file-snapshot.ts';
@@ -111,6 +112,7 @@ export const commitPulledFile = async (
     pull.source === 'refresh' ? 'refresh' : 'monitoring',
   );
   if (applied) {
+    await saveOfferProfile(tx, ctx, user, pull.result.file, pull.asOf);
     await recordAudit(
       ctx,
       {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DatedOffer } from '../offers/service.ts';
+import type { CatalogueOffer } from '../offers/service.ts';
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
@@ -50,46 +50,51 @@ ${body}
 </html>
 `;
 
-const TYPE_NAMES: Record<DatedOffer['type'], string> = {
+const TYPE_NAMES: Record<CatalogueOffer['body']['type'], string> = {
   credit_card: 'Credit card',
   loan: 'Loan',
   mortgage: 'Mortgage',
 };
 
 export interface LandingInput {
-  offer: DatedOffer;
-  expired: boolean;
+  offer: CatalogueOffer;
+  /** The click that opened the page, when its address carried one. */
+  clickId: string | undefined;
+  ended: boolean;
   /** The API's public base URL, for the copy-paste command. */
   apiUrl: string;
 }
 
-/** The sandbox's stand-in for a provider's application page, for one offer. */
-export const renderLandingPage = ({ offer, expired, apiUrl }: LandingInput): string => {
-  const name = escapeHtml(offer.name);
-  const provider = escapeHtml(offer.provider);
+/** The sandbox's stand-in for a bank's application page, for one offer and the click that opened it. */
+export const renderLandingPage = ({ offer, clickId, ended, apiUrl }: LandingInput): string => {
+  const name = escapeHtml(offer.body.name);
+  const provider = escapeHtml(offer.body.provider);
   const offerId = escapeHtml(offer.offerId);
-  const convert = `/v1/sandbox/users/{userId}/offers/${offerId}/convert`;
+  const click = clickId ? escapeHtml(clickId) : '$CLICK_ID';
+  const outcomes = `/v1/offers/clicks/${click}/outcomes`;
   return layout(
-    `${offer.name}: sandbox application`,
+    `${offer.body.name}: sandbox application`,
     `<p class="badge">Sandbox</p>
 <h1>${name}: sandbox application page</h1>
-<p>This page is the sandbox's stand-in for ${provider}'s application page. ${provider} is a fictional provider, so
-in the sandbox "Apply" ends here; in production it opens the provider's own page. Nothing is submitted from here.</p>
-${expired ? '<p><strong>This offer has ended.</strong> Its provider would no longer take applications.</p>' : ''}
+<p>This page is the sandbox's stand-in for ${provider}'s application page. The offer's application address is on a
+<code>.example</code> host, which never answers, so in the sandbox "Apply" ends here; in production it opens that
+address, with the click id filled in where it says <code>{clickId}</code>. Nothing is submitted from here.</p>
+${ended ? '<p><strong>This offer is not shown to customers now</strong> (paused, expired or archived).</p>' : ''}
 <h2>The offer</h2>
 <dl>
   <dt>Offer</dt><dd>${name}</dd>
   <dt>Provider</dt><dd>${provider}</dd>
-  <dt>Type</dt><dd>${TYPE_NAMES[offer.type]}</dd>
+  <dt>Type</dt><dd>${TYPE_NAMES[offer.body.type]}</dd>
   <dt>Offer id</dt><dd><code>${offerId}</code></dd>
+  <dt>Click id</dt><dd><code>${clickId ? click : 'not in this address'}</code></dd>
 </dl>
 <h2>What happens next</h2>
-<p>The click that opened this page was recorded and sent to the partner as <code>offer.clicked</code>. When a real
-customer is approved, the provider reports a conversion. To simulate one, call the sandbox helper
-<code>POST ${convert}</code> (scope <code>admin</code>) with the user's id: it credits the user's latest click on this
-offer and emits <code>offer.converted</code>.</p>
-<pre><code>curl -s -X POST -H "Authorization: Bearer $TOKEN" \\
-"${escapeHtml(apiUrl)}${convert.replace('{userId}', '$USER_ID')}"</code></pre>
+<p>The click that opened this page was recorded and sent to the bank as <code>offer.clicked</code>. The bank's
+application reports what becomes of it against the click: <code>applied</code>, <code>approved</code>,
+<code>declined</code> or <code>funded</code> with the amount. Each stage emits <code>offer.converted</code> and counts in
+the program's results (<code>GET /v1/offers/results</code>).</p>
+<pre><code>curl -s -X POST -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\
+  -d '{"stage":"funded","amount":12000}' "${escapeHtml(apiUrl)}${outcomes}"</code></pre>
 <p>You can close this window.</p>`,
   );
 };

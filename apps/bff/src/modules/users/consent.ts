@@ -14,6 +14,7 @@ import type { Caller } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
+import { countProgram } from '../program/service.ts';
 import { type RequestOrigin, suppliedConsent, toConsentRecord } from './consent-record.ts';
 import {
   insertCurrentConsent,
@@ -80,6 +81,7 @@ export const grantConsent = async (
     if (!(await lockUserForConsent(tx, user.id))) throw notFound('User');
     touches(userTag(user.id));
     await insertCurrentConsent(tx, consent);
+    await countProgram(tx, { clientId: caller.clientId, metric: 'consented', at: now });
     const state = await stateOf(ctx, tx, user.id, now);
     await recordAudit(
       ctx,

@@ -21,6 +21,7 @@ import { StatementBatch } from '../../db/statement-batch.ts';
 import { currentClockScope } from '../../lib/clock.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { actorOf, recordAudit, recordUserPurges } from '../audit/service.ts';
+import { countProgram } from '../program/service.ts';
 import { assertAdultAge } from './age.ts';
 import { assertCurrentConsent } from './consent-gate.ts';
 import { consentSummary, enrolmentConsent, type RequestOrigin } from './consent-record.ts';
@@ -115,6 +116,8 @@ const enrollValidated = async (
       data: { userId, externalUserId: input.externalUserId, email: input.email, status },
       createdAt,
     });
+    await countProgram(tx, { clientId, metric: 'enrolled', at: createdAt });
+    await countProgram(tx, { clientId, metric: 'consented', at: createdAt });
     await insertCurrentConsent(tx, consent, true);
     await recordAudit(
       ctx,
@@ -261,6 +264,18 @@ export const loadCreditSubject = async (
     dateOfBirth: ctx.cipher.decrypt(identity.date_of_birth_enc, `users.date_of_birth:${user.id}`),
     address: JSON.parse(ctx.cipher.decrypt(identity.address_enc, `users.address:${user.id}`)),
   };
+};
+
+/** The state of the user's enrolled address (offer rules read it), read through `db` (a transaction's, inside one). */
+export const enrolledAddressState = async (
+  ctx: Pick<AppContext, 'cipher'>,
+  db: Queryable,
+  user: { id: string; address_enc?: string | null },
+): Promise<string | null> => {
+  const sealed = user.address_enc ?? (await findIdentity(db, user.id))?.address_enc;
+  if (!sealed) return null;
+  const address = JSON.parse(ctx.cipher.decrypt(sealed, `users.address:${user.id}`)) as { state?: string };
+  return address.state ?? null;
 };
 
 /** The users on a test clock whose monitoring is paused at the clock's time, and why. */

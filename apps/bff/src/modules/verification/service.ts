@@ -12,6 +12,7 @@ import type { Caller } from '../../core/principal.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { hasFileOnRecord, pullIdentityFile } from '../credit/service.ts';
 import { applyVerificationPull } from '../monitoring/service.ts';
+import { countProgram } from '../program/service.ts';
 import type { UserRow } from '../users/service.ts';
 import {
   clearExpiredLock,
@@ -165,6 +166,7 @@ export const submitVerificationAnswers = async (
           data: { userId: user.id, externalUserId: state.external_user_id, verifiedAt: now.toISOString() },
           createdAt: now,
         });
+        await countProgram(tx, { clientId: caller.clientId, metric: 'verified', at: now });
       }
       // The file just pulled is monitoring's first refresh: period 0 is not pulled again (unless it is dropped).
       if (scores) await applyVerificationPull(tx, ctx, user, scores, now, verificationPullId(user.id, session.id));

@@ -3,7 +3,7 @@ import type { TEventType } from '@credit/contract';
 /** Realistic `data` for test deliveries, one per event type, shaped as the contract's event schemas. */
 export const sampleEventData = (type: TEventType, at: Date, ids: { id(prefix: string): string }): Record<string, unknown> => {
   const who = { userId: 'usr_TestUser000000001', externalUserId: 'test-user-1' };
-  const offer = { ...who, offerId: 'off_TestOffer00000001', offerType: 'credit_card', provider: 'Northwind Bank' };
+  const offer = { ...who, offerId: 'off_TestOffer00000001', offerType: 'credit_card', provider: 'Test Bank', offerVersion: 1 };
   switch (type) {
     case 'user.enrolled':
       return { ...who, email: 'test.user@example.com', status: 'pending_verification' };
@@ -29,7 +29,7 @@ export const sampleEventData = (type: TEventType, at: Date, ids: { id(prefix: st
     case 'offer.clicked':
       return { ...offer, clickId: ids.id('clk') };
     case 'offer.converted':
-      return { ...offer, clickId: ids.id('clk'), convertedAt: at.toISOString() };
+      return { ...offer, clickId: ids.id('clk'), stage: 'funded', amount: 12000, convertedAt: at.toISOString() };
     case 'sandbox.clock.ready':
       return { clockId: ids.id('clk'), frozenTime: at.toISOString(), pausedUsers: [] };
     case 'consent.withdrawn':

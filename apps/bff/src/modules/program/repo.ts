@@ -1,0 +1,112 @@
+import type { Queryable } from '../../db/db.ts';
+
+/** One increment of the program's daily counts. `offerId` '' is the program itself (enrolments, looks). */
+export interface ProgramCount {
+  clientId: string;
+  day: string;
+  metric: string;
+  offerId?: string;
+  count?: number;
+  amount?: number;
+}
+
+export const addProgramCount = async (tx: Queryable, c: ProgramCount): Promise<void> => {
+  await tx.query(
+    `insert into program_counts (client_id, day, offer_id, metric, count, amount) values ($1, $2, $3, $4, $5, $6)
+     on conflict (client_id, day, offer_id, metric)
+     do update set count = program_counts.count + excluded.count, amount = program_counts.amount + excluded.amount`,
+    [c.clientId, c.day, c.offerId ?? '', c.metric, c.count ?? 1, c.amount ?? 0],
+  );
+};
+
+/**
+ * Adds one to `metric` of each offer on `day`, in one statement and in offer id order: two requests counting the same
+ * offers in another order would otherwise lock the rows in opposite orders and deadlock.
+ */
+export const addOfferCounts = async (tx: Queryable, clientId: string, day: string, metric: string, offerIds: string[]) => {
+  await tx.query(
+    `insert into program_counts (client_id, day, offer_id, metric, count, amount)
+     select $1, $2, o, $3, 1, 0 from unnest($4::text[]) as o order by o
+     on conflict (client_id, day, offer_id, metric)
+     do update set count = program_counts.count + excluded.count`,
+    [clientId, day, metric, [...offerIds].sort()],
+  );
+};
+
+/** Records that the user looked at their score on `day`; true only the first time that day. */
+export const insertLook = async (tx: Queryable, clientId: string, userId: string, day: string): Promise<boolean> => {
+  const { rowCount } = await tx.query(
+    'insert into program_looks (client_id, user_id, day) values ($1, $2, $3) on conflict do nothing',
+    [clientId, userId, day],
+  );
+  return rowCount > 0;
+};
+
+export interface CountRow {
+  day: string;
+  offer_id: string;
+  metric: string;
+  count: string | number;
+  amount: string | number;
+}
+
+export const listProgramCounts = async (
+  db: Queryable,
+  clientId: string,
+  from: string,
+  to: string,
+  offerId: string | undefined,
+): Promise<CountRow[]> => {
+  const { rows } = await db.query<CountRow>(
+    `select to_char(day, 'YYYY-MM-DD') as day, offer_id, metric, count, amount from program_counts
+     where client_id = $1 and day between $2 and $3 and ($4::text is null or offer_id = '' or offer_id = $4)`,
+    [clientId, from, to, offerId ?? null],
+  );
+  return rows;
+};
+
+export const lockCustomerScore = async (tx: Queryable, userId: string) => {
+  const { rows } = await tx.query<{ score: number; first_score: number }>(
+    'select score, first_score from program_customer_scores where user_id = $1 for update',
+    [userId],
+  );
+  return rows[0];
+};
+
+export const upsertCustomerScore = async (tx: Queryable, clientId: string, userId: string, score: number, first: number) => {
+  await tx.query(
+    `insert into program_customer_scores (user_id, client_id, score, first_score) values ($1, $2, $3, $4)
+     on conflict (user_id) do update set score = excluded.score`,
+    [userId, clientId, score, first],
+  );
+};
+
+export const deleteLooks = async (tx: Queryable, userId: string) => {
+  await tx.query('delete from program_looks where user_id = $1', [userId]);
+};
+
+export const deleteCustomerScore = async (tx: Queryable, userId: string) => {
+  const { rows } = await tx.query<{ client_id: string; score: number; first_score: number }>(
+    'delete from program_customer_scores where user_id = $1 returning client_id, score, first_score',
+    [userId],
+  );
+  return rows[0];
+};
+
+/** Adds `delta` (1 or -1) customers to a band, and to its risen count when `rose`. */
+export const addToScoreBand = async (tx: Queryable, clientId: string, band: string, rose: boolean, delta: 1 | -1) => {
+  await tx.query(
+    `insert into program_score_bands (client_id, band, customers, rose) values ($1, $2, $3, $4)
+     on conflict (client_id, band) do update set customers = program_score_bands.customers + excluded.customers,
+       rose = program_score_bands.rose + excluded.rose`,
+    [clientId, band, delta, rose ? delta : 0],
+  );
+};
+
+export const listScoreBands = async (db: Queryable, clientId: string) => {
+  const { rows } = await db.query<{ band: string; customers: string | number; rose: string | number }>(
+    'select band, customers, rose from program_score_bands where client_id = $1',
+    [clientId],
+  );
+  return rows;
+};

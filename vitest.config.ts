@@ -62,9 +62,12 @@ const LONGEST_FIRST = [
   'docs/samples/test/partner-kit-install.test.ts', // 70-87 s
   'e2e/test/demo-bank.test.ts', // 95–150 s
   'apps/bff/test/processes.test.ts', // 44-69 s
+  'e2e/test/offers-journey.test.ts', // 45-85 s
+  'apps/bff/test/offers-program-audience.test.ts', // 21-74 s
   'e2e/test/consent-journey.test.ts', // 32 s
   'e2e/test/cross-origin-journey.test.ts', // 29 s
   'apps/bff/test/audit-crash.test.ts', // 22-27 s
+  'docs/samples/test/offer-program.test.ts', // 16-20 s
   'apps/bff/test/webhooks-crash.test.ts', // 19-24 s
   'e2e/test/mobile-webview.test.ts', // 21 s
   'apps/bff/test/read-cache.test.ts', // 11-19 s

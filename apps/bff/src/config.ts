@@ -17,6 +17,19 @@ export const parseRetrySchedule = (value: string): number[] | undefined => {
   return parts.map((m) => Number(m?.[1]) * (UNIT_MS[m?.[2] ?? 's'] ?? 1000));
 };
 
+/** `cli_x=2, cli_y=0.5` → client id → weight (positive, at most 1,000); empty → none. */
+export const parseClientWeights = (value: string): Map<string, number> | undefined => {
+  const weights = new Map<string, number>();
+  for (const part of value.split(',')) {
+    if (!part.trim()) continue;
+    const m = /^\s*(cli_\w+)\s*=\s*(\d+(?:\.\d+)?)\s*$/.exec(part);
+    const weight = Number(m?.[2]);
+    if (!m?.[1] || !(weight > 0 && weight <= 1000)) return undefined;
+    weights.set(m[1], weight);
+  }
+  return weights;
+};
+
 /** `30d`, `12h`, `90s`, `500ms` → milliseconds. */
 const duration = (fallback: string) =>
   z
@@ -66,6 +79,8 @@ export const ZConfig = z.object({
   RATE_LIMIT_AUTH_PER_MIN: positiveInt(100),
   RATE_LIMIT_BATCH_PER_MIN: positiveInt(50),
   RATE_LIMIT_USER_OPS_PER_MIN: positiveInt(1000),
+  /** A customer's own requests a minute (user token or widget session), which also count in their client's window. */
+  RATE_LIMIT_USER_TOKEN_PER_MIN: positiveInt(300),
   /** Failed client authentications a minute from one address for one client id (three times this for any). */
   RATE_LIMIT_AUTH_FAILURES_PER_MIN: positiveInt(10),
   TLS_CERT_FILE: optionalText,
@@ -88,6 +103,11 @@ export const ZConfig = z.object({
   WEBHOOK_CONCURRENCY: positiveInt(128),
   /** Keep-alive connections the worker opens to one receiver origin, and so its deliveries in flight there at once. */
   WEBHOOK_CONNECTIONS_PER_ORIGIN: positiveInt(32),
+  /**
+   * Deliveries of one client in flight at once per worker, over all its receivers; unset: a quarter of
+   * WEBHOOK_CONCURRENCY (at least 1), so one client's hanging receivers never hold every slot.
+   */
+  WEBHOOK_MAX_IN_FLIGHT_PER_CLIENT: z.coerce.number().int().positive().optional(),
   /**
    * Sandbox only (production never delivers to loopback): whether webhook receivers on this machine's loopback
    * (`http://localhost:4242`) are accepted and delivered to. A local-development setting: `pnpm start` turns it on;
@@ -120,6 +140,19 @@ export const ZConfig = z.object({
   BUREAU_BREAKER_HALF_OPEN_MS: positiveInt(30_000),
   /** Bureau calls (attempts) started per second, by all processes together when REDIS_URL is set. */
   BUREAU_MAX_PER_SECOND: positiveInt(50),
+  /** `cli_x=2,cli_y=1`: a client's weight when the per-second cap is split between active clients (unlisted: 1). */
+  BUREAU_CLIENT_WEIGHTS: z
+    .string()
+    .default('')
+    .transform((value, zctx) => {
+      const weights = parseClientWeights(value);
+      if (!weights) zctx.addIssue({ code: 'custom', message: 'must be client=weight pairs such as cli_x=2,cli_y=1' });
+      return weights ?? new Map<string, number>();
+    }),
+  /** The part of the per-second cap scheduled monitoring pulls keep while interactive calls want the rest. */
+  BUREAU_MONITORING_SHARE: z.coerce.number().min(0).lt(1).default(0.3),
+  /** New identity-verification sessions (each one a bureau call) a user may start at a client per 24 h. */
+  VERIFICATION_SESSIONS_PER_DAY: positiveInt(5),
   /** `pnpm bureau`: the port the sandbox bureau listens on (127.0.0.1). */
   BUREAU_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
   /** How often each monitored user's credit file is pulled and compared (the score, history and alerts). */

@@ -3,7 +3,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db, Queryable } from '../src/db/db.ts';
 import { openDatabase } from '../src/db/open.ts';
-import { chainSpooledEntries, pruneAuditTrails, recordAudit, verifyChain } from '../src/modules/audit/service.ts';
+import { appendEntries } from '../src/modules/audit/append-repo.ts';
+import { entryHash } from '../src/modules/audit/chain.ts';
+import { type AuditEventRow, EVENT_COLUMNS, toChainedEntry } from '../src/modules/audit/chain-repo.ts';
+import type { PendingEntry } from '../src/modules/audit/entry.ts';
+import { chainSpooledEntries, pruneAuditTrails, recordAudit, verifyChain, verifyTrail } from '../src/modules/audit/service.ts';
 import { ALL_SCOPES, startTestApp, type TestApp, type TestClient, testConfig } from './helpers/harness.ts';
 import { runProcess } from './helpers/processes.ts';
 import { builtEntry } from './helpers/server-build.ts';
@@ -23,7 +27,8 @@ const interruptedAfterFirstPage = (db: Db, during: () => Promise<unknown>) => {
     ...q,
     async query<T>(sql: string, params?: unknown[]) {
       const result = await q.query<T>(sql, params);
-      if (!running && /\bfrom audit_events\b/.test(sql)) {
+      // A page: the single-row reads of the starting state (the last sequence stored) do not count.
+      if (!running && /\bfrom audit_events\b/.test(sql) && result.rows.length > 1) {
         running = during();
         if (!(inTransaction && db.kind === 'pglite')) await running;
       }
@@ -87,6 +92,189 @@ describe('audit verify while the service appends and prunes', () => {
   });
 });
 
+describe("the service's check, whose pages are separate statements", () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('answers ok for a chain pruned between its pages: the moved retention checkpoint explains the gap', async () => {
+    const { id: clientId } = await app.createClient();
+    let n = 0;
+    const read = () =>
+      recordAudit(app.ctx, {
+        type: 'personal_data.read',
+        clientId,
+        actor: { kind: 'client', id: clientId },
+        requestId: `req_live${++n}`,
+      });
+    await Promise.all(Array.from({ length: 1100 }, read));
+    app.clock.advance(8 * YEAR_MS);
+    await Promise.all(Array.from({ length: 100 }, read));
+    await chainSpooledEntries(app.ctx);
+    const cutoff = new Date(app.clock.now().getTime() - 7 * YEAR_MS);
+
+    // Outside a transaction the interruption runs between two pages, on PGlite too.
+    const live = interruptedAfterFirstPage(app.db, async () => {
+      await read();
+      await chainSpooledEntries(app.ctx);
+      await pruneAuditTrails(app.ctx, cutoff);
+    });
+    const result = await verifyTrail({ ...app.ctx, db: live.db }, clientId);
+    await live.finished();
+    // The first page (250 entries), then what the prune kept; the head as it was when the check began.
+    expect(result).toEqual({ clientId, ok: true, checked: 350, from: 0, lastSeq: 1200 });
+    expect(await verifyTrail(app.ctx, clientId)).toEqual({ clientId, ok: true, checked: 1, from: 1200, lastSeq: 1201 });
+  });
+});
+
+let appended = 0;
+/** `n` entries chained straight into the client's trail (no spool, no request): thousands a second. */
+const appendTrail = async (db: Db, clientId: string, n: number, at = new Date()) => {
+  for (let done = 0; done < n; done += 5000) {
+    const entries = Array.from(
+      { length: Math.min(5000, n - done) },
+      (): PendingEntry => ({
+        id: `aud_verify${String(++appended).padStart(12, '0')}`,
+        type: 'credit_data.read',
+        clientId,
+        actorKind: 'client',
+        actorId: clientId,
+        userId: `usr_verify${appended % 97}`,
+        requestId: `req_verify${appended}`,
+        subject: { operationId: 'getCreditScore' },
+        occurredAt: at,
+      }),
+    );
+    await db.transaction((tx) => appendEntries(tx, entries));
+  }
+};
+
+const checkpointSeqs = async (db: Db, clientId: string) =>
+  (
+    await db.query<{ seq: string }>('select seq from audit_verify_checkpoints where client_id = $1 order by seq', [clientId])
+  ).rows.map((r) => Number(r.seq));
+
+/**
+ * What someone with write access to the database and no signing key can do to hide an edit: change entry `seq`, then
+ * recompute every hash after it and the head's, so that every link holds again.
+ */
+const rewriteFrom = async (db: Db, clientId: string, seq: number) => {
+  const { rows } = await db.query<AuditEventRow>(
+    `select ${EVENT_COLUMNS} from audit_events where client_id = $1 and seq >= $2 order by seq`,
+    [clientId, seq - 1],
+  );
+  const [before, ...rest] = rows.map(toChainedEntry);
+  let prevHash = before?.hash as string;
+  const rewritten = rest.map((entry) => {
+    const edited = entry.seq === seq ? { ...entry, userId: 'usr_someoneelse' } : entry;
+    const hash = entryHash(edited, edited.seq, prevHash);
+    const row = { seq: edited.seq, userId: edited.userId, prevHash, hash };
+    prevHash = hash;
+    return row;
+  });
+  await db.query(
+    `update audit_events e set user_id = v.user_id, prev_hash = v.prev_hash, hash = v.hash
+     from unnest($2::bigint[], $3::text[], $4::text[], $5::text[]) as v(seq, user_id, prev_hash, hash)
+     where e.client_id = $1 and e.seq = v.seq`,
+    [
+      clientId,
+      rewritten.map((r) => r.seq),
+      rewritten.map((r) => r.userId),
+      rewritten.map((r) => r.prevHash),
+      rewritten.map((r) => r.hash),
+    ],
+  );
+  await db.query('update audit_heads set hash = $2 where client_id = $1', [clientId, prevHash]);
+};
+
+describe('verification checkpoints', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('a check re-hashes only what was appended since the last one; from the start it re-hashes every entry', async () => {
+    const { id: clientId } = await app.createClient();
+    await appendTrail(app.db, clientId, 2500);
+    expect(await verifyTrail(app.ctx, clientId)).toEqual({ clientId, ok: true, checked: 2500, from: 0, lastSeq: 2500 });
+    expect(await checkpointSeqs(app.db, clientId)).toEqual([1000, 2000, 2500]);
+    await appendTrail(app.db, clientId, 10);
+    expect(await verifyTrail(app.ctx, clientId)).toEqual({ clientId, ok: true, checked: 10, from: 2500, lastSeq: 2510 });
+    // The end of the previous check is superseded by this one's; every 1,000th stays.
+    expect(await checkpointSeqs(app.db, clientId)).toEqual([1000, 2000, 2510]);
+    expect(await verifyTrail(app.ctx, clientId, 'start')).toEqual({ clientId, ok: true, checked: 2510, from: 0, lastSeq: 2510 });
+    // The CLI's check re-hashes everything and writes nothing.
+    expect(await verifyChain(app.db, app.ctx.tokens, clientId)).toMatchObject({ ok: true, checked: 2510, from: 0 });
+  });
+
+  it('concurrent checks of one client share the work: one walks the trail, the others start where it ended', async () => {
+    const { id: clientId } = await app.createClient();
+    await appendTrail(app.db, clientId, 3000);
+    const first = verifyTrail(app.ctx, clientId);
+    await new Promise(setImmediate); // it has started: the next calls queue behind it
+    const later = await Promise.all(Array.from({ length: 5 }, () => verifyTrail(app.ctx, clientId)));
+    expect(await first).toEqual({ clientId, ok: true, checked: 3000, from: 0, lastSeq: 3000 });
+    // One more check for all five, started once the first had ended, from the checkpoint it left.
+    expect(later[0]).toEqual({ clientId, ok: true, checked: 0, from: 3000, lastSeq: 3000 });
+    for (const result of later) expect(result).toBe(later[0]);
+  });
+
+  it('an entry edited before a checkpoint is found from the start; rewritten hashes and all, by any check', async () => {
+    const { id: clientId } = await app.createClient();
+    await appendTrail(app.db, clientId, 2500);
+    expect(await verifyTrail(app.ctx, clientId)).toMatchObject({ ok: true, lastSeq: 2500 });
+    const userAt = async () =>
+      (
+        await app.db.query<{ user_id: string }>('select user_id from audit_events where client_id = $1 and seq = 1500', [
+          clientId,
+        ])
+      ).rows[0]?.user_id;
+    const original = await userAt();
+    await alterEntry(app.db, clientId, 1500);
+    const entryId = await entryIdAt(app.db, clientId, 1500);
+    expect(await verifyTrail(app.ctx, clientId)).toEqual({ clientId, ok: true, checked: 0, from: 2500, lastSeq: 2500 });
+    expect(await verifyTrail(app.ctx, clientId, 'start')).toMatchObject({
+      ok: false,
+      checked: 1499,
+      firstBroken: { reason: 'entry_altered', seq: 1500, entryId },
+    });
+    // Put back, then edited with every later hash and the head recomputed: all links hold, the checkpoints do not.
+    await app.db.query('update audit_events set user_id = $2 where client_id = $1 and seq = 1500', [clientId, original]);
+    expect(await verifyChain(app.db, app.ctx.tokens, clientId)).toMatchObject({ ok: true });
+    await rewriteFrom(app.db, clientId, 1500);
+    const atCheckpoint = { reason: 'entry_altered', seq: 2000, entryId: await entryIdAt(app.db, clientId, 2000) };
+    expect(await verifyChain(app.db, app.ctx.tokens, clientId)).toMatchObject({
+      ok: false,
+      lastSeq: 1999,
+      firstBroken: atCheckpoint,
+    });
+    // The newest checkpoint's entry no longer has its hash: the default check starts over and finds the same break.
+    expect(await verifyTrail(app.ctx, clientId)).toMatchObject({ ok: false, from: 0, firstBroken: atCheckpoint });
+  });
+
+  it('a checkpoint no configured key signed is ignored; one past the head shows a cut-off tail', async () => {
+    const { id: clientId } = await app.createClient();
+    await appendTrail(app.db, clientId, 1200);
+    await app.db.query(
+      `insert into audit_verify_checkpoints (client_id, seq, hash, verified_at, signature) values ($1, 5000, $2, now(), $3)`,
+      [clientId, 'a'.repeat(64), 'b'.repeat(64)],
+    );
+    expect(await verifyTrail(app.ctx, clientId)).toEqual({ clientId, ok: true, checked: 1200, from: 0, lastSeq: 1200 });
+    // The tail deleted and the head moved back onto the last entry kept: every link and the head agree.
+    await app.db.query('delete from audit_events where client_id = $1 and seq > 1100', [clientId]);
+    await app.db.query(
+      'update audit_heads set seq = 1100, hash = (select hash from audit_events where client_id = $1 and seq = 1100) where client_id = $1',
+      [clientId],
+    );
+    const cut = { ok: false, lastSeq: 1100, firstBroken: { reason: 'missing_entry', seq: 1101, found: null } };
+    expect(await verifyChain(app.db, app.ctx.tokens, clientId)).toMatchObject(cut);
+    expect(await verifyTrail(app.ctx, clientId)).toMatchObject(cut);
+  });
+});
+
 // Runs of the built CLI, each opening the database: seconds under load.
 describe('pnpm run audit verify on a database the service never migrated', { timeout: 120_000 }, () => {
   const tablesOf = async (db: Db) =>
@@ -139,8 +327,11 @@ describe("POST /v1/audit-events/verify: the running service checks the caller's 
   });
   afterAll(() => app.close());
 
-  const verify = async (client: TestClient, options: { scope?: string; body?: unknown } = {}) =>
-    app.request('POST', '/v1/audit-events/verify', { token: await app.token(client, options.scope), body: options.body });
+  const verify = async (client: TestClient, options: { scope?: string; body?: unknown; query?: string } = {}) =>
+    app.request('POST', `/v1/audit-events/verify${options.query ?? ''}`, {
+      token: await app.token(client, options.scope),
+      body: options.body,
+    });
 
   it('answers ok for an intact chain, the entries of requests answered just before included', async () => {
     const bank = await app.createClient();
@@ -156,17 +347,24 @@ describe("POST /v1/audit-events/verify: the running service checks the caller's 
     const bank = await app.createClient();
     await app.token(bank);
     await app.token(bank);
-    expect((await verify(bank)).body.data.ok).toBe(true);
+    // Each call mints its own token first: entry 3 here, and the check leaves a checkpoint where it ends.
+    expect((await verify(bank)).body.data).toMatchObject({ ok: true, lastSeq: 3 });
     await alterEntry(app.db, bank.id, 2);
-    const res = await verify(bank);
+    // The default check starts at that checkpoint, whose entry still hashes as it did: an edit before it is not its to find.
+    expect((await verify(bank)).body.data).toEqual({ clientId: bank.id, ok: true, checked: 1, from: 3, lastSeq: 4 });
+    const res = await verify(bank, { query: '?from=start' });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({
+    const firstBroken = { reason: 'entry_altered', seq: 2, entryId: await entryIdAt(app.db, bank.id, 2) };
+    expect(res.body.data).toEqual({ clientId: bank.id, ok: false, checked: 1, from: 0, lastSeq: 1, firstBroken });
+    // An edit of the newest checkpoint's own entry is found by the default check too, which then walks from the start.
+    await alterEntry(app.db, bank.id, 4);
+    expect((await verify(bank)).body.data).toEqual({
       clientId: bank.id,
       ok: false,
       checked: 1,
       from: 0,
       lastSeq: 1,
-      firstBroken: { reason: 'entry_altered', seq: 2, entryId: await entryIdAt(app.db, bank.id, 2) },
+      firstBroken,
     });
   });
 
@@ -179,7 +377,7 @@ describe("POST /v1/audit-events/verify: the running service checks the caller's 
     await alterEntry(app.db, tampered.id, 1);
     const res = await verify(bank);
     expect(res.body.data).toMatchObject({ clientId: bank.id, ok: true });
-    // There is no way to name another client: the operation takes no body (and no parameter).
+    // There is no way to name another client: the operation takes no body, and no parameter but `from`.
     const naming = await verify(bank, { body: { clientId: tampered.id } });
     expect(naming.status).toBe(400);
     expect(naming.body.error.code).toBe('VALIDATION_ERROR');
@@ -221,6 +419,9 @@ describe('pnpm run audit verify --api while the service runs', { timeout: 120_00
       const broken = await viaApi();
       expect(broken.code).toBe(1);
       expect(JSON.parse(broken.stdout)).toMatchObject({ ok: false, firstBroken: { reason: 'entry_altered', seq: 1 } });
+      const full = await runProcess(builtEntry('cli/audit'), ['verify', '--api', app.url, '--from', 'start'], credentials);
+      expect(full.code, full.stderr).toBe(1);
+      expect(JSON.parse(full.stdout)).toMatchObject({ ok: false, checked: 0, from: 0, firstBroken: { seq: 1 } });
     } finally {
       await app.close();
       await shared.drop();

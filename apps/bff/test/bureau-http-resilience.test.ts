@@ -2,8 +2,9 @@ import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpBureau, type HttpBureauOptions } from '../src/bureau/http/adapter.ts';
-import { BureauUnavailableError } from '../src/bureau/http/errors.ts';
-import type { CreditSubject } from '../src/bureau/provider.ts';
+import { BureauRateLimitedError, BureauUnavailableError } from '../src/bureau/http/errors.ts';
+import type { BureauCallOptions, CreditSubject } from '../src/bureau/provider.ts';
+import { loadConfig } from '../src/config.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { createLogger } from '../src/logger.ts';
 import { startTestBureau, type TestBureau } from './helpers/test-bureau.ts';
@@ -215,6 +216,145 @@ describe('BUREAU_MAX_PER_SECOND', () => {
       clock.advance(NEXT_SECOND_MS);
       await until(() => done.length === 6);
       expect(done.every((result) => result === 'ok')).toBe(true);
+    } finally {
+      for (const redis of connections) redis.disconnect();
+    }
+  });
+});
+
+describe('fair shares of BUREAU_MAX_PER_SECOND', () => {
+  const NEXT_SECOND_MS = 1_000 + 40;
+
+  /** How a call ended: ok, rate_limited (429, the client over its share) or the 503's reason. */
+  const ending = async (pull: Promise<unknown>): Promise<string> => {
+    try {
+      await pull;
+      return 'ok';
+    } catch (error) {
+      if (error instanceof BureauRateLimitedError) return 'rate_limited';
+      if (error instanceof BureauUnavailableError) return error.reason;
+      throw error;
+    }
+  };
+
+  /** Starts `count` pulls for `call` and collects how each ended, as they end. */
+  const pulls = (client: HttpBureau, count: number, call: BureauCallOptions) => {
+    const done: string[] = [];
+    for (let i = 0; i < count; i++) void ending(client.pullCreditFile(subject, new Date(), call)).then((r) => done.push(r));
+    return done;
+  };
+
+  it('reads BUREAU_CLIENT_WEIGHTS as client=weight pairs and refuses anything else at start-up', () => {
+    const weights = loadConfig({ BUREAU_CLIENT_WEIGHTS: ' cli_live_x=2, cli_live_y = 0.5,' }).BUREAU_CLIENT_WEIGHTS;
+    expect([...weights]).toEqual([
+      ['cli_live_x', 2],
+      ['cli_live_y', 0.5],
+    ]);
+    expect(loadConfig({}).BUREAU_CLIENT_WEIGHTS.size).toBe(0);
+    for (const wrong of ['cli_x', 'cli_x=0', 'cli_x=-1', 'usr_x=2', 'cli_x=2;cli_y=1']) {
+      expect(() => loadConfig({ BUREAU_CLIENT_WEIGHTS: wrong }), wrong).toThrow(/BUREAU_CLIENT_WEIGHTS/);
+    }
+    expect(() => loadConfig({ BUREAU_MONITORING_SHARE: '1' })).toThrow(/BUREAU_MONITORING_SHARE/);
+  });
+
+  it('splits the cap between the clients calling, by weight, whatever order their calls arrive in', async () => {
+    const client = adapter({ maxPerSecond: 6, timeoutMs: 5_000, clientWeights: new Map([['cli_big', 2]]) });
+    const big = pulls(client, 12, { clientId: 'cli_big' });
+    const small = pulls(client, 6, { clientId: 'cli_small' });
+    // Weights 2 and 1 of 6 a second: 4 and 2 each second, the big client's burst never taking the small one's slots.
+    for (const [b, s] of [
+      [4, 2],
+      [8, 4],
+    ] as const) {
+      await until(() => big.length === b && small.length === s && clock.pendingWaits().length === 18 - b - s);
+      expect(bureau.calls).toHaveLength(b + s);
+      clock.advance(NEXT_SECOND_MS);
+    }
+    await until(() => big.length === 12 && small.length === 6);
+    expect([...big, ...small].every((r) => r === 'ok')).toBe(true);
+  });
+
+  it('gives a client that stopped calling its share back to the others after a few seconds', async () => {
+    const client = adapter({ maxPerSecond: 4, timeoutMs: 5_000 });
+    expect(await ending(client.pullCreditFile(subject, new Date(), { clientId: 'cli_gone' }))).toBe('ok');
+    const during = pulls(client, 4, { clientId: 'cli_busy' });
+    // cli_gone called this second: each has half of the cap.
+    await until(() => during.length === 2 && clock.pendingWaits().length === 2);
+    clock.advance(4_000);
+    await until(() => during.length === 4);
+    clock.advance(1_000);
+    const after = pulls(client, 4, { clientId: 'cli_busy' });
+    // Over three seconds without a call: cli_gone no longer counts, and cli_busy has the whole cap in a second.
+    await until(() => after.length === 4);
+    expect([...during, ...after].every((r) => r === 'ok')).toBe(true);
+  });
+
+  it('keeps monitoring its reserved share under an interactive flood, and interactive calls theirs under a monitoring backlog', async () => {
+    // A deadline long enough for every call to wait its turn.
+    const client = adapter({ maxPerSecond: 10, timeoutMs: 30_000, monitoringShare: 0.3 });
+    const interactive = pulls(client, 20, { clientId: 'cli_a', callClass: 'interactive' });
+    const monitoring = pulls(client, 30, { clientId: 'cli_a', callClass: 'monitoring' });
+    // 7 and 3 a second while both classes call, even from one client.
+    await until(() => interactive.length === 7 && monitoring.length === 3);
+    clock.advance(NEXT_SECOND_MS);
+    await until(() => interactive.length === 14 && monitoring.length === 6);
+    expect(bureau.calls).toHaveLength(20);
+  });
+
+  it('lets a monitoring pull wait four attempt timeouts for its slot, where a person’s call waits one', async () => {
+    const client = adapter({ maxPerSecond: 1, timeoutMs: 1_000 });
+    const person = pulls(client, 2, { clientId: 'cli_m', callClass: 'interactive' });
+    await until(() => person.length === 2);
+    expect(person.sort()).toEqual(['ok', 'rate_limited']);
+    clock.advance(4_000);
+    const scheduled = pulls(client, 4, { clientId: 'cli_m', callClass: 'monitoring' });
+    for (let second = 1; second <= 4; second++) {
+      await until(() => scheduled.length === second);
+      clock.advance(NEXT_SECOND_MS);
+    }
+    expect(scheduled).toEqual(['ok', 'ok', 'ok', 'ok']);
+  });
+
+  it('refuses a client over its share with 429 (at once when its waiting calls already fill the seconds left), never 503', async () => {
+    const client = adapter({ maxPerSecond: 2, timeoutMs: 2_000 });
+    const done = pulls(client, 20, { clientId: 'cli_flood' });
+    // 2 now, 2 waiting for the only second before the deadline, and 16 that second could not serve refused at once.
+    await until(() => done.length === 18 && clock.pendingWaits().length === 2);
+    expect(done.filter((r) => r === 'ok')).toHaveLength(2);
+    expect(done.filter((r) => r === 'rate_limited')).toHaveLength(16);
+    const refused = await client.pullIdentityFile(subject, new Date(), { clientId: 'cli_flood' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(BureauRateLimitedError);
+    // Two waiting ahead of it and one of its own at 2 a second: come back in 2 s.
+    expect((refused as BureauRateLimitedError).status).toBe(429);
+    expect((refused as BureauRateLimitedError).extra).toEqual({ retryAfter: 2 });
+    clock.advance(NEXT_SECOND_MS);
+    await until(() => done.length === 20);
+    expect(done.filter((r) => r === 'ok')).toHaveLength(4);
+    expect(done).not.toContain('busy');
+  });
+
+  it.skipIf(!process.env.REDIS_URL)('splits one cap between clients calling through different processes', async () => {
+    // A clock of its own: the per-second counters in Redis are named by the second, and other tests use 10:00.
+    clock.set('2026-02-01T08:00:00.000Z');
+    const connections = [new Redis(process.env.REDIS_URL ?? ''), new Redis(process.env.REDIS_URL ?? '')];
+    try {
+      await Promise.all(connections.map((redis) => redis.ping()));
+      const [first, second] = connections.map((redis) => adapter({ maxPerSecond: 4, timeoutMs: 5_000, redis })) as [
+        HttpBureau,
+        HttpBureau,
+      ];
+      const id = Math.random().toString(36).slice(2, 8);
+      const [a, b] = [`cli_a${id}`, `cli_b${id}`];
+      // Each process has seen one client call; the next second each learns of the other's through Redis.
+      expect(await ending(first.pullCreditFile(subject, new Date(), { clientId: a }))).toBe('ok');
+      expect(await ending(second.pullCreditFile(subject, new Date(), { clientId: b }))).toBe('ok');
+      clock.advance(NEXT_SECOND_MS);
+      const fromA = pulls(first, 8, { clientId: a });
+      const fromB = pulls(second, 4, { clientId: b });
+      await until(() => fromA.length === 2 && fromB.length === 2 && clock.pendingWaits().length === 8);
+      clock.advance(NEXT_SECOND_MS);
+      await until(() => fromA.length === 4 && fromB.length === 4);
+      expect([...fromA, ...fromB].every((r) => r === 'ok')).toBe(true);
     } finally {
       for (const redis of connections) redis.disconnect();
     }

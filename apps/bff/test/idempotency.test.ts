@@ -121,6 +121,33 @@ describe('Idempotency-Key', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
   });
 
+  it('keeps a user token’s keys per customer, whatever colons the customer id and the key hold', async () => {
+    const identity = {
+      ssn: '4321',
+      dateOfBirth: '1988-02-03',
+      address: { street: '9 Elm St', city: 'Madison', state: 'WI', zipCode: '53703' },
+    };
+    const xy = await app.userToken(token, 'x:y', { email: 'xy@example.test' });
+    const x = await app.userToken(token, 'x');
+    const first = await app.request('POST', '/v1/users/enroll', {
+      token: xy,
+      body: identity,
+      headers: { 'idempotency-key': 'K1' },
+    });
+    expect(first.status).toBe(201);
+    expect(first.body.data.externalUserId).toBe('x:y');
+    // `x` + `y:K1` once read as the same stored key as `x:y` + `K1`, and replayed the other customer's enrolment.
+    const second = await app.request('POST', '/v1/users/enroll', {
+      token: x,
+      body: identity,
+      headers: { 'idempotency-key': 'y:K1' },
+    });
+    expect(second.status).toBe(201);
+    expect(second.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.body.data.externalUserId).toBe('x');
+    expect(second.body.data.userId).not.toBe(first.body.data.userId);
+  });
+
   it('keeps keys per client and rejects keys over 255 characters', async () => {
     const otherToken = await app.token(await app.createClient());
     const body = enrollment();

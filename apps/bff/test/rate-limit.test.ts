@@ -44,21 +44,35 @@ describe('rate limits', () => {
     expect(tokenEndpoint.headers.get('x-ratelimit-limit')).toBe('100');
   });
 
-  it('counts each customer’s user token in its own window, apart from the partner’s server calls', async () => {
-    const app = await start({ config: { RATE_LIMIT_USER_OPS_PER_MIN: '3' } });
+  it('counts a user token in its customer’s own window and in its client’s, so the windows add up', async () => {
+    const app = await start({ config: { RATE_LIMIT_USER_OPS_PER_MIN: '6', RATE_LIMIT_USER_TOKEN_PER_MIN: '3' } });
     const client = await app.createClient();
     const accessToken = await app.token(client);
     const ana = await app.userToken(accessToken, 'cust-ana');
     const ben = await app.userToken(accessToken, 'cust-ben');
-    for (let i = 0; i < 3; i++) expect((await app.request('GET', '/v1/me', { token: ana })).status).toBe(403);
+    const remaining: (string | null)[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await app.request('GET', '/v1/me', { token: ana });
+      expect(res.status).toBe(403);
+      remaining.push(res.headers.get('x-ratelimit-remaining'));
+    }
+    // Ana's own window (3) runs out first; the client's (6) has 3 left.
+    expect(remaining).toEqual(['2', '1', '0']);
     const limited = await app.request('GET', '/v1/me', { token: ana });
     expect(limited.status).toBe(429);
+    expect(limited.headers.get('x-ratelimit-limit')).toBe('3');
 
-    // Another customer of the same partner, and the partner's own server, are unaffected.
+    // Ben has his own window, but spends the same client window as Ana and the partner's server.
     expect((await app.request('GET', '/v1/me', { token: ben })).headers.get('x-ratelimit-remaining')).toBe('2');
     const server = await app.request('GET', '/v1/users', { token: accessToken });
     expect(server.status).toBe(200);
-    expect(server.headers.get('x-ratelimit-remaining')).toBe('2');
+    expect(server.headers.get('x-ratelimit-remaining')).toBe('1');
+    const last = await app.request('GET', '/v1/me', { token: ben });
+    expect(last.headers.get('x-ratelimit-remaining')).toBe('0');
+    // Ben has one request of his own left, but the client's window is spent.
+    const overClient = await app.request('GET', '/v1/me', { token: ben });
+    expect(overClient.status).toBe(429);
+    expect(overClient.headers.get('x-ratelimit-limit')).toBe('6');
   });
 
   it('limits the token endpoint per client, in its own bucket', async () => {

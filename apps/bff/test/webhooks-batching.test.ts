@@ -124,8 +124,14 @@ describe('batched delivery', () => {
     try {
       const { clientId } = await subscribe(`${receiver.url}/batch`);
       await commitEvents(clientId, 60);
+      // A client share that takes all 60 in one claim: runOnce claims once (fair shares: webhooks-fair-share.test.ts).
       const { ctx, count } = counting(
-        withConfig(app.ctx, { WEBHOOK_CONCURRENCY: 64, WEBHOOK_CONNECTIONS_PER_ORIGIN: 8, WEBHOOK_CA_FILE: receiver.caFile }),
+        withConfig(app.ctx, {
+          WEBHOOK_CONCURRENCY: 64,
+          WEBHOOK_CONNECTIONS_PER_ORIGIN: 8,
+          WEBHOOK_MAX_IN_FLIGHT_PER_CLIENT: 32,
+          WEBHOOK_CA_FILE: receiver.caFile,
+        }),
       );
       const dispatcher = startDispatcher(ctx, { poll: false });
       await dispatcher.runOnce();
@@ -154,6 +160,7 @@ describe('batched delivery', () => {
         withConfig(app.ctx, {
           WEBHOOK_CONCURRENCY: 64,
           WEBHOOK_CONNECTIONS_PER_ORIGIN: 4,
+          WEBHOOK_MAX_IN_FLIGHT_PER_CLIENT: 32,
           WEBHOOK_CA_FILE: receiver.caFile,
         }),
         {
@@ -177,11 +184,13 @@ describe('batched delivery', () => {
       const fast = await subscribe(`${receiver.url.replace('127.0.0.1', 'localhost')}/fast`);
       await commitEvents(slow.clientId, 6);
       await commitEvents(fast.clientId, 2);
-      // Four in flight in all, two per receiver: the slow one's backlog must leave room for the other.
+      // Four in flight in all, two per receiver: the slow one's backlog must leave room for the other. Three per client,
+      // so each client's share holds all its deliveries and the receiver's limit is what binds.
       const dispatcher = startDispatcher(
         withConfig(app.ctx, {
           WEBHOOK_CONCURRENCY: 4,
           WEBHOOK_CONNECTIONS_PER_ORIGIN: 2,
+          WEBHOOK_MAX_IN_FLIGHT_PER_CLIENT: 3,
           WEBHOOK_CA_FILE: receiver.caFile,
         }),
         {

@@ -149,7 +149,7 @@ describe('the Maple Bank demo', () => {
     const { answers } = (await answersRes.json()) as { answers: { question: string; answer: string }[] };
     expect(answers).toHaveLength(3);
 
-    // The widget's own session: same questions, other order and option ids.
+    // The widget's own request answers the open session the demo's "Show answers" read; answers are matched by text.
     const session = (await asUser(token, 'GET', `/v1/users/${userId}/verification/questions`)).body.data;
     const picked = session.questions.map((q: any) => {
       const text = answers.find((a) => a.question === q.text)?.answer;

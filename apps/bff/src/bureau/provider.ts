@@ -154,8 +154,22 @@ export interface SimulatedScore {
 
 export type CreditFileResult = { status: 'ok'; file: CreditFile } | { status: 'frozen' };
 
-/** How a billed pull is identified to the bureau. */
-export interface PullOptions {
+/**
+ * Why a call is made, which decides the part of the per-second cap it draws on: `interactive` when a person waits for
+ * the answer (verification questions, refresh now, score simulation), `monitoring` for scheduled pulls.
+ */
+export type BureauCallClass = 'interactive' | 'monitoring';
+
+/** Whose call it is: the HTTP adapter shares its per-second cap fairly between clients and classes. */
+export interface BureauCallOptions {
+  /** The client the call serves; calls without one share a single bucket. */
+  clientId?: string;
+  /** `interactive` when absent. */
+  callClass?: BureauCallClass;
+}
+
+/** How a billed pull is identified to the bureau, and whose it is. */
+export interface PullOptions extends BureauCallOptions {
   /**
    * The pull's idempotency key (`usr_…:verification:<session>`, `usr_…:period:3`, `usr_…:refresh:<time>`): a request
    * repeated with the same key is the same pull, billed once. Monitoring repeats a period's request only when a worker
@@ -176,12 +190,17 @@ export interface BureauProvider {
    * The same file for identity verification (knowledge-based questions). A freeze blocks lenders,
    * not the consumer proving who they are, so this is never refused for a freeze.
    */
-  pullIdentityFile(subject: CreditSubject, asOf: Date): Promise<CreditFile>;
+  pullIdentityFile(subject: CreditSubject, asOf: Date, options?: BureauCallOptions): Promise<CreditFile>;
   /**
    * The bureau's estimate of the score after `actions`, on the same file a pull as of `asOf` returns: neither a pull
    * nor billed as one, and nothing is kept. A frozen file can still be simulated (nothing is disclosed to a lender).
    */
-  simulateScore(subject: CreditSubject, asOf: Date, actions: SimulationAction[]): Promise<SimulatedScore>;
+  simulateScore(
+    subject: CreditSubject,
+    asOf: Date,
+    actions: SimulationAction[],
+    options?: BureauCallOptions,
+  ): Promise<SimulatedScore>;
   /** Sandbox only: whether identity verification must fail for this subject (ssn `9999`). */
   alwaysFailsVerification?(subject: CreditSubject): boolean;
   /** Releases what the adapter holds (the HTTP bureau's keep-alive connections); called once, on shutdown. */

@@ -17,10 +17,13 @@ import { TokenHasher } from '../security/token-hasher.ts';
 // `pnpm audit` is pnpm's own vulnerability audit: this CLI is `pnpm run audit …` or `pnpm audit-trail …`.
 const USAGE = `The audit trail (docs/operator/audit.md).
 
-  pnpm run audit verify --client <clientId>     check the client's hash chain from its checkpoint; exit 1 on a break
+  pnpm run audit verify --client <clientId>     re-hash the client's whole hash chain (from its retention
+                                                checkpoint, if any); exit 1 on a break
   pnpm run audit verify --all                   every client's chain
-  pnpm run audit verify --api <url>             the chain of the client in CREDIT_CLIENT_ID (or --client) and
-                                                CREDIT_CLIENT_SECRET, checked by the running service at <url>
+  pnpm run audit verify --api <url> [--from start]
+                                                the chain of the client in CREDIT_CLIENT_ID (or --client) and
+                                                CREDIT_CLIENT_SECRET, checked by the running service at <url>: what
+                                                was recorded since its last check, or with --from start every entry
   pnpm run audit export --client <clientId> [--from <ISO time>] [--to <ISO time>] [--out <file>]
                                                 JSON lines, oldest first, entries at or after --from and before --to
   pnpm run audit prune                          prune past AUDIT_RETENTION_YEARS now (the worker does it each sweep)
@@ -93,9 +96,13 @@ const serviceProblem = (api: string, error: unknown): Error => {
 
 /**
  * `verify --api`: the running service checks the calling client's chain (`POST /v1/audit-events/verify`), so it works
- * while the service holds the embedded database, and needs neither DATABASE_URL nor the signing key here.
+ * while the service holds the embedded database, and needs neither DATABASE_URL nor the signing key here. `--from
+ * start` asks it to re-hash every entry rather than only those since its newest checkpoint.
  */
-const verifyThroughService = async (api: string, clientIdFlag: string | undefined): Promise<number> => {
+const verifyThroughService = async (api: string, clientIdFlag: string | undefined, from: string | undefined): Promise<number> => {
+  if (from !== undefined && from !== 'start' && from !== 'checkpoint') {
+    throw new Error(`verify --api takes --from start (every entry) or --from checkpoint (the default), got "${from}"`);
+  }
   if (!URL.canParse(api) || !/^https?:$/.test(new URL(api).protocol)) {
     throw new Error(`--api must be the service's http(s) address, such as http://127.0.0.1:3000 (got "${api}")`);
   }
@@ -108,7 +115,7 @@ const verifyThroughService = async (api: string, clientIdFlag: string | undefine
   }
   // One attempt: an operator re-runs a check; waiting out retries would only hide that the service is not there.
   const credit = new CreditClient({ baseUrl: api, clientId, clientSecret, scope: 'admin', maxRetries: 0 });
-  const result = await credit.call('verifyAuditTrail').catch((error: unknown) => {
+  const result = await credit.call('verifyAuditTrail', from ? { query: { from } } : {}).catch((error: unknown) => {
     throw serviceProblem(api, error);
   });
   process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -137,7 +144,7 @@ const run = async (argv: string[]): Promise<number> => {
   if (values.api !== undefined) {
     if (command !== 'verify') throw new Error('--api goes with verify only: export and prune read the database');
     if (values.all) throw new Error("--api checks the calling client's own trail: --all needs the database");
-    return verifyThroughService(values.api, values.client);
+    return verifyThroughService(values.api, values.client, values.from);
   }
   const config = loadConfig();
   const db = await openMigratedDatabase(config, command);
@@ -145,6 +152,8 @@ const run = async (argv: string[]): Promise<number> => {
     const tokens = new TokenHasher((await loadInstanceKeys(db, config)).tokenSigning);
     if (command === 'verify') {
       if (!values.client && !values.all) throw new Error('verify needs --client <clientId> or --all');
+      if (values.from !== undefined)
+        throw new Error('verify from the database always re-hashes every entry: --from goes with --api');
       // Read only: each chain as committed, in one snapshot (verify.ts); entries still in the spool join it later.
       const clients = values.all ? await auditedClients(db) : [values.client as string];
       let broken = 0;

@@ -15,6 +15,8 @@ import * as manualRefreshLease from './migrations/015-manual-refresh-lease.ts';
 import * as fileOnRecord from './migrations/016-file-on-record.ts';
 import * as webhookRecovery from './migrations/017-webhook-recovery.ts';
 import * as offersProgram from './migrations/018-offers-program.ts';
+import * as auditCheckpoints from './migrations/019-audit-checkpoints.ts';
+import * as verificationSessionLookup from './migrations/020-verification-session-lookup.ts';
 
 /** Ordered, append-only. A migration never changes once released; add a new one instead. */
 export const MIGRATIONS: { version: string; sql: string }[] = [
@@ -34,6 +36,8 @@ export const MIGRATIONS: { version: string; sql: string }[] = [
   { version: '016-file-on-record', sql: fileOnRecord.sql },
   { version: '017-webhook-recovery', sql: webhookRecovery.sql },
   { version: '018-offers-program', sql: offersProgram.sql },
+  { version: '019-audit-checkpoints', sql: auditCheckpoints.sql },
+  { version: '020-verification-session-lookup', sql: verificationSessionLookup.sql },
 ];
 
 // Any fixed 64-bit number shared by every instance: whoever holds it migrates, the others wait.

@@ -154,8 +154,9 @@ const claimedClient = async (ctx: AppContext, req: HttpRequest): Promise<ClientR
 };
 
 /**
- * A user token counts against its own customer, so a hostile widget cannot spend the partner's budget; a token request
- * counts against the client it claims from its address, so others naming the partner's id never spend the partner's window.
+ * A user token counts in its customer's own window and in its client's, so one customer cannot spend more than their
+ * share and all of a partner's customers together no more than the partner's limit; a token request counts against
+ * the client it claims from its address, so others naming the partner's id never spend the partner's window.
  */
 export const countRequest = async (
   ctx: AppContext,
@@ -166,15 +167,21 @@ export const countRequest = async (
   const bucket = operation?.rateLimit ?? PAGE_BUCKET;
   const principal = req.principal;
   const client = principal?.client ?? (operation?.auth.kind === 'client-credentials' ? await claimedClient(ctx, req) : undefined);
-  const key =
-    principal?.kind === 'user'
-      ? `client:${principal.client.id}:user:${principal.externalUserId}`
-      : principal
-        ? `client:${principal.client.id}`
-        : client
-          ? `client:${client.id}:ip:${req.ip}`
-          : `ip:${req.ip}`;
-  const outcome = await ctx.rateLimits.consume(bucket, key, client?.rateLimits[bucket] ?? ctx.rateLimits.defaults[bucket]);
+  const key = principal ? `client:${principal.client.id}` : client ? `client:${client.id}:ip:${req.ip}` : `ip:${req.ip}`;
+  const limit = client?.rateLimits[bucket] ?? ctx.rateLimits.defaults[bucket];
+  let outcome: RateLimitOutcome;
+  if (principal?.kind === 'user') {
+    const own = await ctx.rateLimits.consume(
+      bucket,
+      `${key}:user:${principal.externalUserId}`,
+      Math.min(limit, ctx.config.RATE_LIMIT_USER_TOKEN_PER_MIN),
+    );
+    const shared = own.allowed ? await ctx.rateLimits.consume(bucket, key, limit) : undefined;
+    // The headers describe the window that runs out first.
+    outcome = !shared || (shared.allowed && own.remaining < shared.remaining) ? own : shared;
+  } else {
+    outcome = await ctx.rateLimits.consume(bucket, key, limit);
+  }
   setHeaders(res, outcome);
   if (!outcome.allowed) {
     res.setHeader('Retry-After', String(outcome.retryAfterSeconds));

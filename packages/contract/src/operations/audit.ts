@@ -1,5 +1,5 @@
 import { defineOperation } from '../operation.ts';
-import { ZAuditChainVerification, ZAuditEvent, ZListAuditEventsQuery } from '../resources/audit.ts';
+import { ZAuditChainVerification, ZAuditEvent, ZListAuditEventsQuery, ZVerifyAuditTrailQuery } from '../resources/audit.ts';
 
 export const listAuditEvents = defineOperation({
   operationId: 'listAuditEvents',
@@ -26,13 +26,15 @@ export const verifyAuditTrail = defineOperation({
   tag: 'Audit',
   summary: 'Verify your audit trail',
   description:
-    'Checks your whole trail now, as of one moment: each entry still hashes to its stored hash, links to the one ' +
-    'before it, no sequence is missing, and the chain ends at its head. Entries recorded up to this request are ' +
-    'included. A broken chain is answered `200` with `ok: false` and the first broken link. Only your own trail is ' +
-    'ever checked. It reads the whole trail, so it counts against the strict `batch` rate limit.',
+    'Checks your trail now: each entry still hashes to its stored hash, links to the one before it, no sequence is ' +
+    'missing, and the chain ends at its head. Entries recorded up to this request are included. By default it starts ' +
+    'at the newest checkpoint an earlier check left (signed by us, every 1,000 entries and where that check ended) ' +
+    'once that entry still has the hash it had, so it re-hashes only what was recorded since; `?from=start` ' +
+    're-hashes every entry kept. A broken chain is answered `200` with `ok: false` and the first broken link. Only ' +
+    'your own trail is ever checked. Concurrent calls share one check. It counts against the strict `batch` rate limit.',
   auth: { kind: 'bearer', scope: 'admin' },
   rateLimit: 'batch',
-  request: {},
+  request: { query: ZVerifyAuditTrailQuery },
   success: { status: 200, description: 'The result of the check.', data: ZAuditChainVerification },
   errors: [],
 });

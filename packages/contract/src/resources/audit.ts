@@ -71,23 +71,48 @@ export const AUDIT_CHAIN_BREAK_REASONS = [
   'head_mismatch',
 ] as const;
 
+export const AUDIT_VERIFY_FROM = ['checkpoint', 'start'] as const;
+
+export const ZVerifyAuditTrailQuery = z
+  .strictObject({
+    from: z
+      .enum(AUDIT_VERIFY_FROM, `must be one of ${AUDIT_VERIFY_FROM.join(', ')}`)
+      .optional()
+      .meta({
+        description:
+          '`checkpoint` (the default): re-hash only the entries recorded since the newest checkpoint an earlier check ' +
+          'left, after checking that checkpoint; `start`: re-hash every entry kept, comparing each checkpoint with its ' +
+          'entry on the way (slower: it reads your whole trail).',
+        example: 'start',
+      }),
+  })
+  .meta({ id: 'VerifyAuditTrailQuery' });
+export type TVerifyAuditTrailQuery = z.infer<typeof ZVerifyAuditTrailQuery>;
+
 export const ZAuditChainVerification = z
   .object({
     clientId: z
       .string()
       .meta({ description: 'Your client id: a check covers your own trail only.', example: 'cli_live_9aF3kQ2xLm7PzR4t' }),
     ok: z.boolean().meta({ description: 'Every link from `from` to `lastSeq` holds and the chain ends at its head.' }),
-    checked: z.number().int().min(0).meta({ description: 'Entries checked after `from`.', example: 1200 }),
-    from: z.number().int().min(0).meta({
-      description: 'The sequence the check started after: that of the last entry removed by retention, or 0.',
-      example: 0,
-    }),
+    checked: z.number().int().min(0).meta({ description: 'Entries re-hashed after `from`.', example: 1200 }),
+    from: z
+      .number()
+      .int()
+      .min(0)
+      .meta({
+        description:
+          'The sequence the check started after: the newest checkpoint an earlier check left (unless `from=start` ' +
+          'was asked), else that of the last entry removed by retention, or 0.',
+        example: 0,
+      }),
     lastSeq: z.number().int().min(0).meta({ description: 'The last sequence found intact.', example: 1200 }),
     firstBroken: z
       .object({
         reason: z.enum(AUDIT_CHAIN_BREAK_REASONS).meta({
           description:
-            '`entry_altered`: the entry no longer hashes to its stored hash; `previous_hash_mismatch`: it does not ' +
+            '`entry_altered`: the entry no longer hashes to its stored hash, or no longer has the hash an earlier ' +
+            'check recorded for it (it or an entry before it was rewritten, hashes and all); `previous_hash_mismatch`: it does not ' +
             'link to the entry before it; `missing_entry`: sequence `seq` is absent; `head_mismatch`: the chain does ' +
             'not end where its head says; `checkpoint_signature`: the retention checkpoint is not signed by us.',
         }),

@@ -3,8 +3,10 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Config } from '../../config.ts';
+import type { ApiError } from '../../core/api-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type {
+  BureauCallOptions,
   BureauProvider,
   CreditFile,
   CreditFileResult,
@@ -21,8 +23,16 @@ import {
   ZBureauIdentityFileAnswer,
   ZBureauSimulationAnswer,
 } from './contract.ts';
-import { BureauAnswerError, BureauBusyError, type BureauFailureReason, BureauFault, BureauUnavailableError } from './errors.ts';
-import { BureauRateCap } from './rate-cap.ts';
+import {
+  BureauAnswerError,
+  BureauBusyError,
+  type BureauFailureReason,
+  BureauFault,
+  BureauRateLimitedError,
+  BureauShareExceededError,
+  BureauUnavailableError,
+} from './errors.ts';
+import { BureauRateCap, type CapCall } from './rate-cap.ts';
 import {
   AttemptTimeoutError,
   CircuitBreaker,
@@ -42,11 +52,23 @@ export interface HttpBureauOptions extends BureauTransportOptions {
   breakerThreshold: number;
   breakerHalfOpenMs: number;
   maxPerSecond: number;
+  /** Weights of clients in their class's split of the cap (BUREAU_CLIENT_WEIGHTS); 1 each when absent. */
+  clientWeights?: ReadonlyMap<string, number>;
+  /** The part of the cap monitoring keeps while interactive calls are active too (BUREAU_MONITORING_SHARE). */
+  monitoringShare?: number;
   logger: Logger;
   redis?: Redis;
   /** Drives the timeout, the backoff, the breaker's open time and the per-second cap: real time but in tests. */
   clock: Clock;
 }
+
+/** The client named for calls that name none (tools, tests): they share one bucket. */
+const UNATTRIBUTED = 'unattributed';
+/**
+ * How many attempt timeouts a monitoring pull may wait for a slot: no person waits for it, and 4 × 5 s plus its attempt
+ * still fits the quarter of the lease a pull is given (monitoring/scheduler.ts).
+ */
+const MONITORING_SLOT_WAIT = 4;
 
 /** Attempts worth repeating and counting against the bureau: 5xx/429/408, connection failures, timeouts. */
 const isBureauFault = (error: unknown) => error instanceof BureauFault || error instanceof AttemptTimeoutError;
@@ -59,7 +81,8 @@ const issueFacts = (error: z.ZodError) => ({
 
 /**
  * The credit bureau over HTTP, speaking the JSON contract in ./contract.ts. Each call: wait for a slot
- * under BUREAU_MAX_PER_SECOND (shared through Redis), then one attempt bounded by BUREAU_TIMEOUT_MS,
+ * under BUREAU_MAX_PER_SECOND within its client's fair share (./rate-cap.ts, shared through Redis; a client over its
+ * share until the deadline answers 429), then one attempt bounded by BUREAU_TIMEOUT_MS,
  * retried BUREAU_RETRIES times with decorrelated-jitter backoff on 5xx/429/timeouts/connection failures,
  * through a circuit breaker that opens after BUREAU_BREAKER_THRESHOLD consecutive failed attempts and lets a
  * test call through after BUREAU_BREAKER_HALF_OPEN_MS (./resilience.ts, on the injected clock). Every answer is validated with zod: a
@@ -92,6 +115,8 @@ export class HttpBureau implements BureauProvider {
       keyPrefix: `bureau-cap:${new URL(options.url).host}`,
       redis: options.redis,
       clock: options.clock,
+      weights: options.clientWeights,
+      monitoringShare: options.monitoringShare,
     });
     this.#breaker = new CircuitBreaker(options.clock, {
       threshold: options.breakerThreshold,
@@ -109,41 +134,61 @@ export class HttpBureau implements BureauProvider {
 
   pullCreditFile(subject: CreditSubject, asOf: Date, options: PullOptions = {}): Promise<CreditFileResult> {
     const payload = toBureauRequest(subject, asOf, options.pullId);
-    return this.#call('credit_file', BUREAU_PATHS.creditFile, subject, payload, ZBureauCreditFileAnswer);
+    return this.#call('credit_file', BUREAU_PATHS.creditFile, subject, options, payload, ZBureauCreditFileAnswer);
   }
 
-  async pullIdentityFile(subject: CreditSubject, asOf: Date): Promise<CreditFile> {
+  async pullIdentityFile(subject: CreditSubject, asOf: Date, options: BureauCallOptions = {}): Promise<CreditFile> {
     const payload = toBureauRequest(subject, asOf);
-    return (await this.#call('identity_file', BUREAU_PATHS.identityFile, subject, payload, ZBureauIdentityFileAnswer)).file;
+    return (await this.#call('identity_file', BUREAU_PATHS.identityFile, subject, options, payload, ZBureauIdentityFileAnswer))
+      .file;
   }
 
   /** Through the same cap, retries and breaker as a pull (it loads the same bureau), but with no pullId: never billed. */
-  simulateScore(subject: CreditSubject, asOf: Date, actions: SimulationAction[]): Promise<SimulatedScore> {
+  simulateScore(
+    subject: CreditSubject,
+    asOf: Date,
+    actions: SimulationAction[],
+    options: BureauCallOptions = {},
+  ): Promise<SimulatedScore> {
     const payload = toBureauSimulationRequest(subject, asOf, actions);
-    return this.#call('score_simulation', BUREAU_PATHS.scoreSimulation, subject, payload, ZBureauSimulationAnswer);
+    return this.#call('score_simulation', BUREAU_PATHS.scoreSimulation, subject, options, payload, ZBureauSimulationAnswer);
   }
 
   close(): Promise<void> {
     return this.#transport.close();
   }
 
-  /** One call: `subject` only names whose call it was in the log (by user id); `payload` is what is sent. */
-  async #call<T>(operation: string, path: string, subject: CreditSubject, payload: unknown, schema: z.ZodType<T>): Promise<T> {
+  /**
+   * One call: `subject` only names whose call it was in the log (by user id); `payload` is what is sent. The slot is
+   * taken before the breaker, so a call waiting for its client's share never holds up a half-open circuit's trial.
+   */
+  async #call<T>(
+    operation: string,
+    path: string,
+    subject: CreditSubject,
+    options: BureauCallOptions,
+    payload: unknown,
+    schema: z.ZodType<T>,
+  ): Promise<T> {
+    const call: CapCall = { clientId: options.clientId ?? UNATTRIBUTED, callClass: options.callClass ?? 'interactive' };
     try {
       return await withRetries(
         this.#clock,
         { retries: this.#retries, initialDelayMs: this.#retryBaseMs, maxDelayMs: MAX_RETRY_DELAY_MS, retriable: isBureauFault },
-        () =>
-          this.#breaker.execute(async () => {
-            await this.#cap.take(this.#clock.now().getTime() + this.#timeoutMs);
+        async () => {
+          if (this.#breaker.failsFast) throw new CircuitOpenError();
+          const wait = call.callClass === 'monitoring' ? MONITORING_SLOT_WAIT * this.#timeoutMs : this.#timeoutMs;
+          await this.#cap.take(this.#clock.now().getTime() + wait, call);
+          return this.#breaker.execute(async () => {
             const answer = await withTimeout(this.#clock, this.#timeoutMs, (signal) =>
               this.#transport.post(path, payload, signal),
             );
             return this.#parse(answer, schema);
-          }),
+          });
+        },
       );
     } catch (error) {
-      throw this.#failure(error, { operation, userId: subject.userId });
+      throw this.#failure(error, { operation, userId: subject.userId, ...call });
     }
   }
 
@@ -159,8 +204,16 @@ export class HttpBureau implements BureauProvider {
     return parsed.data;
   }
 
-  /** The 503 the caller sees, logged with what went wrong and whose call it was (the internal user id), no personal data. */
-  #failure(error: unknown, about: { operation: string; userId: string }): BureauUnavailableError {
+  /**
+   * The 503 the caller sees (429 for a client over its share), logged with what went wrong and whose call it was (the
+   * internal user id and client id), no personal data.
+   */
+  #failure(error: unknown, about: { operation: string; userId: string } & CapCall): ApiError {
+    if (error instanceof BureauShareExceededError) {
+      // Debug: a partner flooding the bureau would otherwise write a line per refused call.
+      this.#logger.debug({ ...about, retryAfter: error.retryAfterSeconds }, 'bureau call refused: client over its share');
+      return new BureauRateLimitedError(error.retryAfterSeconds);
+    }
     const fail = (reason: BureauFailureReason, facts: Record<string, unknown> = {}, retryAfter?: number) => {
       const level = reason === 'circuit_open' ? 'debug' : reason === 'rejected' || reason === 'invalid_answer' ? 'error' : 'warn';
       this.#logger[level]({ ...about, reason, ...facts }, 'bureau call failed');
@@ -192,6 +245,8 @@ export const httpBureauFromConfig = (config: Config, logger: Logger, clock: Cloc
     breakerThreshold: config.BUREAU_BREAKER_THRESHOLD,
     breakerHalfOpenMs: config.BUREAU_BREAKER_HALF_OPEN_MS,
     maxPerSecond: config.BUREAU_MAX_PER_SECOND,
+    clientWeights: config.BUREAU_CLIENT_WEIGHTS,
+    monitoringShare: config.BUREAU_MONITORING_SHARE,
     logger,
     redis,
     clock,

@@ -7,7 +7,8 @@ import { ApiError } from '../../core/api-error.ts';
  * - `timeout`, `network`, `bureau_error`: the last attempt after the retries timed out, could not connect, or got a 5xx/429.
  * - `rejected`: the bureau refused the request itself (401/403/4xx): a configuration problem, not retried.
  * - `invalid_answer`: the answer was not a complete file under the contract (malformed or partial JSON).
- * - `busy`: no slot under `BUREAU_MAX_PER_SECOND` came free within `BUREAU_TIMEOUT_MS`.
+ * - `busy`: no slot under `BUREAU_MAX_PER_SECOND` came free within `BUREAU_TIMEOUT_MS` although the caller's client was
+ *   within its share (every process together is at the cap). A client over its share gets BureauRateLimitedError (429).
  */
 export type BureauFailureReason =
   | 'circuit_open'
@@ -71,5 +72,29 @@ export class BureauBusyError extends Error {
   constructor() {
     super('no bureau slot free before the deadline');
     this.name = 'BureauBusyError';
+  }
+}
+
+/** The caller's client used its share of the cap for every second until the deadline (not the bureau's fault). */
+export class BureauShareExceededError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super('the client’s share of bureau slots stayed used up until the deadline');
+    this.name = 'BureauShareExceededError';
+  }
+}
+
+/**
+ * What a caller over its share sees: `429 RATE_LIMIT_EXCEEDED` with `Retry-After`, so a partner flooding the bureau is
+ * told to slow down while `503` keeps meaning the bureau itself is failing.
+ */
+export class BureauRateLimitedError extends ApiError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(
+      'RATE_LIMIT_EXCEEDED',
+      `This client’s share of the credit bureau’s request rate is in use; retry after ${retryAfterSeconds} s.`,
+      undefined,
+      { retryAfter: retryAfterSeconds },
+    );
+    this.name = 'BureauRateLimitedError';
   }
 }

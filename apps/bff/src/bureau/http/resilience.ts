@@ -102,6 +102,11 @@ export class CircuitBreaker {
     return this.#state;
   }
 
+  /** Whether a call now would fail with CircuitOpenError without running: callers check it before queueing for a slot. */
+  get failsFast(): boolean {
+    return this.#state === 'open' && this.clock.now().getTime() - this.#openedAt < this.options.halfOpenAfterMs;
+  }
+
   async execute<T>(work: () => Promise<T>): Promise<T> {
     if (this.#state === 'half_open') {
       await this.#trial?.catch(() => undefined);

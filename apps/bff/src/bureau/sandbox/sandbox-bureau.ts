@@ -1,8 +1,10 @@
 import type {
+  BureauCallOptions,
   BureauProvider,
   CreditFile,
   CreditFileResult,
   CreditSubject,
+  PullOptions,
   SimulatedScore,
   SimulationAction,
 } from '../provider.ts';
@@ -12,21 +14,29 @@ import { sandboxSimulatedScore } from './simulate-score.ts';
 
 export { SANDBOX_SSN } from './magic-ssn.ts';
 
-/** Deterministic synthetic bureau for the sandbox environment. Never used in production. */
+/**
+ * Deterministic synthetic bureau for the sandbox environment. Never used in production. In process it has no cap, so
+ * the call options (whose call it is) are accepted and unused.
+ */
 export class SandboxBureau implements BureauProvider {
   readonly name = 'sandbox';
 
-  async pullCreditFile(subject: CreditSubject, asOf: Date): Promise<CreditFileResult> {
+  async pullCreditFile(subject: CreditSubject, asOf: Date, _options?: PullOptions): Promise<CreditFileResult> {
     if (subject.ssnLast4 === SANDBOX_SSN.frozen) return { status: 'frozen' };
     return { status: 'ok', file: generateCreditFile(subject, asOf) };
   }
 
-  async pullIdentityFile(subject: CreditSubject, asOf: Date): Promise<CreditFile> {
+  async pullIdentityFile(subject: CreditSubject, asOf: Date, _options?: BureauCallOptions): Promise<CreditFile> {
     return generateCreditFile(subject, asOf);
   }
 
   /** On the file a pull as of `asOf` returns; a frozen file too, as nothing reaches a lender. */
-  async simulateScore(subject: CreditSubject, asOf: Date, actions: SimulationAction[]): Promise<SimulatedScore> {
+  async simulateScore(
+    subject: CreditSubject,
+    asOf: Date,
+    actions: SimulationAction[],
+    _options?: BureauCallOptions,
+  ): Promise<SimulatedScore> {
     return sandboxSimulatedScore(generateCreditFile(subject, asOf), asOf, actions);
   }
 

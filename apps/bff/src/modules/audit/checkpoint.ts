@@ -20,3 +20,26 @@ export const signCheckpoint = (keys: TokenHasher, c: Omit<Checkpoint, 'signature
 /** Accepted under any configured key, so rotating TOKEN_SIGNING_KEY keeps old checkpoints verifiable while listed. */
 export const checkpointSignatureValid = (keys: TokenHasher, c: Checkpoint): boolean =>
   keys.candidates(payloadOf(c)).includes(c.signature);
+
+/**
+ * What a check of the chain leaves behind: the entry at `seq` had hash `hash` when the chain up to it was found intact.
+ * The next check starts there instead of at the oldest entry (verify.ts).
+ */
+export interface VerifiedCheckpoint {
+  clientId: string;
+  seq: number;
+  hash: string;
+  verifiedAt: Date;
+  signature: string;
+}
+
+// Its own domain: a verification checkpoint can never pass for a retention checkpoint, which lets a prefix be deleted.
+const verifiedPayloadOf = (c: Omit<VerifiedCheckpoint, 'signature'>) =>
+  `audit-verified:v1:${JSON.stringify([c.clientId, c.seq, c.hash, c.verifiedAt.toISOString()])}`;
+
+export const signVerifiedCheckpoint = (keys: TokenHasher, c: Omit<VerifiedCheckpoint, 'signature'>): string =>
+  keys.hash(verifiedPayloadOf(c));
+
+/** Under any configured key, as for retention checkpoints; one no key signed is ignored, never trusted. */
+export const verifiedCheckpointValid = (keys: TokenHasher, c: VerifiedCheckpoint): boolean =>
+  keys.candidates(verifiedPayloadOf(c)).includes(c.signature);

@@ -30,3 +30,8 @@ export const deleteEntriesThrough = async (tx: Queryable, clientId: string, last
   const { rowCount } = await tx.query('delete from audit_events where client_id = $1 and seq <= $2', [clientId, lastSeq]);
   return rowCount;
 };
+
+/** Verification checkpoints inside a pruned prefix: a check starts at the retention checkpoint there anyway. */
+export const deleteVerifiedCheckpointsThrough = async (tx: Queryable, clientId: string, lastSeq: number): Promise<void> => {
+  await tx.query('delete from audit_verify_checkpoints where client_id = $1 and seq <= $2', [clientId, lastSeq]);
+};

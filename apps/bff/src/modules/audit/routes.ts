@@ -5,7 +5,7 @@ import { bindRoute, type ModuleRoutes } from '../../http/route.ts';
 import { chainSpooledEntries } from './chainer.ts';
 import { listClientAuditEvents } from './list-repo.ts';
 import { toAuditEvent } from './present.ts';
-import { verifyChain } from './verify.ts';
+import { verifyTrail } from './verify.ts';
 
 export const auditRoutes = (ctx: AppContext): ModuleRoutes => ({
   operations: [
@@ -15,10 +15,9 @@ export const auditRoutes = (ctx: AppContext): ModuleRoutes => ({
       const page = await listClientAuditEvents(ctx.db, caller.clientId, query, cursorsOf(ctx));
       return { data: page.items.map(toAuditEvent), pagination: page.pagination };
     }),
-    bindRoute(ctx, verifyAuditTrail, async ({ caller }) => {
-      // As for the list: what was answered before this request is checked too, not left for the next check.
-      await chainSpooledEntries(ctx);
-      return { data: await verifyChain(ctx.db, ctx.tokens, caller.clientId) };
+    bindRoute(ctx, verifyAuditTrail, async ({ caller, query }) => {
+      // As for the list, what was answered before this request is checked too: verifyTrail chains the spool first.
+      return { data: await verifyTrail(ctx, caller.clientId, query.from ?? 'checkpoint') };
     }),
   ],
 });

@@ -12,4 +12,4 @@ export { operationAudit } from './operation-audit.ts';
 export { pruneAuditTrails } from './prune.ts';
 export { actorOf, recordAudit } from './record.ts';
 export { recordUserPurges } from './user-purges.ts';
-export { type BrokenLink, type VerifyResult, verifyChain } from './verify.ts';
+export { type BrokenLink, type VerifyFrom, type VerifyResult, verifyChain, verifyTrail } from './verify.ts';

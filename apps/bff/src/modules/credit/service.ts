@@ -213,7 +213,8 @@ export const simulateCreditScore = async (
   const simulated = await simulatedFileOf(record, actions);
   const bureau = requireBureau(ctx);
   const subject = await loadCreditSubject(ctx, user);
-  const estimate = await asValidationError(() => bureau.simulateScore(subject, record.asOf, actions));
+  const call = { clientId: user.client_id, callClass: 'interactive' } as const;
+  const estimate = await asValidationError(() => bureau.simulateScore(subject, record.asOf, actions, call));
   return simulationOf(record, simulated, current.score, estimate, factorsOf(record));
 };
 

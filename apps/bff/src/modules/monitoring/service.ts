@@ -107,7 +107,8 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
   try {
     // Consent is re-read so a withdrawal since the claim stops the pull itself, not only its commit.
     const gate = await findConsentGate(ctx.db, user.id);
-    result = await bureauOf(ctx).pullCreditFile(await loadCreditSubject(ctx, { ...user, ...gate }), now, { pullId });
+    const call = { pullId, clientId: user.client_id, callClass: 'monitoring' } as const;
+    result = await bureauOf(ctx).pullCreditFile(await loadCreditSubject(ctx, { ...user, ...gate }), now, call);
   } catch (error) {
     if (error instanceof ApiError && error.code === 'CONSENT_REQUIRED') {
       // Consent ended between the claim and the pull: a skip, not a failed pull.
@@ -259,7 +260,11 @@ export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string
   // Taking over a dead pull's slot, ask as that pull did: if it reached the bureau, the bureau bills it once.
   const pullId = `${user.id}:refresh:${(claim.takenOverFrom ? new Date(claim.takenOverFrom) : now).toISOString()}`;
   try {
-    result = await bureau.pullCreditFile(await loadCreditSubject(ctx, user), now, { pullId });
+    result = await bureau.pullCreditFile(await loadCreditSubject(ctx, user), now, {
+      pullId,
+      clientId: user.client_id,
+      callClass: 'interactive',
+    });
   } catch (error) {
     await giveBack();
     throw error;

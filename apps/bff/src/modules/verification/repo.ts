@@ -34,6 +34,16 @@ export const insertSession = async (db: Queryable, s: NewSession): Promise<void>
   );
 };
 
+/** The user's sessions at this client started after `since`, oldest first (one read for the open one and the count). */
+export const sessionsStartedSince = async (db: Queryable, clientId: string, userId: string, since: Date) => {
+  const { rows } = await db.query<SessionRow>(
+    `select ${COLUMNS} from verification_sessions where user_id = $1 and client_id = $2 and created_at > $3
+     order by created_at, id`,
+    [userId, clientId, since],
+  );
+  return rows;
+};
+
 /** A session of this user of this client; anyone else's looks absent. */
 export const findSession = async (db: Queryable, clientId: string, userId: string, sessionId: string) => {
   const { rows } = await db.query<SessionRow>(

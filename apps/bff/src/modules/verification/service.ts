@@ -9,6 +9,7 @@ import { userTag } from '../../cache/read-cache.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../core/api-error.ts';
 import type { Caller } from '../../core/principal.ts';
+import type { Queryable } from '../../db/db.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { hasFileOnRecord, pullIdentityFile } from '../credit/service.ts';
 import { applyVerificationPull } from '../monitoring/service.ts';
@@ -22,13 +23,27 @@ import {
   requireUser,
   writeUser,
 } from '../users/service.ts';
-import { allAnswersRight, openAnswerKey, sealAnswerKey } from './answer-key.ts';
+import { allAnswersRight, openAnswerKey, openSession, sealSession } from './answer-key.ts';
 import { contentSeed, identityHashes } from './identity.ts';
 import { afterFailure, assertNotLocked, LOCK_WINDOW_MS, verificationLocked } from './lock.ts';
 import { buildQuestionSet } from './questions/build-question-set.ts';
-import { claimSession, countFailuresSince, findSession, identityLockEnd, insertSession, lockVerificationState } from './repo.ts';
+import {
+  claimSession,
+  countFailuresSince,
+  findSession,
+  identityLockEnd,
+  insertSession,
+  lockVerificationState,
+  type SessionRow,
+  sessionsStartedSince,
+} from './repo.ts';
 
 export const SESSION_TTL_MS = 10 * 60 * 1000;
+/** VERIFICATION_SESSIONS_PER_DAY counts the sessions started within this window. */
+const SESSIONS_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** Starts under way in this process, by app and then client and user: concurrent requests share one bureau call. */
+const startsInFlight = new WeakMap<AppContext, Map<string, Promise<TVerificationSession>>>();
 
 /** Keyed by the session: answers sent again after a crash before the commit ask the bureau for the same pull. */
 const verificationPullId = (userId: string, sessionId: string) => `${userId}:verification:${sessionId}`;
@@ -59,16 +74,61 @@ const identityOf = async (ctx: AppContext, user: UserRow, now: Date) => {
  * (its score must not reach the client through `score.updated`). Pulled before the transaction,
  * so a bureau outage fails the request without using up the session.
  */
-const fileForScores = async (ctx: AppContext, subject: CreditSubject, now: Date, pullId: string): Promise<CreditFileResult> => {
+const fileForScores = async (
+  ctx: AppContext,
+  user: UserRow,
+  subject: CreditSubject,
+  now: Date,
+  pullId: string,
+): Promise<CreditFileResult> => {
   if (!ctx.bureau) {
     throw new ApiError('SERVICE_UNAVAILABLE', 'The credit bureau is not available in this environment. Try again later.');
   }
-  return ctx.bureau.pullCreditFile(subject, now, { pullId });
+  return ctx.bureau.pullCreditFile(subject, now, { pullId, clientId: user.client_id, callClass: 'interactive' });
 };
 
 /**
- * Starts a session of three questions from the user's credit file. Works for `active` users too
- * (step-up verification). Emits nothing: only an answer changes the user.
+ * The user's open session at this client (unanswered, unexpired), as first asked, when there is one sealed with its
+ * questions. Otherwise throws 429 RATE_LIMIT_EXCEEDED once the user has started VERIFICATION_SESSIONS_PER_DAY sessions
+ * within 24 h (each start buys a file), with the seconds until the start that must leave the window has left it.
+ */
+const openSessionOrAllowance = async (
+  ctx: AppContext,
+  db: Queryable,
+  user: UserRow,
+  now: Date,
+): Promise<TVerificationSession | undefined> => {
+  const started = await sessionsStartedSince(db, user.client_id, user.id, new Date(now.getTime() - SESSIONS_WINDOW_MS));
+  const open = started.findLast((s) => !s.answered_at && new Date(s.expires_at).getTime() > now.getTime());
+  const questions = open && openSession(ctx.cipher, open.id, open.answer_key_enc).questions;
+  if (open && questions) return { sessionId: open.id, questions, expiresAt: new Date(open.expires_at).toISOString() };
+  const limit = ctx.config.VERIFICATION_SESSIONS_PER_DAY;
+  if (started.length < limit) return undefined;
+  const freesUp = new Date((started[started.length - limit] as SessionRow).created_at).getTime() + SESSIONS_WINDOW_MS;
+  const retryAfter = Math.max(1, Math.ceil((freesUp - now.getTime()) / 1000));
+  throw new ApiError(
+    'RATE_LIMIT_EXCEEDED',
+    `This user has started ${limit} verification sessions in the last 24 hours; retry after ${retryAfter} s.`,
+    undefined,
+    { retryAfter },
+  );
+};
+
+/** Runs `start` unless the same key's is under way in this process, whose outcome is then shared. */
+const sharedStart = (ctx: AppContext, key: string, start: () => Promise<TVerificationSession>) => {
+  const running = startsInFlight.get(ctx) ?? new Map<string, Promise<TVerificationSession>>();
+  startsInFlight.set(ctx, running);
+  const under = running.get(key);
+  if (under) return under;
+  const started = start().finally(() => running.delete(key));
+  running.set(key, started);
+  return started;
+};
+
+/**
+ * The user's verification session: the open one (unanswered, unexpired) as first asked, without a bureau call, or else a
+ * new one of three questions from the user's identity file, within VERIFICATION_SESSIONS_PER_DAY. Works for `active`
+ * users too (step-up verification). Emits nothing: only an answer changes the user.
  */
 export const startVerificationSession = async (
   ctx: AppContext,
@@ -79,30 +139,38 @@ export const startVerificationSession = async (
   const now = ctx.clock.now();
   assertNotLocked(user, now);
   const identity = await identityOf(ctx, user, now);
-  const { subject, file } = await pullIdentityFile(ctx, user);
-  const sessionId = ctx.ids.id('ver');
-  const { questions, answerKey } = buildQuestionSet({
-    file,
-    subject,
-    contentSeed: contentSeed(ctx, subject),
-    sessionSeed: sessionSeed(ctx, sessionId),
-    asOf: now,
-  });
-  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-  await writeUser(ctx, async (tx, touches) => {
-    touches(userTag(user.id));
-    await clearExpiredLock(tx, caller.clientId, user.id, now);
-    await insertSession(tx, {
-      id: sessionId,
-      userId: user.id,
-      clientId: caller.clientId,
-      identityHash: identity.hashes[0] as string,
-      answerKeyEnc: sealAnswerKey(ctx.cipher, sessionId, answerKey),
-      createdAt: now,
-      expiresAt,
+  return sharedStart(ctx, `${caller.clientId}:${user.id}`, async () => {
+    const open = await openSessionOrAllowance(ctx, ctx.db, user, now);
+    if (open) return open;
+    const { subject, file } = await pullIdentityFile(ctx, user);
+    const sessionId = ctx.ids.id('ver');
+    const set = buildQuestionSet({
+      file,
+      subject,
+      contentSeed: contentSeed(ctx, subject),
+      sessionSeed: sessionSeed(ctx, sessionId),
+      asOf: now,
+    });
+    const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+    return writeUser(ctx, async (tx, touches) => {
+      // The user row's lock orders starts in every process: one that committed meanwhile is handed out instead.
+      if (!(await lockVerificationState(tx, caller.clientId, user.id))) throw notFound('User');
+      const raced = await openSessionOrAllowance(ctx, tx, user, now);
+      if (raced) return raced;
+      touches(userTag(user.id));
+      await clearExpiredLock(tx, caller.clientId, user.id, now);
+      await insertSession(tx, {
+        id: sessionId,
+        userId: user.id,
+        clientId: caller.clientId,
+        identityHash: identity.hashes[0] as string,
+        answerKeyEnc: sealSession(ctx.cipher, sessionId, set),
+        createdAt: now,
+        expiresAt,
+      });
+      return { sessionId, questions: set.questions, expiresAt: expiresAt.toISOString() };
     });
   });
-  return { sessionId, questions, expiresAt: expiresAt.toISOString() };
 };
 
 /**
@@ -136,7 +204,7 @@ export const submitVerificationAnswers = async (
   // The first pull after verification, and only the first: a step-up by a user with a file on record buys none.
   const scores =
     passed && !(await hasFileOnRecord(ctx.db, user.id))
-      ? await fileForScores(ctx, subject, now, verificationPullId(user.id, session.id))
+      ? await fileForScores(ctx, user, subject, now, verificationPullId(user.id, session.id))
       : null;
 
   return writeUser(ctx, async (tx, touches): Promise<TVerificationResult> => {

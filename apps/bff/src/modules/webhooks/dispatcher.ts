@@ -1,3 +1,4 @@
+import type { Config } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import { OUTBOX_CHANNEL } from '../../outbox/outbox.ts';
 import { type AttemptOutcome, Deliverer } from './deliver.ts';
@@ -24,15 +25,32 @@ interface Leased {
   leaseToken: string;
   leaseUntil: number;
   secrets: string[] | Error;
+  origin: string;
 }
 
-/** The deliveries this worker holds for one receiver origin: at most WEBHOOK_CONNECTIONS_PER_ORIGIN sending. */
-interface Lane {
+/** What this worker holds of one receiver origin or one client: claimed (`held`), and of those on the wire. */
+interface Share {
+  held: number;
   sending: number;
-  waiting: Leased[];
-  /** Subscriptions seen on this origin, left out of claims while the lane is full. */
+}
+
+/** One receiver origin: at most WEBHOOK_CONNECTIONS_PER_ORIGIN sending. */
+interface OriginShare extends Share {
+  /** Subscriptions seen on this origin, left out of claims while it holds its share. */
   webhooks: Set<string>;
 }
+
+/** One client: at most its slots sending, whatever its origins; its deliveries wait here in claim order. */
+interface ClientShare extends Share {
+  waiting: Leased[];
+}
+
+/** A client's delivery slots on one worker: WEBHOOK_MAX_IN_FLIGHT_PER_CLIENT, by default a quarter of the worker's. */
+export const clientSlots = (config: Pick<Config, 'WEBHOOK_CONCURRENCY' | 'WEBHOOK_MAX_IN_FLIGHT_PER_CLIENT'>): number =>
+  Math.min(
+    config.WEBHOOK_CONCURRENCY,
+    config.WEBHOOK_MAX_IN_FLIGHT_PER_CLIENT ?? Math.max(1, Math.floor(config.WEBHOOK_CONCURRENCY / 4)),
+  );
 
 const originOf = (url: string): string => {
   try {
@@ -44,7 +62,8 @@ const originOf = (url: string): string => {
 
 /**
  * All state lives in the database, so timers only decide when to look: a crash loses nothing and any number of workers
- * may share one PostgreSQL. A receiver with its share claimed is left out of claims, so one slow receiver cannot take every slot.
+ * may share one PostgreSQL. A receiver or a client with its share claimed is left out of claims, and a free slot goes to
+ * the client with the fewest in flight, so one client's slow receivers hold back only that client.
  */
 export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {}): Dispatcher => {
   const { config, logger } = ctx;
@@ -58,16 +77,26 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
   const startBudgetMs = config.WEBHOOK_TIMEOUT_MS + 5_000;
   const perOrigin = config.WEBHOOK_CONNECTIONS_PER_ORIGIN;
   const maxSending = config.WEBHOOK_CONCURRENCY;
-  // Claimed ahead of sending, per receiver and in all: enough to keep connections busy through a claim's round trip.
+  const perClient = clientSlots(config);
+  if (config.WEBHOOK_MAX_IN_FLIGHT_PER_CLIENT !== undefined && perClient >= maxSending) {
+    logger.warn(
+      { perClient, concurrency: maxSending },
+      'WEBHOOK_MAX_IN_FLIGHT_PER_CLIENT is not below WEBHOOK_CONCURRENCY: one client with hanging receivers can hold every delivery slot',
+    );
+  }
+  // Claimed ahead of sending, per receiver, per client and in all: enough to keep connections busy through a claim's round trip.
   const maxHeld = 2 * maxSending;
   const maxHeldPerOrigin = 2 * perOrigin;
-  const lanes = new Map<string, Lane>();
+  const maxHeldPerClient = 2 * perClient;
+  const origins = new Map<string, OriginShare>();
+  /** In turn order: a client that starts a delivery moves to the back. */
+  const clients = new Map<string, ClientShare>();
   const sending = new Set<Promise<void>>();
-  /** Claimed and not yet sent: waiting in a lane or on the wire. */
+  /** Claimed and not yet sent: waiting or on the wire. */
   let held = 0;
-  /** The last claim filled its batch or left receivers out, so more is probably due: finished attempts ask for more. */
+  /** The last claim filled its batch or left receivers or clients out, so more is probably due: finished attempts ask for more. */
   let backlog = false;
-  /** The last claim found nothing beyond the receivers it left out: only a lane running low makes claiming worthwhile. */
+  /** The last claim found nothing beyond what it left out: only a receiver or client running low makes claiming worthwhile. */
   let starved = false;
   let ticking: Promise<void> | undefined;
   let refillQueued = false;
@@ -123,11 +152,11 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
     }
   };
 
-  const scheduleRefill = (lane: Lane) => {
+  const scheduleRefill = (origin: Share, client: Share) => {
     if (stopped || options.poll === false || refillQueued || !backlog) return;
-    // Refill at half the claimed-ahead room, so one claim carries many deliveries, or when a lane is about to idle.
-    const laneLow = lane.sending + lane.waiting.length <= perOrigin;
-    if (!laneLow && (starved || held > maxHeld / 2)) return;
+    // Refill at half the claimed-ahead room, so one claim carries many deliveries, or when a receiver or client is about to idle.
+    const low = origin.held <= perOrigin || client.held <= perClient;
+    if (!low && (starved || held > maxHeld / 2)) return;
     refillQueued = true;
     setImmediate(() => {
       refillQueued = false;
@@ -135,47 +164,98 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
     });
   };
 
-  /** Starts what a lane's free connections allow; gives back what waited too long to start safely. */
-  const pump = (origin: string, lane: Lane) => {
-    while (lane.waiting.length > 0 && (stopped || (lane.sending < perOrigin && sending.size < maxSending))) {
-      const leased = lane.waiting.shift() as Leased;
-      if (stopped || ctx.clock.now().getTime() > leased.leaseUntil - startBudgetMs) {
-        held--;
-        settler.release({ deliveryId: leased.job.id, leaseToken: leased.leaseToken });
-        continue;
-      }
-      lane.sending++;
-      const task: Promise<void> = attempt(leased)
-        .catch((error: unknown) =>
-          logger.warn({ err: error, deliveryId: leased.job.id }, 'webhook attempt crashed; lease will expire'),
-        )
-        .finally(() => {
-          sending.delete(task);
-          lane.sending--;
-          held--;
-          pump(origin, lane);
-          // A slot freed in the global limit may be what another receiver's lane waits for.
-          if (lanes.size > 1) for (const [other, otherLane] of lanes) if (otherLane !== lane) pump(other, otherLane);
-          scheduleRefill(lane);
-        });
-      sending.add(task);
+  /** A delivery leaves this worker's hands: sent and recorded, or given back. */
+  const leave = (leased: Leased, sent: boolean) => {
+    held--;
+    const clientId = leased.job.webhook.client_id;
+    for (const [shares, key] of [
+      [origins, leased.origin],
+      [clients, clientId],
+    ] as const) {
+      const share = shares.get(key);
+      if (!share) continue;
+      share.held--;
+      if (sent) share.sending--;
+      if (share.held === 0) shares.delete(key);
     }
-    if (lane.sending === 0 && lane.waiting.length === 0) lanes.delete(origin);
+  };
+
+  const giveBack = (leased: Leased) => {
+    leave(leased, false);
+    settler.release({ deliveryId: leased.job.id, leaseToken: leased.leaseToken });
+  };
+
+  const send = (leased: Leased, origin: OriginShare, client: ClientShare) => {
+    origin.sending++;
+    client.sending++;
+    const task: Promise<void> = attempt(leased)
+      .catch((error: unknown) =>
+        logger.warn({ err: error, deliveryId: leased.job.id }, 'webhook attempt crashed; lease will expire'),
+      )
+      .finally(() => {
+        sending.delete(task);
+        leave(leased, true);
+        pump();
+        scheduleRefill(origin, client);
+      });
+    sending.add(task);
+  };
+
+  /**
+   * Starts what free slots allow, each to the client with the fewest in flight (the longest without a start among
+   * equals), within its slots and its receivers' connections; gives back what waited too long to start safely.
+   */
+  const pump = () => {
+    const now = ctx.clock.now().getTime();
+    while (!stopped && sending.size < maxSending) {
+      let chosen: { clientId: string; client: ClientShare; index: number } | undefined;
+      for (const [clientId, client] of clients) {
+        // A client's deliveries wait in claim order, so those past their start budget are at the front.
+        while (client.waiting.length > 0 && now > (client.waiting[0] as Leased).leaseUntil - startBudgetMs) {
+          giveBack(client.waiting.shift() as Leased);
+        }
+        if (client.sending >= perClient || (chosen && client.sending >= chosen.client.sending)) continue;
+        const index = client.waiting.findIndex((leased) => (origins.get(leased.origin)?.sending ?? perOrigin) < perOrigin);
+        if (index === -1) continue;
+        chosen = { clientId, client, index };
+        if (client.sending === 0) break;
+      }
+      if (!chosen) return;
+      const { clientId, client, index } = chosen;
+      const [leased] = client.waiting.splice(index, 1) as [Leased];
+      send(leased, origins.get(leased.origin) as OriginShare, client);
+      // To the back of the line, so among clients with as many in flight the next slot goes to another one.
+      clients.delete(clientId);
+      clients.set(clientId, client);
+    }
   };
 
   const startAttempts = async () => {
-    const full = [...lanes.values()].filter((lane) => lane.sending + lane.waiting.length >= maxHeldPerOrigin);
     const limit = maxHeld - held;
     if (limit <= 0) return;
     const now = ctx.clock.now();
     const leaseToken = ctx.ids.id('lease');
     const leaseUntil = now.getTime() + leaseMs;
-    const skipWebhooks = full.flatMap((lane) => [...lane.webhooks]);
-    const jobs = await claimDeliveryJobs(ctx.db, { now, leaseUntil: new Date(leaseUntil), leaseToken, limit, skipWebhooks });
-    backlog = jobs.length === limit || skipWebhooks.length > 0;
-    starved = jobs.length === 0 && skipWebhooks.length > 0;
+    const skipWebhooks = [...origins.values()].filter((o) => o.held >= maxHeldPerOrigin).flatMap((o) => [...o.webhooks]);
+    const clientRooms = [...clients].map(([clientId, c]) => ({ clientId, room: Math.max(0, maxHeldPerClient - c.held) }));
+    const jobs = await claimDeliveryJobs(ctx.db, {
+      now,
+      leaseUntil: new Date(leaseUntil),
+      leaseToken,
+      limit,
+      skipWebhooks,
+      perClient: maxHeldPerClient,
+      clientRooms,
+    });
+    const taken = new Map<string, number>();
+    for (const job of jobs) taken.set(job.webhook.client_id, (taken.get(job.webhook.client_id) ?? 0) + 1);
+    const roomOf = new Map(clientRooms.map((r) => [r.clientId, r.room]));
+    // A client that took all its room, or had none, probably has more due.
+    const clientsLeftOut =
+      clientRooms.some((r) => r.room === 0) || [...taken].some(([id, n]) => n >= (roomOf.get(id) ?? maxHeldPerClient));
+    backlog = jobs.length === limit || skipWebhooks.length > 0 || clientsLeftOut;
+    starved = jobs.length === 0 && (skipWebhooks.length > 0 || clientsLeftOut);
     const secrets = new Map<string, string[] | Error>();
-    const touched = new Set<string>();
     for (const job of jobs) {
       if (!job.event) {
         // The event is gone: nothing can ever be sent, so the delivery ends without an attempt.
@@ -197,20 +277,23 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
         }
       }
       const origin = originOf(job.webhook.url);
-      let lane = lanes.get(origin);
-      if (!lane) {
-        lane = { sending: 0, waiting: [], webhooks: new Set() };
-        lanes.set(origin, lane);
+      let originShare = origins.get(origin);
+      if (!originShare) {
+        originShare = { held: 0, sending: 0, webhooks: new Set() };
+        origins.set(origin, originShare);
       }
-      lane.webhooks.add(job.webhook_id);
-      lane.waiting.push({ job, leaseToken, leaseUntil, secrets: secrets.get(job.webhook_id) as string[] | Error });
+      originShare.webhooks.add(job.webhook_id);
+      originShare.held++;
+      let client = clients.get(job.webhook.client_id);
+      if (!client) {
+        client = { held: 0, sending: 0, waiting: [] };
+        clients.set(job.webhook.client_id, client);
+      }
+      client.held++;
+      client.waiting.push({ job, leaseToken, leaseUntil, secrets: secrets.get(job.webhook_id) as string[] | Error, origin });
       held++;
-      touched.add(origin);
     }
-    for (const origin of touched) {
-      const lane = lanes.get(origin);
-      if (lane) pump(origin, lane);
-    }
+    pump();
   };
 
   const sendNotices = async () => {
@@ -302,8 +385,8 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
       if (timer) clearInterval(timer);
       await (await unlisten)?.();
       await ticking;
-      // Deliveries still waiting for a connection are given back; those on the wire finish and are recorded.
-      for (const [origin, lane] of lanes) pump(origin, lane);
+      // Deliveries still waiting for a slot are given back; those on the wire finish and are recorded.
+      for (const client of [...clients.values()]) for (const leased of client.waiting.splice(0)) giveBack(leased);
       await settled();
       await deliverer.close();
       notifier.close();

@@ -77,11 +77,28 @@ export interface DeliveryJob extends ClaimedDelivery {
   webhook: WebhookRow;
 }
 
-/** `skipWebhooks` leaves out receivers already at this worker's in-flight limit, so their backlog does not crowd out others. */
-export const claimDeliveryJobs = async (
-  db: Queryable,
-  claim: { now: Date; leaseUntil: Date; leaseToken: string; limit: number; skipWebhooks: string[] },
-): Promise<DeliveryJob[]> => {
+/** What a claim may take: `limit` in all, and of each client at most its room. */
+export interface DeliveryClaim {
+  now: Date;
+  leaseUntil: Date;
+  leaseToken: string;
+  limit: number;
+  /** Receivers already at this worker's in-flight limit, so their backlog does not crowd out others. */
+  skipWebhooks: string[];
+  /** The most of one client's deliveries one claim takes (default: `limit`). */
+  perClient?: number;
+  /** Clients this worker already holds deliveries of, with the fewer they may still take (0: none). */
+  clientRooms?: { clientId: string; room: number }[];
+}
+
+/**
+ * Takes due deliveries in turns across clients (every client's oldest, then every client's second, …, each up to its
+ * room), so one client's backlog cannot fill a claim while another waits. Candidates are locked one at a time, in turn
+ * order, through a LATERAL lookup: rows another worker holds give way to the next in turn, and no row estimate of a
+ * young table can make the plan rescan the ranking once per row.
+ */
+export const claimDeliveryJobs = async (db: Queryable, claim: DeliveryClaim): Promise<DeliveryJob[]> => {
+  const rooms = claim.clientRooms ?? [];
   const { rows } = await db.query<
     ClaimedDelivery & {
       event_type: TEventType | null;
@@ -89,15 +106,26 @@ export const claimDeliveryJobs = async (
       event_created_at: Date | null;
     } & Omit<WebhookRow, 'id'>
   >(
-    `with claimed as (
-       update webhook_deliveries set lease_token = $3, lease_until = $2
-       where id in (
-         select d.id from webhook_deliveries d join webhooks w on w.id = d.webhook_id
+    `with turns as materialized (
+       select id from (
+         select d.id, d.next_attempt_at, coalesce(h.room, $6::int) as room,
+           row_number() over (partition by d.client_id order by d.next_attempt_at, d.id) as turn
+         from webhook_deliveries d join webhooks w on w.id = d.webhook_id
+           left join unnest($7::text[], $8::int[]) as h(client_id, room) on h.client_id = d.client_id
          where d.state = 'pending' and d.next_attempt_at <= $1 and w.status = 'active'
            and (d.lease_until is null or d.lease_until < $1)
-           and d.webhook_id <> all($5::text[])
-         order by d.next_attempt_at limit $4
-         for update of d skip locked)
+           and d.webhook_id <> all($5::text[]) and coalesce(h.room, $6::int) > 0) ranked
+       where turn <= room
+       order by turn, next_attempt_at, id),
+     claimed as (
+       update webhook_deliveries set lease_token = $3, lease_until = $2
+       where id in (
+         select locked.id from turns cross join lateral (
+           select d.id from webhook_deliveries d
+           where d.id = turns.id and d.state = 'pending' and d.next_attempt_at <= $1
+             and (d.lease_until is null or d.lease_until < $1)
+           for update skip locked) locked
+         limit $4)
        returning id, webhook_id, event_id, attempts, schedule_base, next_attempt_at)
      select c.id, c.webhook_id, c.event_id, c.attempts, c.schedule_base,
        e.type as event_type, e.data as event_data, e.created_at as event_created_at,
@@ -105,7 +133,16 @@ export const claimDeliveryJobs = async (
        w.failure_count, w.created_at, w.updated_at
      from claimed c join webhooks w on w.id = c.webhook_id left join outbox_events e on e.id = c.event_id
      order by c.next_attempt_at, c.id`,
-    [claim.now, claim.leaseUntil, claim.leaseToken, claim.limit, claim.skipWebhooks],
+    [
+      claim.now,
+      claim.leaseUntil,
+      claim.leaseToken,
+      claim.limit,
+      claim.skipWebhooks,
+      claim.perClient ?? claim.limit,
+      rooms.map((r) => r.clientId),
+      rooms.map((r) => r.room),
+    ],
   );
   return rows.map((r) => ({
     id: r.id,

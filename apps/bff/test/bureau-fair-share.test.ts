@@ -22,7 +22,7 @@ beforeAll(async () => {
   const redisUrl = process.env.REDIS_URL;
   const config = productionWithBureau(bureau, {
     BUREAU_MAX_PER_SECOND: String(CAP),
-    BUREAU_TIMEOUT_MS: '3000',
+    BUREAU_TIMEOUT_MS: '5000',
     // The flood is the bureau's share at work, not the API's per-client request limit.
     RATE_LIMIT_USER_OPS_PER_MIN: '1000000',
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),

@@ -20,6 +20,8 @@ const VALID_PARAM: Record<string, () => string> = {
   alertId: () => 'alt_9Tq1wE4rY6uI2oP8',
   webhookId: () => 'wh_2Xc4vB6nM8qW1eR3',
   deliveryId: () => 'del_4Hj6kL8zX0cV2bN4',
+  clickId: () => 'clk_3nV8cQ2mZ7aB1xK4',
+  version: () => '1',
 };
 
 /** Every (operation, path parameter) pair: the parameter gets `raw`, the others a well-formed value. */

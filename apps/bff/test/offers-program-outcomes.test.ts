@@ -237,7 +237,13 @@ describe('outcomes of a click', () => {
     }
     expect((await getClick(clickId)).body.data).toMatchObject({ stage: 'clicked', outcomes: [] });
     expect(await converted(clickId)).toEqual([]);
+    // Nothing happens at the bank before the click it came from.
+    const beforeClick = new Date(app.clock.now().getTime() - 86_400_000).toISOString();
+    const tooEarly = await record(clickId, { stage: 'applied', occurredAt: beforeClick });
+    expect(tooEarly.status).toBe(400);
+    expect(tooEarly.body.error.details.map((d: { field: string }) => d.field)).toEqual(['occurredAt']);
     // An amount approved is taken; a stage that happened earlier at the bank keeps its time.
+    app.clock.set(new Date(app.clock.now().getTime() + 3 * 86_400_000).toISOString());
     const earlier = new Date(app.clock.now().getTime() - 2 * 86_400_000).toISOString();
     const approved = await record(clickId, { stage: 'approved', amount: 2500, occurredAt: earlier });
     expect(approved.body.data.outcomes).toEqual([

@@ -105,6 +105,10 @@ const factsOf = (report: TCreditReport, score: number, state: string): Facts => 
 type ExpectedReason = Omit<Reason, 'message'>;
 
 /** Each rule of the offer, in the contract's order, as the file on record meets it. */
+/** The loan a refinance takes (an origination fee comes out of it) or the balance a transfer moves (its fee added). */
+const financed = (offer: TOffer, balance: number) =>
+  (balance / (1 - (offer.costs.originationFeePercent ?? 0) / 100)) * (1 + (offer.costs.balanceTransferFeePercent ?? 0) / 100);
+
 const expectedQualification = (offer: TOffer, facts: Facts) => {
   const { rules } = offer;
   const reasons: ExpectedReason[] = [];
@@ -157,7 +161,9 @@ const expectedQualification = (offer: TOffer, facts: Facts) => {
             a.balance >= (rule.minBalance ?? 0) &&
             (a.apr ?? 0) > tier.apr &&
             (a.apr ?? 0) >= tier.apr + (rule.minAprAbove ?? 0) &&
-            (!tier.creditLimit || a.balance <= tier.creditLimit.max),
+            // What the offer would lend or carry for the balance, fees included, within the tier's amount.
+            (!tier.creditLimit ||
+              (financed(offer, a.balance) >= tier.creditLimit.min && financed(offer, a.balance) <= tier.creditLimit.max)),
         )
       : [];
     reasons.push({

@@ -249,9 +249,13 @@ export const bindRoute = <O extends Operation>(
     };
     const key = op.idempotent ? readIdempotencyKey(req) : undefined;
     // Keys are per client; a user token's keys are also per user, so two customers never share a replay. The user id's
-    // length comes first, so no pair of id and key reads as another pair (`x` + `y:K` is not `x:y` + `K`).
-    const scopedKey =
-      key && caller.ownExternalUserId ? `user:${caller.ownExternalUserId.length}:${caller.ownExternalUserId}:${key}` : key;
+    // length comes first, so no pair of id and key reads as another pair (`x` + `y:K` is not `x:y` + `K`); a server's
+    // keys are prefixed apart, so none reads as a customer's.
+    const scopedKey = !key
+      ? undefined
+      : caller.ownExternalUserId
+        ? `user:${caller.ownExternalUserId.length}:${caller.ownExternalUserId}:${key}`
+        : `client:${key}`;
     // The handler runs in the request's audit scope (a bureau pull inside it is recorded with the request's id); a
     // successful read of credit or personal data is recorded, durably, before it is answered (modules/audit).
     const scope = { caller, requestId: req.requestId };

@@ -37,9 +37,18 @@ export const callsPerSecond = (rules: ShareRules, active: ActiveSet, callClass: 
 
 /**
  * Whole calls a rate allows in one calendar second, spreading its fraction over the seconds (2.5 a second: 2, 3, 2, 3,
- * …), so a share below one call a second still gets calls and the shares of a class add up to its part of the cap.
+ * …), so a share below one call a second still gets calls. `phase` (0–1, per client) staggers equal fractional shares,
+ * so clients' slots fall in different seconds and the shares of a class add up to its part in every second.
  */
-export const slotsIn = (rate: number, second: number): number => Math.floor(rate * (second + 1)) - Math.floor(rate * second);
+export const slotsIn = (rate: number, second: number, phase = 0): number =>
+  Math.floor(rate * (second + 1) + phase) - Math.floor(rate * second + phase);
+
+/** A stable phase in [0, 1) for a client id (FNV-1a), for `slotsIn`. */
+export const phaseOf = (clientId: string): number => {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < clientId.length; i++) hash = Math.imul(hash ^ clientId.charCodeAt(i), 0x01000193) >>> 0;
+  return hash / 2 ** 32;
+};
 
 /**
  * The clients that have called in the last ACTIVE_WINDOW_MS, per class. Each process keeps what it saw itself; with

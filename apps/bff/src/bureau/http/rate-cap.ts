@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Clock } from '../../lib/clock.ts';
 import type { BureauCallClass } from '../provider.ts';
-import { ActiveClients, callsPerSecond, type ShareRules, slotsIn } from './client-shares.ts';
+import { ActiveClients, callsPerSecond, phaseOf, type ShareRules, slotsIn } from './client-shares.ts';
 import { BureauBusyError, BureauShareExceededError } from './errors.ts';
 
 /** Waiters for the next second start at random within this much of it, so they do not reach Redis at one instant. */
@@ -88,7 +88,7 @@ export class BureauRateCap {
         const second = Math.floor(nowMs / 1000);
         await this.#active.note(call.callClass, call.clientId, nowMs);
         const rate = callsPerSecond(this.#rules, this.#active.activeAt(nowMs), call.callClass, call.clientId);
-        const withinShare = await this.#consume(this.#shares, `${key}:${second}`, slotsIn(rate, second));
+        const withinShare = await this.#consume(this.#shares, `${key}:${second}`, slotsIn(rate, second, phaseOf(call.clientId)));
         if (withinShare) {
           // Out of the queue at once: the calls behind it count only those still waiting.
           waiting.delete(ticket);

@@ -22,7 +22,7 @@ const LEGACY_OFFERS = `
   ('off_wgbStarterLn01', '{"type": "loan", "provider": "Woodgrove Bank", "name": "Woodgrove Credit Starter Loan", "description": "A small fixed-rate loan for thin or rebuilding credit files; on-time payments are reported monthly.", "aprType": "fixed", "tiers": [{"minScore": 560, "maxScore": 850, "apr": 35.99, "creditLimit": {"min": 500, "max": 5000}}], "rules": {"minScore": 560}, "costs": {"annualFee": 0}, "termMonths": 60, "signupBonus": null, "applicationUrl": "https://www.woodgrovebank.example/loans/credit-starter"}'),
   ('off_ctsHolidayLn01', '{"type": "loan", "provider": "Contoso", "name": "Contoso Seasonal Personal Loan", "description": "Limited-time fixed-rate loan for seasonal expenses, repaid over 12 to 36 months.", "aprType": "fixed", "tiers": [{"minScore": 650, "maxScore": 850, "apr": 22.99, "creditLimit": {"min": 1000, "max": 15000}}], "rules": {"minScore": 650}, "costs": {"annualFee": 0}, "termMonths": 60, "signupBonus": null, "applicationUrl": "https://www.contoso.example/loans/seasonal"}'),
   ('off_tspFixed30yr01', '{"type": "mortgage", "provider": "Tailspin Mortgage", "name": "Tailspin 30-Year Fixed Mortgage", "description": "A conforming 30-year fixed-rate mortgage for purchase or refinance, from 5% down.", "aprType": "fixed", "tiers": [{"minScore": 680, "maxScore": 850, "apr": 7.49, "creditLimit": {"min": 100000, "max": 806500}}], "rules": {"minScore": 680, "refinance": {"accountKinds": ["mortgage"]}}, "costs": {"annualFee": 0}, "termMonths": 360, "signupBonus": null, "applicationUrl": "https://www.tailspinmortgage.example/apply/30-year-fixed"}'),
-  ('off_tspFixed15yr01', '{"type": "mortgage", "provider": "Tailspin Mortgage", "name": "Tailspin 15-Year Fixed Mortgage", "description": "Pay your home off sooner: a 15-year fixed rate with lower total interest than a 30-year loan.", "aprType": "fixed", "tiers": [{"minScore": 700, "maxScore": 850, "apr": 6.875, "creditLimit": {"min": 100000, "max": 806500}}], "rules": {"minScore": 700, "refinance": {"accountKinds": ["mortgage"]}}, "costs": {"annualFee": 0}, "termMonths": 360, "signupBonus": null, "applicationUrl": "https://www.tailspinmortgage.example/apply/15-year-fixed"}'),
+  ('off_tspFixed15yr01', '{"type": "mortgage", "provider": "Tailspin Mortgage", "name": "Tailspin 15-Year Fixed Mortgage", "description": "Pay your home off sooner: a 15-year fixed rate with lower total interest than a 30-year loan.", "aprType": "fixed", "tiers": [{"minScore": 700, "maxScore": 850, "apr": 6.875, "creditLimit": {"min": 100000, "max": 806500}}], "rules": {"minScore": 700, "refinance": {"accountKinds": ["mortgage"]}}, "costs": {"annualFee": 0}, "termMonths": 180, "signupBonus": null, "applicationUrl": "https://www.tailspinmortgage.example/apply/15-year-fixed"}'),
   ('off_tspFhaLoan0001', '{"type": "mortgage", "provider": "Tailspin Mortgage", "name": "Tailspin FHA 30-Year Mortgage", "description": "Government-insured FHA loan with 3.5% down, for first-time buyers and moderate credit.", "aprType": "fixed", "tiers": [{"minScore": 580, "maxScore": 850, "apr": 7.25, "creditLimit": {"min": 50000, "max": 498257}}], "rules": {"minScore": 580, "refinance": {"accountKinds": ["mortgage"]}}, "costs": {"annualFee": 0}, "termMonths": 360, "signupBonus": null, "applicationUrl": "https://www.tailspinmortgage.example/apply/fha-30-year"}'),
   ('off_wgbArm71000001', '{"type": "mortgage", "provider": "Woodgrove Bank", "name": "Woodgrove 7/1 Adjustable-Rate Mortgage", "description": "A fixed rate for the first 7 years, then adjusting yearly; jumbo amounts available.", "aprType": "variable", "tiers": [{"minScore": 720, "maxScore": 850, "apr": 7.875, "creditLimit": {"min": 150000, "max": 1500000}}], "rules": {"minScore": 720, "refinance": {"accountKinds": ["mortgage"]}}, "costs": {"annualFee": 0}, "termMonths": 360, "signupBonus": null, "applicationUrl": "https://www.woodgrovebank.example/mortgages/7-1-arm"}')
 `;
@@ -115,6 +115,23 @@ create table program_score_bands (
   rose bigint not null default 0,
   primary key (client_id, band)
 );
+
+-- Each customer's score now, and their first with us: the newest point of their first pull's history.
+insert into program_customer_scores (user_id, client_id, score, first_score)
+select u.id, u.client_id, l.score, f.score from users u
+cross join lateral (select score from score_history where user_id = u.id order by seq desc limit 1) l
+cross join lateral (
+  select score from score_history
+  where user_id = u.id and created_at = (select min(created_at) from score_history where user_id = u.id)
+  order by seq desc limit 1
+) f
+where u.deleted_at is null;
+insert into program_score_bands (client_id, band, customers, rose)
+select client_id,
+  case when score <= 499 then 'very_poor' when score <= 600 then 'poor' when score <= 660 then 'fair'
+       when score <= 780 then 'good' else 'excellent' end,
+  count(*), count(*) filter (where score > first_score)
+from program_customer_scores group by 1, 2;
 
 insert into program_counts (client_id, day, offer_id, metric, count)
 select client_id, (created_at at time zone 'UTC')::date, '', 'enrolled', count(*) from users group by 1, 2;

@@ -14,8 +14,6 @@ export const AUDITED_OPERATIONS: Readonly<Record<string, TAuditEventType>> = {
   simulateCreditScore: 'credit_data.read',
   refreshCreditScore: 'credit_data.read',
   listUserOffers: 'credit_data.read',
-  // Who qualifies for an offer is read from each listed customer's file on record.
-  listOfferAudience: 'credit_data.read',
   listAlerts: 'credit_data.read',
   updateAlert: 'credit_data.read',
   getVerificationQuestions: 'credit_data.read',

@@ -2,7 +2,7 @@ import type { TOfferQualification, TOfferSavings } from '@credit/contract';
 import { monthsSince } from '../../bureau/dates.ts';
 import type { CreditFile, PaymentStatus } from '../../bureau/provider.ts';
 import { type OfferBody, tierFor } from './catalogue.ts';
-import { compareRefinance, type RefinanceableAccount, refinanceableAccounts } from './savings.ts';
+import { compareRefinance, financedAmount, type RefinanceableAccount, refinanceableAccounts } from './savings.ts';
 
 /** What the rules read from a customer's file on record (and the state of their enrolled address). */
 export interface OfferFacts {
@@ -74,7 +74,10 @@ const scoreReason = (rules: OfferBody['rules'], score: number): Reason | undefin
   return { rule: 'score', met, actual: score, required, message: `Your score is ${score}; this offer asks for ${asks}.` };
 };
 
-/** Accounts the offer could take over at `apr`: the rule's kinds, balance and APR margin, within the tier's amount. */
+/**
+ * Accounts the offer could take over at `apr`: the rule's kinds, balance and APR margin, and what it would lend or
+ * carry for the balance (fees included) within the tier's amount: no saving is shown on a loan the bank would not make.
+ */
 export const accountsToRefinance = (
   body: OfferBody,
   facts: OfferFacts,
@@ -83,14 +86,20 @@ export const accountsToRefinance = (
 ): RefinanceableAccount[] => {
   const rule = body.rules.refinance;
   if (!rule) return [];
-  return facts.accounts.filter(
-    (a) =>
+  const fees = {
+    originationFeePercent: body.costs.originationFeePercent ?? 0,
+    balanceTransferFeePercent: body.costs.balanceTransferFeePercent ?? 0,
+  };
+  return facts.accounts.filter((a) => {
+    const financed = financedAmount(a.balance, fees);
+    return (
       (rule.accountKinds as readonly string[]).includes(a.kind) &&
       a.balance >= (rule.minBalance ?? 0) &&
       a.apr > apr &&
       a.apr >= apr + (rule.minAprAbove ?? 0) &&
-      (!limit || a.balance <= limit.max),
-  );
+      (!limit || (financed >= limit.min && financed <= limit.max))
+    );
+  });
 };
 
 /** Whether the customer qualifies for the offer, why, and at what tier: against the rules in their order. */

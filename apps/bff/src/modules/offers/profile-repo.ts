@@ -65,13 +65,13 @@ export const scanAudienceCandidates = async (
 };
 
 /** Users with a file on record and no offer profile yet (files committed before profiles existed). */
-export const listUsersWithoutProfile = async (db: Queryable, limit: number) => {
+export const listUsersWithoutProfile = async (db: Queryable, afterUserId: string, limit: number) => {
   const { rows } = await db.query<{ id: string; client_id: string; address_enc: string | null }>(
     `select u.id, u.client_id, u.address_enc from credit_snapshots s join users u on u.id = s.user_id
-     where s.file_enc is not null and u.deleted_at is null
+     where s.file_enc is not null and u.deleted_at is null and u.id > $1
        and not exists (select 1 from offer_profiles p where p.user_id = s.user_id)
-     order by u.id limit $1`,
-    [limit],
+     order by u.id limit $2`,
+    [afterUserId, limit],
   );
   return rows;
 };

@@ -113,6 +113,12 @@ const levelPayment = (
  * total cost goes down by at least $1: no saving exists, so none is claimed. Each figure is rounded on its own from
  * the exact payments, so no claim rests on rounding; the changes are the rounded figures' differences.
  */
+/** What the offer would lend or carry to take over `balance`: fees taken from the loan, or added to the balance. */
+export const financedAmount = (
+  balance: number,
+  terms: Pick<RefinanceTerms, 'originationFeePercent' | 'balanceTransferFeePercent'>,
+): number => (balance / (1 - terms.originationFeePercent / 100)) * (1 + terms.balanceTransferFeePercent / 100);
+
 export const compareRefinance = (account: RefinanceableAccount, terms: RefinanceTerms): RefinanceComparison | null => {
   requireMonths('remainingMonths', account.remainingMonths);
   const offerTermMonths = terms.termMonths ?? CARD_PAYOFF_MONTHS;
@@ -124,7 +130,7 @@ export const compareRefinance = (account: RefinanceableAccount, terms: Refinance
   }
 
   const current = amortizedPayment(account.balance, account.apr, account.remainingMonths);
-  const financed = (account.balance / (1 - terms.originationFeePercent / 100)) * (1 + terms.balanceTransferFeePercent / 100);
+  const financed = financedAmount(account.balance, terms);
   const offer = levelPayment(financed, terms.apr, offerTermMonths, terms.introApr);
   const annualFees = terms.annualFee * Math.ceil(offerTermMonths / 12);
 

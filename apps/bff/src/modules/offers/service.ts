@@ -88,10 +88,12 @@ const conflict = (message: string) => new ApiError('OFFER_STATE_CONFLICT', messa
  */
 export const catalogueOf = async (ctx: AppContext, clientId: string): Promise<readonly CatalogueOffer[]> => {
   // Before the cached read: seeding touches the catalogue's tag, which would throw away a load that seeded.
-  if (ctx.config.APP_ENV === 'sandbox' && !samplesGiven.has(clientId)) {
+  const given = samplesGiven.get(ctx.db) ?? new Set<string>();
+  samplesGiven.set(ctx.db, given);
+  if (ctx.config.APP_ENV === 'sandbox' && !given.has(clientId)) {
     const awaiting = await findClientAwaitingSamples(ctx.db, clientId);
     if (awaiting) await giveSampleCatalogue(ctx, awaiting);
-    samplesGiven.add(clientId);
+    given.add(clientId);
   }
   return (
     (await ctx.readCache.read(
@@ -102,8 +104,8 @@ export const catalogueOf = async (ctx: AppContext, clientId: string): Promise<re
   );
 };
 
-/** Sandbox clients this process knows have their sample catalogue: a warm read asks the database nothing. */
-const samplesGiven = new Set<string>();
+/** Sandbox clients known to have their sample catalogue, per database: a warm read asks the database nothing. */
+const samplesGiven = new WeakMap<AppContext['db'], Set<string>>();
 
 const findCatalogueOffer = async (ctx: AppContext, clientId: string, offerId: string) => {
   const offer = (await catalogueOf(ctx, clientId)).find((o) => o.offerId === offerId);
@@ -450,7 +452,7 @@ export const recordOfferImpressions = async (
 ): Promise<TOfferImpressions> => {
   const user = await requireActiveUser(ctx, caller, userId);
   const now = ctx.clock.now();
-  const known = new Set((await catalogueOf(ctx, caller.clientId)).map((o) => o.offerId));
+  const known = new Set((await catalogueOf(ctx, caller.clientId)).filter((o) => isShownNow(o, now)).map((o) => o.offerId));
   const offerIds = [...new Set(input.offerIds)].filter((id) => known.has(id));
   if (offerIds.length === 0) return { counted: 0, alreadyCounted: 0 };
   const counted = await ctx.db.transaction(async (tx) => {
@@ -539,6 +541,9 @@ export const recordOfferOutcome = async (
   return ctx.db.transaction(async (tx) => {
     const click = await findClick(tx, caller.clientId, clickId, true);
     if (!click) throw notFound('Click');
+    if (occurredAt.getTime() < new Date(click.clicked_at).getTime() - CLICK_FUTURE_TOLERANCE_MS) {
+      throw validationError([{ field: 'occurredAt', message: 'must not be before the click' }]);
+    }
     const outcomes = await listOutcomes(tx, caller.clientId, clickId);
     const current = clickRecordOf(click, outcomes);
     if (outcomes.some((o) => o.stage === input.stage)) return current;
@@ -632,10 +637,15 @@ export const listOfferAudience = async (
   const name = `audience:${caller.clientId}:${offerId}`;
   const codec = cursorsOf(ctx);
   let after = '';
+  // The first page counts the whole audience; later pages carry that count and read on from their cursor only.
+  let counted: number | undefined;
   if (query.cursor) {
-    const payload = codec.decode(name, query.cursor) as { after?: unknown } | null;
-    if (typeof payload?.after !== 'string') throw validationError([{ field: 'cursor', message: 'is not a cursor of this list' }]);
+    const payload = codec.decode(name, query.cursor) as { after?: unknown; total?: unknown } | null;
+    if (typeof payload?.after !== 'string' || typeof payload.total !== 'number') {
+      throw validationError([{ field: 'cursor', message: 'is not a cursor of this list' }]);
+    }
     after = payload.after;
+    counted = payload.total;
   }
   const { body } = offer;
   const scores = body.tiers.flatMap((t) => [t.minScore, t.maxScore]);
@@ -646,7 +656,7 @@ export const listOfferAudience = async (
   let total = 0;
   let hasMore = false;
   let cursorAt = '';
-  for (let from = ''; ; ) {
+  for (let from = after; ; ) {
     const rows = await scanAudienceCandidates(ctx.db, {
       clientId: caller.clientId,
       minScore,
@@ -671,12 +681,24 @@ export const listOfferAudience = async (
         cursorAt = row.user_id;
       } else hasMore = true;
     }
-    if (rows.length < AUDIENCE_SCAN_BATCH) break;
+    if (rows.length < AUDIENCE_SCAN_BATCH || (counted !== undefined && hasMore)) break;
     from = rows.at(-1)?.user_id ?? '';
   }
+  const count = counted ?? total;
+  // A read of each listed customer's credit data, named on the trail with the offer.
+  await Promise.all(
+    items.map((member) =>
+      recordAudit(ctx, {
+        type: 'credit_data.read',
+        clientId: caller.clientId,
+        userId: member.userId,
+        subject: { operationId: 'listOfferAudience', offerId },
+      }),
+    ),
+  );
   return {
     items,
-    pagination: { hasMore, nextCursor: hasMore ? codec.encode(name, { after: cursorAt }) : null, total },
+    pagination: { hasMore, nextCursor: hasMore ? codec.encode(name, { after: cursorAt, total: count }) : null, total: count },
   };
 };
 
@@ -705,19 +727,28 @@ export const saveOfferProfile = async (
  */
 export const backfillOfferProfiles = async (ctx: AppContext, batch = 200): Promise<number> => {
   let saved = 0;
-  for (const user of await listUsersWithoutProfile(ctx.db, batch)) {
-    const record = await loadFileOnRecord(ctx, user.id);
-    if (!record) continue;
-    await ctx.db.transaction(async (tx) => {
-      if (await lockProfile(tx, user.id)) return;
-      await saveOfferProfile(tx, ctx, user, record.file, record.asOf);
-      const score = record.file.monthlyScores.at(-1)?.score;
-      if (score !== undefined) await noteCustomerScore(tx, user.client_id, user.id, score);
-      saved += 1;
-    });
+  // On from where the last sweep stopped, so users whose file gives no profile never hold the others back.
+  const users = await listUsersWithoutProfile(ctx.db, backfilledUpTo.get(ctx.db) ?? '', batch);
+  backfilledUpTo.set(ctx.db, users.length < batch ? '' : (users.at(-1)?.id ?? ''));
+  for (const user of users) {
+    try {
+      const record = await loadFileOnRecord(ctx, user.id);
+      const score = record?.file.monthlyScores.at(-1)?.score;
+      if (!record || score === undefined) continue;
+      await ctx.db.transaction(async (tx) => {
+        if (await lockProfile(tx, user.id)) return;
+        await saveOfferProfile(tx, ctx, user, record.file, record.asOf);
+        await noteCustomerScore(tx, user.client_id, user.id, score);
+        saved += 1;
+      });
+    } catch (error) {
+      ctx.logger.warn({ err: error, userId: user.id }, 'offer profile backfill skipped a user');
+    }
   }
   return saved;
 };
+
+const backfilledUpTo = new WeakMap<AppContext['db'], string>();
 
 /** Removes a purged user's offer profile, impressions and looks, and takes them out of the score bands. */
 export const eraseOfferData = async (tx: Queryable, userId: string): Promise<void> => {

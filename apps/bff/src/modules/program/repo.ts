@@ -73,12 +73,18 @@ export const lockCustomerScore = async (tx: Queryable, userId: string) => {
   return rows[0];
 };
 
-export const upsertCustomerScore = async (tx: Queryable, clientId: string, userId: string, score: number, first: number) => {
-  await tx.query(
-    `insert into program_customer_scores (user_id, client_id, score, first_score) values ($1, $2, $3, $4)
-     on conflict (user_id) do update set score = excluded.score`,
-    [userId, clientId, score, first],
+/** The customer's first score with us; false when they already have a row (then `lockCustomerScore` and update it). */
+export const insertCustomerScore = async (tx: Queryable, clientId: string, userId: string, score: number) => {
+  const { rowCount } = await tx.query(
+    `insert into program_customer_scores (user_id, client_id, score, first_score) values ($1, $2, $3, $3)
+     on conflict (user_id) do nothing`,
+    [userId, clientId, score],
   );
+  return rowCount > 0;
+};
+
+export const updateCustomerScore = async (tx: Queryable, userId: string, score: number) => {
+  await tx.query('update program_customer_scores set score = $2 where user_id = $1', [userId, score]);
 };
 
 export const deleteLooks = async (tx: Queryable, userId: string) => {
@@ -93,13 +99,32 @@ export const deleteCustomerScore = async (tx: Queryable, userId: string) => {
   return rows[0];
 };
 
-/** Adds `delta` (1 or -1) customers to a band, and to its risen count when `rose`. */
-export const addToScoreBand = async (tx: Queryable, clientId: string, band: string, rose: boolean, delta: 1 | -1) => {
+export interface BandChange {
+  band: string;
+  customers: number;
+  rose: number;
+}
+
+/**
+ * Adds each change to its band in one statement, bands in name order: customers moving between two bands in opposite
+ * directions at once lock the rows in the same order, so they never deadlock.
+ */
+export const changeScoreBands = async (tx: Queryable, clientId: string, changes: BandChange[]) => {
+  const sorted = [...changes].sort((a, b) => (a.band < b.band ? -1 : a.band > b.band ? 1 : 0));
+  const merged = sorted.reduce<BandChange[]>((all, c) => {
+    const last = all.at(-1);
+    if (last?.band === c.band) {
+      last.customers += c.customers;
+      last.rose += c.rose;
+    } else all.push({ ...c });
+    return all;
+  }, []);
   await tx.query(
-    `insert into program_score_bands (client_id, band, customers, rose) values ($1, $2, $3, $4)
+    `insert into program_score_bands (client_id, band, customers, rose)
+     select $1, b, c, r from unnest($2::text[], $3::int[], $4::int[]) as x(b, c, r) order by b
      on conflict (client_id, band) do update set customers = program_score_bands.customers + excluded.customers,
        rose = program_score_bands.rose + excluded.rose`,
-    [clientId, band, delta, rose ? delta : 0],
+    [clientId, merged.map((c) => c.band), merged.map((c) => c.customers), merged.map((c) => c.rose)],
   );
 };
 

@@ -5,13 +5,14 @@ import type { Queryable } from '../../db/db.ts';
 import {
   addOfferCounts,
   addProgramCount,
-  addToScoreBand,
+  changeScoreBands,
   deleteCustomerScore,
   deleteLooks,
+  insertCustomerScore,
   insertLook,
   lockCustomerScore,
   type ProgramCount,
-  upsertCustomerScore,
+  updateCustomerScore,
 } from './repo.ts';
 
 export { type CountRow, listProgramCounts, listScoreBands } from './repo.ts';
@@ -61,14 +62,20 @@ export const noteScoreLook = async (ctx: Pick<AppContext, 'db'>, clientId: strin
  * moves them between the program's score bands: the bands are counts, never a scan of customers.
  */
 export const noteCustomerScore = async (tx: Queryable, clientId: string, userId: string, score: number): Promise<void> => {
-  const previous = await lockCustomerScore(tx, userId);
-  const first = previous ? Number(previous.first_score) : score;
-  if (previous) {
-    if (Number(previous.score) === score) return;
-    await addToScoreBand(tx, clientId, ratingForScore(Number(previous.score)), Number(previous.score) > first, -1);
+  const band = ratingForScore(score);
+  if (await insertCustomerScore(tx, clientId, userId, score)) {
+    await changeScoreBands(tx, clientId, [{ band, customers: 1, rose: 0 }]);
+    return;
   }
-  await upsertCustomerScore(tx, clientId, userId, score, first);
-  await addToScoreBand(tx, clientId, ratingForScore(score), score > first, 1);
+  const previous = await lockCustomerScore(tx, userId);
+  if (!previous || Number(previous.score) === score) return;
+  const first = Number(previous.first_score);
+  const before = Number(previous.score);
+  await updateCustomerScore(tx, userId, score);
+  await changeScoreBands(tx, clientId, [
+    { band: ratingForScore(before), customers: -1, rose: before > first ? -1 : 0 },
+    { band, customers: 1, rose: score > first ? 1 : 0 },
+  ]);
 };
 
 /** Takes a purged customer out of the score bands. */
@@ -77,6 +84,8 @@ export const forgetCustomerScore = async (tx: Queryable, userId: string): Promis
   const removed = await deleteCustomerScore(tx, userId);
   if (removed) {
     const score = Number(removed.score);
-    await addToScoreBand(tx, removed.client_id, ratingForScore(score), score > Number(removed.first_score), -1);
+    await changeScoreBands(tx, removed.client_id, [
+      { band: ratingForScore(score), customers: -1, rose: score > Number(removed.first_score) ? -1 : 0 },
+    ]);
   }
 };

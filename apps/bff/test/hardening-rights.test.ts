@@ -132,7 +132,8 @@ describe('stored idempotent answers', () => {
     expect(replay.body.data.userToken).toBe(first.body.data.userToken);
     const { rows } = await app.db.query<{ body: string }>(
       'select response_body::text as body from idempotency_keys where key = $1',
-      [key],
+      // A server's keys are stored apart from its customers' (http/route.ts).
+      [`client:${key}`],
     );
     expect(rows).toHaveLength(1);
     expect(rows[0]?.body).not.toContain('ut_');

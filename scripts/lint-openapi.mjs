@@ -8,7 +8,8 @@
 //  - every operation that honours `Idempotency-Key` documents the header's rules: minLength 1, maxLength 255, a
 //    pattern that refuses control characters, and a description;
 //  - every example (of a schema, a parameter, a header or a media type) fits the schema it illustrates.
-// Run: node scripts/lint-openapi.mjs [document.json]. Without a file it lints the document the contract builds.
+// Run: node scripts/lint-openapi.mjs [document.json]. Without a file it lints the documents the contract builds for the
+// sandbox and for production.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -214,22 +215,38 @@ export const lintOpenApiDocument = (document) => {
   return { problems, idempotent, examples };
 };
 
-const builtDocument = () =>
+/** The document an environment serves, as the contract builds it (production's leaves out the sandbox helpers). */
+const builtDocument = (environment) =>
   JSON.parse(
-    execFileSync(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'packages/contract/src/print-openapi.ts')], {
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    }),
+    execFileSync(
+      path.join(root, 'node_modules/.bin/tsx'),
+      [path.join(root, 'packages/contract/src/print-openapi.ts'), '--environment', environment],
+      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    ),
   );
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const file = process.argv[2];
-  const document = file ? JSON.parse(readFileSync(file, 'utf8')) : builtDocument();
-  const { problems, idempotent, examples } = lintOpenApiDocument(document);
-  if (problems.length) {
-    console.error(`OpenAPI lint (${file ?? 'the document the contract builds'}): ${problems.length} problem(s)`);
-    for (const problem of problems) console.error(`  ${problem}`);
-    process.exit(1);
+  const documents = file
+    ? [{ name: file, document: JSON.parse(readFileSync(file, 'utf8')) }]
+    : ['sandbox', 'production'].map((environment) => ({
+        name: `${environment}'s document`,
+        document: builtDocument(environment),
+      }));
+  let failed = false;
+  for (const { name, document } of documents) {
+    const { problems, idempotent, examples } = lintOpenApiDocument(document);
+    if (problems.length) {
+      failed = true;
+      console.error(`OpenAPI lint (${name}): ${problems.length} problem(s)`);
+      for (const problem of problems) console.error(`  ${problem}`);
+    } else {
+      // One file given: the line reads as it always has; the built documents are named.
+      const which = file ? '' : ` (${name})`;
+      console.log(
+        `OpenAPI lint${which}: patterns, formats, ${idempotent} Idempotency-Key header(s) and ${examples} example(s) hold.`,
+      );
+    }
   }
-  console.log(`OpenAPI lint: patterns, formats, ${idempotent} Idempotency-Key header(s) and ${examples} example(s) hold.`);
+  if (failed) process.exit(1);
 }

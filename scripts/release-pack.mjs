@@ -6,7 +6,9 @@
 //  - Each tarball is then checked: only dist/, package.json and README.md (no sources, tests or tsconfig), no `workspace:`
 //    range, every export's files present; publint (strict) and @arethetypeswrong/cli (profile esm-only: the packages
 //    are ESM, which Node 20.19+ also loads from `require`) run on the tarball itself, as npm would publish it.
-// Usage: node scripts/release-pack.mjs [--out <dir>] [--json]
+// Usage: node scripts/release-pack.mjs [--out <dir>] [--json] [--no-tools]
+//  --no-tools: without publint and attw (seconds per package), for the server's build, which serves the tarballs at
+//  /kit (apps/bff/scripts/build.ts); the checks of the tarball's contents still run. A release runs them all.
 // The published packages and why (docs/partner/install.md, docs/decisions.md):
 //  contract (sdk's runtime schemas), sdk, react (self-contained: embed's constants and the protocol types bundled).
 import { execFile, execFileSync } from 'node:child_process';
@@ -70,10 +72,11 @@ const packAndCheck = async (dir) => {
   const tarball = path.isAbsolute(answer.filename) ? answer.filename : path.join(out, path.basename(answer.filename));
   const contents = contentsOf(tarball);
   const problems = problemsOf(contents);
-  for (const [tool, toolArgs] of [
+  const checkers = [
     ['publint', ['run', tarball, '--strict']],
     ['attw', [tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-emoji', '--no-color']],
-  ]) {
+  ];
+  for (const [tool, toolArgs] of args.includes('--no-tools') ? [] : checkers) {
     try {
       run(bin(tool), toolArgs);
     } catch (error) {

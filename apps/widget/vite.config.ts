@@ -1,9 +1,11 @@
+import { rmSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { publishBuild, removeAbandonedStaging, stagingDirFor } from './scripts/publish-build.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -44,11 +46,40 @@ const precompress = (): Plugin => ({
   },
 });
 
+/**
+ * Builds into a staging folder beside `build.outDir` and publishes from there (scripts/publish-build.ts): a frame
+ * opened on an earlier build still finds the lazy chunks it asks for after a rebuild. A build that fails publishes
+ * nothing and leaves the served folder as it was.
+ */
+const publishBesidePreviousBuilds = (): Plugin => {
+  let served = '';
+  let staging = '';
+  let written = false;
+  return {
+    name: 'credit:publish',
+    apply: 'build',
+    config(config) {
+      served = path.resolve(config.root ?? process.cwd(), config.build?.outDir ?? 'dist');
+      staging = stagingDirFor(served);
+      removeAbandonedStaging(served);
+      return { build: { outDir: staging } };
+    },
+    writeBundle() {
+      written = true;
+    },
+    closeBundle() {
+      if (written) publishBuild({ staging, served });
+      else rmSync(staging, { recursive: true, force: true });
+    },
+  };
+};
+
 // Served by the API at /widget (see apps/bff/src/modules/widget), so every asset URL lives under /widget/.
 export default defineConfig({
   base: '/widget/',
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), publishBesidePreviousBuilds()],
   build: {
+    // Where the API serves the build from; Vite itself writes into a fresh staging folder beside it (see above).
     outDir: 'dist',
     emptyOutDir: true,
     target: 'es2020',

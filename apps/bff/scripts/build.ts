@@ -4,6 +4,7 @@
  *   dist/main.js          the start command (src/main.ts), every ROLE; node:cluster forks it again for API_PROCESSES
  *   dist/cli/clients.js   `pnpm clients`       dist/cli/bureau.js   `pnpm bureau`       dist/cli/audit.js   `pnpm audit`
  *   dist/chunks/          code the entries share, and the sandbox demo (@credit/demo), loaded only when it starts
+ *   dist/kit/             the partner kit's tarballs, which the sandbox serves at /kit (scripts/build-kit.ts)
  * ESM for Node 20, not minified, without esbuild's keepNames (no `__name(…)` wrapper around every named closure, which
  * tsx adds and which costs per request), with source maps (`--enable-source-maps` makes stack traces name src/ files).
  *
@@ -21,6 +22,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } 
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { type BuildOptions, build, type Plugin } from 'esbuild';
+import { buildKit, isRunning } from './build-kit.ts';
 
 const PACKAGE_DIR = path.resolve(import.meta.dirname, '..');
 export const DIST_DIR = path.join(PACKAGE_DIR, 'dist');
@@ -79,15 +81,6 @@ const options = (allowed: Set<string>): BuildOptions => ({
   logLevel: 'warning',
 });
 
-const isRunning = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
 /** What builds into `outdir` killed half-way left beside it (`<outdir>.building-<pid>`, `.retired-<pid>`). */
 const removeAbandoned = (outdir: string): void => {
   const parent = path.dirname(outdir);
@@ -131,17 +124,29 @@ export const buildInPlaceOf = async (outdir: string, make: (staging: string) => 
 };
 
 /**
- * The product: ENTRY_POINTS into `outdir` (dist/), npm imports limited to `dependencies`. Another `outdir` must be
- * a folder of apps/bff too, to resolve its node_modules (test/built-server.test.ts builds into one of its own).
+ * The product: ENTRY_POINTS into `outdir` (dist/), npm imports limited to `dependencies`, and the partner kit beside
+ * them (kit/). Another `outdir` must be a folder of apps/bff too, to resolve its node_modules
+ * (test/built-server.test.ts builds into one of its own). `kit: false` leaves the kit out: the test run's build of
+ * dist/ for the tests that spawn the server (test/helpers/server-build.ts), which none of them asks for, and which
+ * would otherwise pack again (about 10 s) after every change to the contract. Answers whether the kit was packed.
  */
-export const buildServer = (outdir = DIST_DIR): Promise<void> =>
-  buildInPlaceOf(outdir, (staging) =>
-    build({
-      ...options(new Set(Object.keys(manifest.dependencies))),
-      entryPoints: Object.fromEntries(Object.entries(ENTRY_POINTS).map(([out, src]) => [out, path.join(PACKAGE_DIR, src)])),
-      outdir: staging,
-    }),
+export const buildServer = async (outdir = DIST_DIR, { kit = true } = {}): Promise<{ kitPacked: boolean }> => {
+  let kitPacked = false;
+  await buildInPlaceOf(outdir, (staging) =>
+    Promise.all([
+      build({
+        ...options(new Set(Object.keys(manifest.dependencies))),
+        entryPoints: Object.fromEntries(Object.entries(ENTRY_POINTS).map(([out, src]) => [out, path.join(PACKAGE_DIR, src)])),
+        outdir: staging,
+      }),
+      kit &&
+        buildKit(path.join(staging, 'kit')).then(({ packed }) => {
+          kitPacked = packed;
+        }),
+    ]),
   );
+  return { kitPacked };
+};
 
 /** Where benches bundle their server processes: outside dist/, which a build (or a test run's) replaces whole. */
 export const BENCH_DIST_DIR = path.join(PACKAGE_DIR, 'dist-bench');
@@ -175,6 +180,9 @@ export const withoutTsx = (execArgv: string[]): string[] =>
 
 if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
   const started = performance.now();
-  await buildServer();
-  console.log(`apps/bff/dist: ${Object.keys(ENTRY_POINTS).join(', ')} built in ${Math.round(performance.now() - started)} ms`);
+  const { kitPacked } = await buildServer();
+  const kit = kitPacked ? 'kit/ packed' : 'kit/ from the cache (its packages unchanged)';
+  console.log(
+    `apps/bff/dist: ${Object.keys(ENTRY_POINTS).join(', ')} and ${kit}, built in ${Math.round(performance.now() - started)} ms`,
+  );
 }

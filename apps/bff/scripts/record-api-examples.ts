@@ -253,7 +253,7 @@ const main = async () => {
     const userToken = (
       await call('createUserToken', {
         token,
-        body: { userId: jane.externalUserId, email: jane.email, firstName: jane.firstName, lastName: jane.lastName },
+        body: { externalUserId: jane.externalUserId, email: jane.email, firstName: jane.firstName, lastName: jane.lastName },
       })
     ).answer.data.userToken as string;
     await call('getMe', { token: userToken });
@@ -273,6 +273,7 @@ const main = async () => {
     await call('listWebhooks', { token, query: { limit: '2' } });
     await call('getWebhook', { token, params: { webhookId: webhook.webhookId } });
     await call('updateWebhook', { token, params: { webhookId: webhook.webhookId }, body: { events: ['score.changed'] } });
+    await call('rotateWebhookSecret', { token, params: { webhookId: webhook.webhookId }, body: {} });
     await call('testWebhook', { token, params: { webhookId: webhook.webhookId }, body: { eventType: 'score.changed' } });
     // A real delivery, to a receiver that is down: the score changes, one dispatcher pass tries it, then it is resent.
     await call('sandboxRefreshScore', { token, params: { userId }, body: { score: 748 } });

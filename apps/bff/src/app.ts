@@ -5,7 +5,7 @@ import { ApiError } from './core/api-error.ts';
 import { accessLog } from './http/access-log.ts';
 import { ApiRequest, type HttpRequest, type TrustProxy } from './http/api-request.ts';
 import { classifyBodyError } from './http/body-errors.ts';
-import { bodyShapeProblem, hasBody } from './http/body-shape.ts';
+import { arrivesEmpty, bodyShapeProblem, EMPTY_BODY_PROBE_BYTES, hasBody } from './http/body-shape.ts';
 import { dispatchOperations, serveOperation } from './http/dispatch.ts';
 import { errorAnswer } from './http/error-response.ts';
 import { OperationTable } from './http/operation-table.ts';
@@ -20,6 +20,7 @@ import { clockRoutes } from './modules/clocks/routes.ts';
 import { creditRoutes } from './modules/credit/routes.ts';
 import { docsRoutes } from './modules/docs/routes.ts';
 import { eventRoutes } from './modules/events/routes.ts';
+import { kitRoutes } from './modules/kit/routes.ts';
 import { monitoringRoutes } from './modules/monitoring/routes.ts';
 import { offerRoutes } from './modules/offers/routes.ts';
 import { sandboxRoutes } from './modules/sandbox/routes.ts';
@@ -70,6 +71,10 @@ const readBody = async (req: HttpRequest, stream: IncomingMessage, res: ServerRe
   }
   req.body = (stream as IncomingMessage & { body?: unknown }).body;
   if (req.body !== undefined) req.bodyError = bodyShapeProblem(req.body) as HttpRequest['bodyError'];
+  // A body of a type no parser reads is refused unless it says nothing (no byte, or only `{}`): http/body-shape.ts.
+  else if (!req.get('content-encoding') && Number(req.get('content-length') ?? 0) <= EMPTY_BODY_PROBE_BYTES) {
+    req.emptyBody = await arrivesEmpty(stream);
+  }
 };
 
 /**
@@ -106,6 +111,7 @@ export const moduleRoutes = (ctx: AppContext): ModuleRoutes[] => [
   eventRoutes(ctx),
   auditRoutes(ctx),
   widgetRoutes(ctx),
+  kitRoutes(ctx),
 ];
 
 /** No operation and no page: a 404 (counted like any request, before it got here). */

@@ -7,6 +7,8 @@ export interface BannerInput {
   role: string;
   env: string;
   demo?: RunningDemo;
+  /** The partner kit this build serves (modules/kit): where it is listed and the command that installs it. */
+  kit?: { url: string; install: string };
 }
 
 /** A value a POSIX shell reads back unchanged. */
@@ -44,7 +46,7 @@ const partnerExports = (url: string, outcome: BootstrapOutcome): string[] => {
 
 /** What the start command prints: where everything is, and credentials that make docs/partner/quickstart-curl.md runnable. */
 export const startBanner = (input: BannerInput): string => {
-  const { url, outcome, role, env, demo } = input;
+  const { url, outcome, role, env, demo, kit } = input;
   const lines = [`Credit API (${env}, role ${role}) is running.`];
   if (demo) lines.push(`  Demo bank:     ${demo.url}   (open it: a partner page embedding the widget; port from DEMO_PORT)`);
   if (url) {
@@ -53,6 +55,12 @@ export const startBanner = (input: BannerInput): string => {
       `  Reference:     ${url}/docs`,
       `  OpenAPI:       ${url}/openapi.json`,
       `  Widget loader: ${url}/embed.js`,
+    );
+  }
+  if (kit) {
+    lines.push(
+      `  Partner kit:   ${kit.url}   (the SDK and React tarballs of this build; install them in your project, docs/partner/install.md)`,
+      `    ${kit.install}`,
     );
   }
   if (outcome) {

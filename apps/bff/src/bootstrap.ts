@@ -15,6 +15,7 @@ import { type IdGenerator, randomIds } from './lib/ids.ts';
 import { auditedBureau, chainSpooledEntries, operationAudit } from './modules/audit/service.ts';
 import { createAuthService } from './modules/auth/token-resolver.ts';
 import { applyTermsVersion } from './modules/users/consent.ts';
+import { pathResourceChecks } from './path-resources.ts';
 import { DataCipher } from './security/encryption.ts';
 import { loadInstanceKeys } from './security/instance-keys.ts';
 import { TokenHasher } from './security/token-hasher.ts';
@@ -63,6 +64,7 @@ export const buildContext = async ({ config, db, logger, clock, ids, redis, bure
   };
   // The audit trail: reads recorded by the dispatcher, every bureau pull by the provider itself (modules/audit).
   ctx.audit = operationAudit(ctx);
+  ctx.pathResources = pathResourceChecks(ctx);
   // Entries a killed process left in the audit spool join their chains before this one serves (modules/audit).
   await chainSpooledEntries(ctx);
   if (ctx.bureau) ctx.bureau = auditedBureau(ctx, ctx.bureau);

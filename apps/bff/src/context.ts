@@ -4,6 +4,7 @@ import type { ReadCache } from './cache/read-cache.ts';
 import type { Config } from './config.ts';
 import type { AuditTrail } from './core/audit-trail.ts';
 import type { AuthService } from './core/auth-service.ts';
+import type { PathResourceChecks } from './core/path-resources.ts';
 import type { Db } from './db/db.ts';
 import type { RateLimits } from './http/rate-limit.ts';
 import type { Clock } from './lib/clock.ts';
@@ -29,4 +30,6 @@ export interface AppContext {
   bureau?: BureauProvider;
   /** Records reads of credit and personal data before they are answered (modules/audit). */
   audit?: AuditTrail;
+  /** Whether the caller may see what a path parameter names, for a 404 before any 400 (path-resources.ts). */
+  pathResources?: PathResourceChecks;
 }

@@ -9,6 +9,7 @@ import { openDatabase } from './db/open.ts';
 import { createLogger, openLogDestination } from './logger.ts';
 import { chainSpooledEntries } from './modules/audit/service.ts';
 import { ensureBootstrapClient } from './modules/clients/service.ts';
+import { kitOffer } from './modules/kit/routes.ts';
 import { listen } from './server.ts';
 import { startDemo } from './start-demo.ts';
 import { startWorker } from './worker.ts';
@@ -95,7 +96,8 @@ const main = async () => {
   // The webhook worker and housekeeping run here, in this one process, never in each of API_PROCESSES.
   const worker = config.ROLE === 'api' ? undefined : startWorker(ctx);
   const demo = server && config.APP_ENV === 'sandbox' ? await startDemo(ctx, server.url) : undefined;
-  process.stdout.write(`${startBanner({ url: server?.url, outcome, role: config.ROLE, env: config.APP_ENV, demo })}\n`);
+  const kit = server ? kitOffer(config) : undefined;
+  process.stdout.write(`${startBanner({ url: server?.url, outcome, role: config.ROLE, env: config.APP_ENV, demo, kit })}\n`);
 
   onShutdownSignal(async (signal) => {
     logger.info({ signal }, 'shutting down');

@@ -91,6 +91,41 @@ describe('a refused bearer token', () => {
   });
 });
 
+describe('issue 50: a token sent where it does not belong says what to send instead', () => {
+  it('a client secret sent as the bearer token: "looks like a client secret", exchange it at POST /oauth/token', async () => {
+    // The client's real secret, and one of the configured `sk_test_…` kind: the shape is enough, and neither is echoed.
+    for (const secret of [client.secret, 'sk_test_not_the_secret_0123456789']) {
+      const message = await refusal('/v1/users', secret);
+      expect(message).toMatch(/^This looks like a client secret, not a token: exchange it at POST \/oauth\/token/);
+      expect(message).toMatch(/for an access token and send that/);
+      expect(message).not.toContain(secret);
+      expect(message).not.toContain('malformed');
+    }
+  });
+
+  it('a token of no known shape is "malformed", naming both kinds of token and where each comes from', async () => {
+    for (const token of ['hello', `at_sbx_${'A'.repeat(5)}`, 'sk_']) {
+      const message = await refusal('/v1/users', token);
+      expect(message).toMatch(/^The bearer token is malformed: /);
+      expect(message).toMatch(/access token \(at_…\) from POST \/oauth\/token/);
+      expect(message).toMatch(/user token \(ut_…\) from POST \/v1\/auth\/user-token/);
+    }
+  });
+
+  it('a user token on a partner route: 403 naming the client token from POST /oauth/token and what user tokens call', async () => {
+    const userToken = await app.userToken(await app.token(client), 'cust-partner-route');
+    const res = await app.request('GET', '/v1/users', { token: userToken });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('AUTHORIZATION_ERROR');
+    const message = res.body.error.message as string;
+    expect(message).toMatch(/^A user token cannot call this route: it needs your bank’s client token/);
+    expect(message).toContain('POST /oauth/token (grant_type=client_credentials)');
+    expect(message).toContain(
+      'User tokens only call GET /v1/me, POST /v1/users/enroll and the /v1/users/{userId}/… routes of their own user.',
+    );
+  });
+});
+
 describe('/docs/errors for AUTHENTICATION_ERROR', () => {
   it('gives both remedies: POST /oauth/token for an access token, a new user token for an expired user token', async () => {
     const html = (await app.request('GET', '/docs/errors')).body as string;

@@ -100,6 +100,7 @@ const EXTENSIONS = [
   // Recovering after an outage (webhooks guide): resend one delivery, recover since, the events for reconciliation.
   'POST /v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry',
   'POST /v1/webhooks/{webhookId}/recover',
+  'POST /v1/webhooks/{webhookId}/rotate-secret', // Svix's rotate: to a generated secret, both signing for 24 h
   'GET /v1/events',
   'GET /v1/events/{eventId}',
   'POST /v1/users/{userId}/credit-score/refresh', // refresh now, outside the monitoring schedule (DECISIONS)

@@ -22,7 +22,7 @@ describe('credit journey over HTTP, through the SDK', () => {
     const server = app.sdk(client);
     const { userId } = await server.call('enrollUser', { body: sdkEnrollment({ externalUserId: 'journey-1' }) });
     const { userToken } = await server.mintUserToken({
-      userId: 'journey-1',
+      externalUserId: 'journey-1',
       email: 'journey-1@example.test',
       firstName: 'Jane',
       lastName: 'Doe',

@@ -52,11 +52,17 @@ describe(`bodies nested deeper than ${MAX_NESTING_DEPTH} levels`, () => {
     // The contract's list, so an operation added later is not missed here.
     const bodyless = ALL_OPERATIONS.filter((op) => op.idempotent && !op.request.body).map((op) => op.operationId);
     expect(bodyless.sort()).toEqual(['refreshCreditScore', 'retryWebhookDelivery', 'sandboxConvertOffer', 'withdrawConsent']);
+    const noParameters = 'this operation takes no parameters: send no body, or {}';
     for (const [method, path] of bodylessRoutes()) {
-      for (const raw of [arrays(10_000), '{"reason":"moving"}']) {
+      // The offer and the subscription named here do not exist: their 404 comes before any body check.
+      const hidden = path.includes('off_missing') || path.includes('/v1/webhooks/');
+      for (const [raw, details] of [
+        [arrays(10_000), [{ field: 'body', message: noParameters }]],
+        ['{"reason":"moving"}', [{ field: 'reason', message: `is not a parameter: ${noParameters}` }]],
+      ] as const) {
         const res = await send(method, `${path}`, raw);
-        expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(400);
-        expect(res.body.error.details).toEqual([{ field: 'body', message: 'must be empty: this operation takes no body' }]);
+        expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(hidden ? 404 : 400);
+        if (!hidden) expect(res.body.error.details).toEqual(details);
       }
     }
   });
@@ -67,7 +73,9 @@ describe(`bodies nested deeper than ${MAX_NESTING_DEPTH} levels`, () => {
     const first = await app.request(method, path, { token, headers: key });
     expect(first.status).toBeLessThan(500);
     const withBody = await app.request(method, path, { token, headers: key, body: { reason: 'other' } });
-    expect(withBody.status).toBe(400);
+    // Another request under a key already used: Stripe's conflict, never the first one's answer.
+    expect(withBody.status).toBe(409);
+    expect(withBody.body.error.code).toBe('IDEMPOTENCY_CONFLICT');
     expect(withBody.headers.get('idempotent-replayed')).toBeNull();
   });
 

@@ -10,6 +10,8 @@ import { enrollment, startTestApp, type TestApp } from './helpers/harness.ts';
 let app: TestApp;
 let token: string;
 let userId: string;
+/** An offer of the client's catalogue: a click naming one that is not is a 404 before its body is read. */
+let offerId: string;
 
 const TABLES = ['users', 'access_tokens', 'webhooks', 'offer_clicks', 'outbox_events', 'idempotency_keys'];
 const counts = async () => {
@@ -39,6 +41,7 @@ beforeAll(async () => {
   app = await startTestApp();
   token = await app.token(await app.createClient());
   userId = await enrolActiveUser(app, token);
+  offerId = (await app.request('GET', '/v1/offers', { token })).body.data[0].offerId;
 });
 afterAll(() => app.close());
 
@@ -103,7 +106,7 @@ describe('bodies', () => {
     ['metadata.page', { metadata: { page: LONE } }],
     ['metadata.page', { metadata: { page: 'offers\u0000' } }],
   ])('offer click refuses %s', async (field, body) => {
-    await expectRefused('POST', `/v1/users/${userId}/offers/off_cc7BlueCash01/click`, body, field);
+    await expectRefused('POST', `/v1/users/${userId}/offers/${offerId}/click`, body, field);
   });
 
   it('verification answers refuse a NUL in an answer id', async () => {
@@ -170,7 +173,7 @@ describe('dates: years 1900–9999', () => {
   it('refuses a click timestamp outside them', async () => {
     await expectRefused(
       'POST',
-      `/v1/users/${userId}/offers/off_cc7BlueCash01/click`,
+      `/v1/users/${userId}/offers/${offerId}/click`,
       { timestamp: '0000-01-01T00:00:00Z' },
       'timestamp',
     );

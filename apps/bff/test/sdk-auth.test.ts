@@ -89,7 +89,7 @@ describe('SDK access tokens', () => {
     const input = sdkEnrollment();
     const enrolled = await sdk.call('enrollUser', { body: input });
     const minted = await sdk.mintUserToken({
-      userId: input.externalUserId,
+      externalUserId: input.externalUserId,
       email: input.email,
       firstName: input.firstName,
       lastName: input.lastName,
@@ -99,5 +99,18 @@ describe('SDK access tokens', () => {
     const asUser = new CreditClient({ baseUrl: app.url, auth: bearerAuth(() => minted.userToken) });
     const me = await asUser.call('getMe');
     expect(me).toMatchObject({ userId: enrolled.userId });
+  });
+
+  it('mintUserToken still takes the deprecated userId, and refuses it beside a different externalUserId', async () => {
+    const sdk = app.sdk(client);
+    const input = sdkEnrollment();
+    const enrolled = await sdk.call('enrollUser', { body: input });
+    const claims = { email: input.email, firstName: input.firstName, lastName: input.lastName };
+    const minted = await sdk.mintUserToken({ userId: input.externalUserId, ...claims });
+    const asUser = new CreditClient({ baseUrl: app.url, auth: bearerAuth(() => minted.userToken) });
+    expect(await asUser.call('getMe')).toMatchObject({ userId: enrolled.userId });
+    await expect(sdk.mintUserToken({ externalUserId: input.externalUserId, userId: 'someone-else', ...claims })).rejects.toThrow(
+      /^mintUserToken: externalUserId \(".+"\) and userId \("someone-else"\) differ; userId is the deprecated name/,
+    );
   });
 });

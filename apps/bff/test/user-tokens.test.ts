@@ -47,6 +47,46 @@ describe('POST /v1/auth/user-token', () => {
   });
 });
 
+describe('POST /v1/auth/user-token: externalUserId, and userId its deprecated name (issue 50)', () => {
+  const person = { email: 'names@example.test', firstName: 'Nia', lastName: 'Mo' };
+  /** Whom the minted token reads as: GET /v1/me of the customer enrolled under `externalUserId`. */
+  const meOf = async (body: Record<string, string>) => {
+    const minted = await app.request('POST', '/v1/auth/user-token', { token, body: { ...person, ...body } });
+    expect(minted.status, JSON.stringify(minted.body)).toBe(201);
+    return app.request('GET', '/v1/me', { token: minted.body.data.userToken });
+  };
+
+  it('takes the bank’s id as externalUserId, as userId, or as both when they agree: the same customer each time', async () => {
+    const enrolled = await app.request('POST', '/v1/users/enroll', {
+      token,
+      body: enrollment({ externalUserId: 'names-1', ...person, ...identity }),
+    });
+    expect(enrolled.status, JSON.stringify(enrolled.body)).toBe(201);
+    const bodies: Record<string, string>[] = [
+      { externalUserId: 'names-1' },
+      { userId: 'names-1' },
+      { externalUserId: 'names-1', userId: 'names-1' },
+    ];
+    for (const body of bodies) {
+      const me = await meOf(body);
+      expect(me.status, JSON.stringify(body)).toBe(200);
+      expect(me.body.data.userId).toBe(enrolled.body.data.userId);
+    }
+  });
+
+  it('refuses neither and two different ids, naming the field', async () => {
+    const neither = await app.request('POST', '/v1/auth/user-token', { token, body: person });
+    expect(neither.status).toBe(400);
+    expect(neither.body.error.details).toEqual([{ field: 'externalUserId', message: expect.stringMatching(/^is required/) }]);
+    const both = await app.request('POST', '/v1/auth/user-token', {
+      token,
+      body: { ...person, externalUserId: 'names-1', userId: 'names-2' },
+    });
+    expect(both.status).toBe(400);
+    expect(both.body.error.message).toMatch(/^userId: differs from externalUserId: userId is its deprecated name/);
+  });
+});
+
 describe('a user token', () => {
   it('self-enrols with names and e-mail from the token, then sees itself on /v1/me and its own user', async () => {
     const ut = await app.userToken(token, 'self-1', { firstName: 'Sam', lastName: 'Rivera' });

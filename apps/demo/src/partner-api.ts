@@ -60,7 +60,7 @@ export class PartnerApi {
 
   async mintUserToken(user: PartnerUser): Promise<string> {
     const { userToken } = await this.attempt('The bank could not get a user token', (credit) =>
-      credit.mintUserToken({ userId: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName }),
+      credit.mintUserToken({ externalUserId: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName }),
     );
     return userToken;
   }

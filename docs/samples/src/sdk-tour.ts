@@ -8,7 +8,7 @@ export async function sdkTour(env: { baseUrl: string; clientId: string; clientSe
   const everyone: string[] = [];
   for await (const user of credit.list('listUsers', { query: { limit: 100 } })) everyone.push(user.userId);
   const { userToken } = await credit.mintUserToken({
-    userId: 'your-own-customer-id',
+    externalUserId: 'your-own-customer-id',
     email: 'jane@example.com',
     firstName: 'Jane',
     lastName: 'Doe',

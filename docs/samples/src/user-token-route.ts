@@ -7,7 +7,7 @@ import type { Customer } from './enrol-customer.js';
  */
 export async function userTokenFor(credit: CreditClient, signedIn: Customer): Promise<{ userToken: string }> {
   const { userToken } = await credit.mintUserToken({
-    userId: signedIn.id,
+    externalUserId: signedIn.id,
     email: signedIn.email,
     firstName: signedIn.firstName,
     lastName: signedIn.lastName,

@@ -242,7 +242,7 @@ describe('the partner kit, installed with npm outside the workspace', () => {
         res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
       } else if (req.method === 'POST' && req.url === '/credit/user-token') {
         const { userToken } = await credit.mintUserToken({
-          userId: customer.id,
+          externalUserId: customer.id,
           email: customer.email,
           firstName: customer.firstName,
           lastName: customer.lastName,
@@ -273,7 +273,9 @@ describe('the partner kit, installed with npm outside the workspace', () => {
   });
 });
 
-const WEBHOOK_SIGNING_SECRET = 'whsec_partner_kit_3c9e1f0a7b5d4e2f8a61';
+// Chosen in the Standard Webhooks form (`whsec_` + base64 of 32 bytes), as `createWebhook` generates one, so the
+// library's defaults verify (check-deliveries.mjs).
+const WEBHOOK_SIGNING_SECRET = 'whsec_cGFydG5lci1raXQtc2lnbmluZy1zZWNyZXQtMDEyMyE=';
 /** The React test's customer; the quickstart's (cust-kit-1) is in docs/samples/kit/quickstart.mjs. */
 const CUSTOMER: Customer = {
   id: 'cust-kit-react',

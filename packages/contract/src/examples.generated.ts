@@ -22,7 +22,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
   "createUserToken": {
     "request": {
       "body": {
-        "userId": "cust-1001",
+        "externalUserId": "cust-1001",
         "email": "jane.doe@example.com",
         "firstName": "Jane",
         "lastName": "Doe"
@@ -2332,7 +2332,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         ],
         "pagination": {
           "hasMore": true,
-          "nextCursor": "eyJvZmZzZXQiOjJ9.d1137c5d8de8e9407bdd6f2c9ba431f0",
+          "nextCursor": "eyJvZmZzZXQiOjJ9.20c734e29f797af12e0b8638d775a37a",
           "total": 3
         },
         "meta": {
@@ -3133,6 +3133,17 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
             "alert.created"
           ],
           "status": "active",
+          "retrySchedule": "standard",
+          "health": {
+            "lastDeliveryAt": null,
+            "lastSuccessAt": null,
+            "lastFailureAt": null,
+            "lastFailureReason": null,
+            "consecutiveFailures": 0,
+            "disabledAt": null,
+            "disabledReason": null,
+            "failureNoticeSentAt": null
+          },
           "createdAt": "2026-04-16T14:30:00.000Z",
           "updatedAt": "2026-04-16T14:30:00.000Z"
         },
@@ -3170,6 +3181,17 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
             "alert.created"
           ],
           "status": "active",
+          "retrySchedule": "standard",
+          "health": {
+            "lastDeliveryAt": null,
+            "lastSuccessAt": null,
+            "lastFailureAt": null,
+            "lastFailureReason": null,
+            "consecutiveFailures": 0,
+            "disabledAt": null,
+            "disabledReason": null,
+            "failureNoticeSentAt": null
+          },
           "createdAt": "2026-04-16T14:30:00.000Z",
           "updatedAt": "2026-04-16T14:30:00.000Z"
         },
@@ -3248,6 +3270,17 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "alert.created"
             ],
             "status": "active",
+            "retrySchedule": "standard",
+            "health": {
+              "lastDeliveryAt": null,
+              "lastSuccessAt": null,
+              "lastFailureAt": null,
+              "lastFailureReason": null,
+              "consecutiveFailures": 0,
+              "disabledAt": null,
+              "disabledReason": null,
+              "failureNoticeSentAt": null
+            },
             "createdAt": "2026-04-16T14:30:00.000Z",
             "updatedAt": "2026-04-16T14:30:00.000Z"
           }
@@ -3319,6 +3352,28 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       }
     }
   },
+  "rotateWebhookSecret": {
+    "request": {
+      "params": {
+        "webhookId": "wh_Ex4mple1aB3dE5fG7hJ9"
+      },
+      "body": {}
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "webhookId": "wh_Ex4mple1aB3dE5fG7hJ9",
+          "secret": "whsec_vTFyaQ/aILdeC9LWsQHU0v1cBc7qZ7FsvaPv7A/M1+c=",
+          "previousSecretExpiresAt": "2026-04-17T14:30:00.000Z"
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-04-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
   "testWebhook": {
     "request": {
       "params": {
@@ -3371,6 +3426,17 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
             "score.changed"
           ],
           "status": "active",
+          "retrySchedule": "standard",
+          "health": {
+            "lastDeliveryAt": null,
+            "lastSuccessAt": null,
+            "lastFailureAt": null,
+            "lastFailureReason": null,
+            "consecutiveFailures": 0,
+            "disabledAt": null,
+            "disabledReason": null,
+            "failureNoticeSentAt": null
+          },
           "createdAt": "2026-04-16T14:30:00.000Z",
           "updatedAt": "2026-04-16T14:30:00.000Z"
         },
@@ -3861,8 +3927,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "termsVersion": "2026-11-25"
             },
             "occurredAt": "2026-03-16T14:30:00.000Z",
-            "previousHash": "8b6bdc8e10db8628f762709bfebd2c4545436520b6335eb684434673ae4db6ce",
-            "hash": "b536e79de7dcd07c1de9e916e00e400302a550784b1db604834bb7a3465634ee"
+            "previousHash": "82b332fc2e88efc80bc4abcae91051ab5aa0316717f4602f2209281f1f084af7",
+            "hash": "27141a90116e27664e09dc24034c99d6eea0dec0af8137e76b7baf5e479fffaa"
           },
           {
             "eventId": "aud_Ex4mple6aB3dE5fG7hJ9",
@@ -3880,8 +3946,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "termsVersion": "2026-11-25"
             },
             "occurredAt": "2026-03-16T14:30:00.000Z",
-            "previousHash": "8bd22f98281f16c77762b0f43089444fb63580c1c25d5bca37fb2dd2539fb4ba",
-            "hash": "8d07068494f3b077d13331571c95a31c6115b11b26b0c23fb32460d3c2690728"
+            "previousHash": "ad0525b459bdf092638a532a9cba852afd9263feeebf56c299eca519f5122e95",
+            "hash": "929e00b9a755b193f2ecdc480611c4d5a35853e73ae8a240619a3656f2831d1c"
           }
         ],
         "pagination": {
@@ -3904,9 +3970,9 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         "data": {
           "clientId": "cli_sbx_9aF3kQ2xLm7PzR4t",
           "ok": true,
-          "checked": 39,
+          "checked": 40,
           "from": 0,
-          "lastSeq": 39
+          "lastSeq": 40
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",

@@ -6,6 +6,7 @@ export {
   errorPageLink,
   IDEMPOTENCY_KEY_MAX_LENGTH,
   type OpenApiDocument,
+  type OpenApiEnvironment,
 } from './openapi.ts';
 export * from './operation.ts';
 export * from './operations/index.ts';

@@ -230,28 +230,57 @@ encoding, is \`400 VALIDATION_ERROR\` on \`Content-Encoding\`.
 **Caching.** Responses are private and carry \`Cache-Control: no-store\`; there are no \`ETag\`s and never a \`304\`.
 Every \`401\` carries \`WWW-Authenticate: Bearer\` (with \`error="invalid_token"\` when the token sent was refused).
 
-**Webhooks.** Deliveries are signed: \`X-Service-Signature: t=<unix>,v1=<hex>\`, the HMAC-SHA256 of \`<t>.<body>\`
-keyed with the subscription secret. The event bodies are listed under *Webhooks* in this document.
-
-**Sandbox.** Scores follow VantageScore 3.0 and every user gets a deterministic synthetic credit file. Magic values
-at enrolment: ssn \`0000\` → score, history and offers answer \`403 CREDIT_FROZEN\`; ssn \`9999\` → identity
-verification always fails. Helpers under \`/v1/sandbox\` (scope \`admin\`) refresh scores, create alerts, convert
-offers and reveal verification answers.
+**Webhooks.** Deliveries are signed with the subscription secret twice: \`X-Service-Signature: t=<unix>,v1=<hex>\`
+(the HMAC-SHA256 of \`<t>.<body>\`) and the Standard Webhooks headers \`webhook-id\`, \`webhook-timestamp\` and
+\`webhook-signature\`, which that standard's libraries verify. The event bodies are listed under *Webhooks* in this
+document.
 `.trim();
 
+/** Where a document is served: each environment's lists the operations it answers. */
+export type OpenApiEnvironment = 'sandbox' | 'production';
+
+/** What the sandbox adds, with its magic ssns (the sandbox bureau's; docs/partner/credit-data.md tells each story). */
+const SANDBOX_DESCRIPTION = `
+**Sandbox.** Scores follow VantageScore 3.0 and every user gets a deterministic synthetic credit file that evolves
+month by month. The last four digits of the ssn at enrolment choose the file: \`0000\` is frozen (the score, its
+history, the credit report, simulations, offers and clicks answer \`403 CREDIT_FROZEN\`); with \`9999\` identity
+verification always fails; \`1001\`–\`1004\` are stories for testing monitoring: \`1001\` raises every alert type
+within any twelve monthly refreshes, \`1002\` never changes (no alert ever), \`1003\` carries a fraud alert from the
+start, \`1004\` is a good score on costly credit, so refinance offers carry savings. Helpers under \`/v1/sandbox\`
+(scope \`admin\`) refresh scores, create alerts, convert offers, reveal verification answers and run test clocks
+(months of monitoring in seconds).
+`.trim();
+
+const PRODUCTION_DESCRIPTION = `
+**Environments.** This is production's document. The sandbox serves its own, at its own URL, with test values and
+the helpers under \`/v1/sandbox\`, which production does not have.
+`.trim();
+
+/**
+ * The OpenAPI document of one environment: `sandbox` (the default) lists every operation of the contract, `production`
+ * leaves out the sandbox-only ones, which answer `404` there, so a client generated from it offers only calls that work.
+ */
 // Annotated so the published declarations name the generator's document type instead of a path inside node_modules.
-export const buildOpenApiDocument = (serverUrl = '/'): ReturnType<OpenApiGeneratorV31['generateDocument']> => {
+export const buildOpenApiDocument = (
+  serverUrl = '/',
+  { environment = 'sandbox' }: { environment?: OpenApiEnvironment } = {},
+): ReturnType<OpenApiGeneratorV31['generateDocument']> => {
+  const production = environment === 'production';
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',
     description: 'An access token from `POST /oauth/token`, or a user token (`ut_…`) where the route accepts one.',
   });
-  for (const op of ALL_OPERATIONS) registerOperation(registry, op);
-  for (const type of Object.keys(EVENT_DATA_SCHEMAS) as TEventType[]) registerEventWebhook(registry, type);
+  for (const op of ALL_OPERATIONS) if (!(production && op.sandboxOnly)) registerOperation(registry, op);
+  for (const type of Object.keys(EVENT_DATA_SCHEMAS) as TEventType[]) {
+    // A test clock's event: nothing in production sends it.
+    if (!(production && type.startsWith('sandbox.'))) registerEventWebhook(registry, type);
+  }
+  const description = `${API_DESCRIPTION}\n\n${production ? PRODUCTION_DESCRIPTION : SANDBOX_DESCRIPTION}`;
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
-    info: { title: 'Credit Score, Enrollment and Offers API', version: '1.2.0', description: API_DESCRIPTION },
+    info: { title: 'Credit Score, Enrollment and Offers API', version: '1.2.0', description },
     servers: [{ url: serverUrl }],
   });
   applyStringPolicyPatterns(document);

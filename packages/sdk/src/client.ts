@@ -29,6 +29,25 @@ export interface ClientCredentialsOptions extends ServerOptions {
 
 export type CreditClientOptions = ClientCredentialsOptions | (CustomAuthOptions & ServerOptions);
 
+type UserClaims = Omit<TUserTokenRequest, 'externalUserId' | 'userId'>;
+
+/**
+ * Whom `mintUserToken` mints for: `externalUserId`, your own id for the customer (the `externalUserId` of
+ * `enrollUser`), and the name and e-mail the widget shows.
+ */
+export type MintUserTokenInput = UserClaims &
+  (
+    | { externalUserId: string /** @deprecated The same as `externalUserId`, its first name. */; userId?: string | undefined }
+    | {
+        /**
+         * @deprecated Pass `externalUserId`: this is your own id for the customer, not the API's `usr_…` userId. Still
+         * taken; given with a different `externalUserId`, `mintUserToken` throws.
+         */
+        userId: string;
+        externalUserId?: string | undefined;
+      }
+  );
+
 /** Reads NODE_ENV where there is one; bundlers replace `process.env.NODE_ENV`, browsers without it throw. */
 const isProduction = (): boolean => {
   try {
@@ -80,10 +99,18 @@ export class CreditClient extends BaseCreditClient<OperationId> {
 
   /**
    * A `ut_…` token for one of your users, for the widget or a mobile app (`POST /v1/auth/user-token`).
-   * `userId` is your own id for the user (their `externalUserId`).
+   * `externalUserId` is your own id for the user, the one you enrolled them with (not the API's `usr_…`).
    */
-  mintUserToken(user: TUserTokenRequest, options?: CallOptions): Promise<TUserTokenResponse> {
-    return this.call('createUserToken', { ...options, body: user } as CallArgs<'createUserToken'>);
+  async mintUserToken(user: MintUserTokenInput, options?: CallOptions): Promise<TUserTokenResponse> {
+    const { userId, externalUserId, ...claims } = user;
+    if (userId !== undefined && externalUserId !== undefined && userId !== externalUserId) {
+      throw new TypeError(
+        `mintUserToken: externalUserId (${JSON.stringify(externalUserId)}) and userId (${JSON.stringify(userId)}) differ; ` +
+          'userId is the deprecated name of externalUserId: pass externalUserId alone',
+      );
+    }
+    const body = { ...claims, externalUserId: externalUserId ?? userId };
+    return this.call('createUserToken', { ...options, body } as CallArgs<'createUserToken'>);
   }
 
   /** The current access token (client-credentials clients only), fetched or renewed if needed. */

@@ -1,5 +1,5 @@
 import { type TEventEnvelope, ZEventEnvelope } from '@credit/contract';
-import { verifyWebhook } from './verify-webhook.ts';
+import { verifyWebhook, type WebhookHeaders } from './verify-webhook.ts';
 
 /** The signature was valid but the body is not an event this SDK knows (a newer event type, say). */
 export class WebhookEventError extends Error {
@@ -20,14 +20,15 @@ export interface ConstructEventOptions {
 }
 
 /**
- * Verifies a delivery's `X-Service-Signature` over the raw body, then reads the body as the contract's event
+ * Verifies a delivery's `X-Service-Signature` over the raw body (given the request's headers instead, that one or the
+ * Standard Webhooks headers, as `verifyWebhook`), then reads the body as the contract's event
  * envelope. The result is a union narrowed by `type`: after `if (event.type === 'score.changed')`,
  * `event.data.direction` is typed. Throws `WebhookVerificationError` for a bad signature and
  * `WebhookEventError` for a body that is not a known event.
  */
 export const constructEvent = (
   rawBody: string | Uint8Array,
-  signatureHeader: string | null | undefined,
+  signatureHeader: string | WebhookHeaders | null | undefined,
   secret: string,
   { toleranceSec = 300, now }: ConstructEventOptions = {},
 ): TEventEnvelope => {

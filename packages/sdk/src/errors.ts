@@ -68,6 +68,8 @@ export class CreditOAuthError extends CreditError {
     readonly code: OAuthErrorCode,
     message: string,
     readonly status: number,
+    /** The answer's `error_uri`: the page of /docs/errors that explains `code` and what to do. */
+    readonly errorUri?: string,
   ) {
     super(message);
   }

@@ -17,6 +17,7 @@ export {
   CreditClient,
   type CreditClientOptions,
   type CustomAuthOptions,
+  type MintUserTokenInput,
 } from './client.ts';
 export {
   CreditApiError,

@@ -7,3 +7,10 @@
 export const INTERNAL_OPERATION_IDS = ['createAccessToken', 'createWidgetSession', 'getWidgetSession'] as const;
 
 export type InternalOperationId = (typeof INTERNAL_OPERATION_IDS)[number];
+
+/** Why each is left out, in the words of the partner guide's operations table (docs/partner/operations.md). */
+export const INTERNAL_OPERATION_REASONS: Record<InternalOperationId, string> = {
+  createAccessToken: 'the client exchanges its `clientId` and `clientSecret` for tokens itself',
+  createWidgetSession: 'the widget frame’s own cookie session, opened from the user token you give the widget',
+  getWidgetSession: 'the widget frame’s own cookie session, opened from the user token you give the widget',
+};

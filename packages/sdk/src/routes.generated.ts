@@ -61,6 +61,7 @@ export const SERVER_ROUTES: Record<Exclude<OperationId, UserTokenOperationId>, s
   recoverWebhook: 'POST /v1/webhooks/{webhookId}/recover idempotent',
   resumeOffer: 'POST /v1/offers/{offerId}/resume',
   retryWebhookDelivery: 'POST /v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry idempotent',
+  rotateWebhookSecret: 'POST /v1/webhooks/{webhookId}/rotate-secret idempotent',
   sandboxConvertOffer: 'POST /v1/sandbox/users/{userId}/offers/{offerId}/convert idempotent',
   sandboxCreateAlert: 'POST /v1/sandbox/users/{userId}/alerts idempotent',
   sandboxGetVerificationAnswers: 'GET /v1/sandbox/users/{userId}/verification/answers',

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { standardSignatureKeys } from './sign-webhook.ts';
 
 export interface VerifyWebhookOptions {
   /** Largest accepted distance between `t` and now, in seconds (the spec says 300). */
@@ -40,11 +41,77 @@ const describeBadSignature = (value: string): string => {
   return `${HEADER}'s v1= signature "${shown}" must be lowercase hex`;
 };
 
-const MISMATCH =
-  `No v1 signature in ${HEADER} matches this body with this secret. Check that you verify the raw request body ` +
+const mismatch = (header: string) =>
+  `No v1 signature in ${header} matches this body with this secret. Check that you verify the raw request body ` +
   '(the exact bytes, before any JSON parsing) with the signing secret of this subscription (the `secret` you gave ' +
   'createWebhook, not your API client secret). Lost it? Set a new one with PATCH /v1/webhooks/{webhookId} ' +
   '{"secret": "…"}: deliveries are signed with both for 24 hours, so switch your receiver within that time.';
+
+/** A request's headers: a Fetch `Headers`, or Node's `req.headers` (names in lowercase). */
+export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
+
+const headerOf = (headers: WebhookHeaders, name: string): string | undefined => {
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  const value = (headers as Record<string, string | string[] | undefined>)[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+};
+
+const STANDARD_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
+const BASE64_SHA256 = /^[A-Za-z0-9+/]{43}=$/;
+
+const assertWithinTolerance = (timestamp: number, toleranceSec: number, now: Date) => {
+  const age = Math.floor(now.getTime() / 1000) - timestamp;
+  if (Math.abs(age) <= toleranceSec) return;
+  throw new WebhookVerificationError(
+    age > 0
+      ? `Signature timestamp t=${timestamp} is ${age} s old, outside the tolerance of ${toleranceSec} s: a replayed or ` +
+          "long-delayed delivery, or this server's clock is wrong"
+      : `Signature timestamp t=${timestamp} is ${-age} s in the future, outside the tolerance of ${toleranceSec} s: ` +
+          "this server's clock is probably behind",
+    'timestamp_outside_tolerance',
+  );
+};
+
+/**
+ * Standard Webhooks' headers: `webhook-signature: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`
+ * (space separated), keyed with the decoded bytes of a `whsec_` secret or with the secret's UTF-8 bytes: the API
+ * signs with both, and any one matching is enough.
+ */
+const verifyStandardSignature = (
+  body: Buffer,
+  headers: WebhookHeaders,
+  secret: string,
+  toleranceSec: number,
+  now: Date,
+): void => {
+  const [id, timestampText, signatureList] = STANDARD_HEADERS.map((name) => headerOf(headers, name));
+  if (!id || !timestampText || !signatureList) {
+    throw new WebhookVerificationError(
+      `Missing ${HEADER} header, and the Standard Webhooks headers are incomplete (${STANDARD_HEADERS.join(', ')}): ` +
+        "pass the request's headers as they arrived",
+      'missing_header',
+    );
+  }
+  if (!/^\d{1,12}$/.test(timestampText)) {
+    throw new WebhookVerificationError(`webhook-timestamp "${timestampText.slice(0, 12)}" is not a Unix time in whole seconds`);
+  }
+  const timestamp = Number(timestampText);
+  const signatures = signatureList
+    .split(' ')
+    .filter((part) => part.startsWith('v1,') && BASE64_SHA256.test(part.slice(3)))
+    .map((part) => Buffer.from(part.slice(3), 'base64'));
+  if (signatures.length === 0) {
+    throw new WebhookVerificationError('webhook-signature has no v1,<base64> signature (expected "v1,<base64 HMAC-SHA256>")');
+  }
+  assertWithinTolerance(timestamp, toleranceSec, now);
+  const expected = standardSignatureKeys(secret).map((key) =>
+    createHmac('sha256', key).update(`${id}.${timestamp}.`, 'utf8').update(body).digest(),
+  );
+  // Every pair is compared, so the time taken does not say which one matched.
+  let matched = false;
+  for (const candidate of signatures) for (const digest of expected) matched = timingSafeEqual(candidate, digest) || matched;
+  if (!matched) throw new WebhookVerificationError(mismatch('webhook-signature'), 'signature_mismatch');
+};
 
 /**
  * Checks `X-Service-Signature: t=<unix>,v1=<hex>[,v1=<hex>…]` against the raw body exactly as received
@@ -53,13 +120,24 @@ const MISMATCH =
  * refused, so a captured delivery cannot be replayed later. Returns the parsed event. A refusal is a
  * `WebhookVerificationError` whose message says what is wrong and what to do, and whose `reason` says the same
  * for code.
+ *
+ * Given the request's headers instead of one header's value (`req.headers`, or a Fetch `Headers`), it checks
+ * `X-Service-Signature` when there is one, else the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`,
+ * `webhook-signature`) with the same tolerance.
  */
 export const verifyWebhook = <T = unknown>(
   rawBody: string | Uint8Array,
-  header: string | null | undefined,
+  headerOrHeaders: string | WebhookHeaders | null | undefined,
   secret: string,
   { toleranceSec, now = new Date() }: VerifyWebhookOptions,
 ): T => {
+  const headers = typeof headerOrHeaders === 'object' && headerOrHeaders !== null ? headerOrHeaders : undefined;
+  const header = headers ? headerOf(headers, 'x-service-signature') : (headerOrHeaders as string | null | undefined);
+  if (headers && !header) {
+    const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
+    verifyStandardSignature(body, headers, secret, toleranceSec, now);
+    return JSON.parse(body.toString('utf8')) as T;
+  }
   if (!header) {
     throw new WebhookVerificationError(
       `Missing ${HEADER} header: pass the request's x-service-signature header as it arrived`,
@@ -100,22 +178,12 @@ export const verifyWebhook = <T = unknown>(
         : describeBadSignature(first),
     );
   }
-  const age = Math.floor(now.getTime() / 1000) - timestamp;
-  if (Math.abs(age) > toleranceSec) {
-    throw new WebhookVerificationError(
-      age > 0
-        ? `Signature timestamp t=${timestamp} is ${age} s old, outside the tolerance of ${toleranceSec} s: a replayed or ` +
-            "long-delayed delivery, or this server's clock is wrong"
-        : `Signature timestamp t=${timestamp} is ${-age} s in the future, outside the tolerance of ${toleranceSec} s: ` +
-            "this server's clock is probably behind",
-      'timestamp_outside_tolerance',
-    );
-  }
+  assertWithinTolerance(timestamp, toleranceSec, now);
   const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
   const expected = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.`, 'utf8').update(body).digest();
   // Every candidate is compared, so the time taken does not say which one matched.
   let matched = false;
   for (const candidate of signatures) matched = timingSafeEqual(candidate, expected) || matched;
-  if (!matched) throw new WebhookVerificationError(MISMATCH, 'signature_mismatch');
+  if (!matched) throw new WebhookVerificationError(mismatch(HEADER), 'signature_mismatch');
   return JSON.parse(body.toString('utf8')) as T;
 };

@@ -42,6 +42,14 @@ describe('parseOAuthError', () => {
     [{ error: 'invalid_client' }],
     [{ error: 'no_such_error', error_description: 'x' }],
     [{ error: { code: 'NOT_FOUND' } }],
+    [
+      {
+        error: 'invalid_client',
+        error_description: 'Unknown client',
+        error_uri: 'https://api.example/docs/errors#invalid_client',
+      },
+    ],
+    [{ error: 'invalid_client', error_description: 'Unknown client', error_uri: 7 }],
   ])('agrees with ZOAuthError on %j', (body) => {
     expect(parseOAuthError(body) !== undefined).toBe(ZOAuthError.safeParse(body).success);
   });

@@ -6,6 +6,7 @@ export interface IdempotencyKeyRow {
   state: string;
   status_code: number | null;
   response_body: unknown;
+  expires_at: Date;
 }
 
 /**
@@ -34,7 +35,7 @@ export const claimIdempotencyKey = async (
 export const findIdempotencyKey = async (db: Queryable, clientId: string, key: string): Promise<IdempotencyKeyRow | undefined> =>
   (
     await db.query<IdempotencyKeyRow>(
-      'select fingerprint, state, status_code, response_body from idempotency_keys where client_id = $1 and key = $2',
+      'select fingerprint, state, status_code, response_body, expires_at from idempotency_keys where client_id = $1 and key = $2',
       [clientId, key],
     )
   ).rows[0];

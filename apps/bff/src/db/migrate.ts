@@ -17,6 +17,8 @@ import * as webhookRecovery from './migrations/017-webhook-recovery.ts';
 import * as offersProgram from './migrations/018-offers-program.ts';
 import * as auditCheckpoints from './migrations/019-audit-checkpoints.ts';
 import * as verificationSessionLookup from './migrations/020-verification-session-lookup.ts';
+import * as webhookHealth from './migrations/021-webhook-health.ts';
+import * as eventPositions from './migrations/022-event-positions.ts';
 
 /** Ordered, append-only. A migration never changes once released; add a new one instead. */
 export const MIGRATIONS: { version: string; sql: string }[] = [
@@ -38,6 +40,8 @@ export const MIGRATIONS: { version: string; sql: string }[] = [
   { version: '018-offers-program', sql: offersProgram.sql },
   { version: '019-audit-checkpoints', sql: auditCheckpoints.sql },
   { version: '020-verification-session-lookup', sql: verificationSessionLookup.sql },
+  { version: '021-webhook-health', sql: webhookHealth.sql },
+  { version: '022-event-positions', sql: eventPositions.sql },
 ];
 
 // Any fixed 64-bit number shared by every instance: whoever holds it migrates, the others wait.

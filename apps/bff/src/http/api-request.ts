@@ -24,6 +24,8 @@ export interface HttpRequest {
   params: Record<string, unknown>;
   body: unknown;
   bodyError?: BodyError | undefined;
+  /** The body no parser read said nothing: no byte, or only `{}` (http/body-shape.ts). */
+  emptyBody?: boolean | undefined;
   requestId: string;
   /** The caller's own `X-Request-ID`, when it sent an acceptable one: echoed and logged, never our id. */
   correlationId?: string | undefined;
@@ -52,6 +54,7 @@ export class ApiRequest implements HttpRequest {
   params: Record<string, unknown> = {};
   body: unknown = undefined;
   bodyError: BodyError | undefined = undefined;
+  emptyBody: boolean | undefined = undefined;
   requestId: string = undefined as unknown as string; // set first of all (request-id.ts)
   correlationId: string | undefined = undefined;
   principal: Principal | undefined = undefined;

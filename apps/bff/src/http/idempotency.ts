@@ -63,6 +63,20 @@ const claim = async (ctx: AppContext, clientId: string, key: string, fingerprint
 };
 
 /**
+ * Before a request's `400`: a key that already belongs to a request (completed, or still running) answers
+ * `409 IDEMPOTENCY_CONFLICT`, as Stripe does. That request was valid, so this one, which is not, is a different one.
+ * A key nobody holds (or whose 24 hours are over) leaves the `400` to answer.
+ */
+export const refuseUsedKey = async (ctx: AppContext, clientId: string, key: string): Promise<void> => {
+  const row = await findIdempotencyKey(ctx.db, clientId, key);
+  if (!row || new Date(row.expires_at).getTime() <= ctx.clock.now().getTime()) return;
+  if (row.state === 'running' || row.status_code === null) {
+    throw conflict('A request with this Idempotency-Key is still being processed; retry shortly.');
+  }
+  throw conflict('This Idempotency-Key was already used with a different method, path or body.');
+};
+
+/**
  * A stored answer is sealed like personal data: it can hold a minted user token, an enrolled customer's name and
  * e-mail, a webhook secret, for its 24 hours. Bound to its client and key, so a row copied elsewhere does not open.
  */

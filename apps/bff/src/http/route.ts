@@ -15,10 +15,10 @@ import { type Caller, hasScope, type Principal } from '../core/principal.ts';
 import { sharedJsonBytesOf } from '../core/shared-answer.ts';
 import { assertIpAllowed } from '../security/ip-allowlist.ts';
 import type { HttpRequest } from './api-request.ts';
-import { hasBody } from './body-shape.ts';
+import { noParameterProblems, sendsNoBody } from './body-shape.ts';
 import { responseMeta } from './envelope.ts';
 import { errorAnswer, type PreparedResponse } from './error-response.ts';
-import { fingerprintRequest, withIdempotency } from './idempotency.ts';
+import { fingerprintRequest, refuseUsedKey, withIdempotency } from './idempotency.ts';
 import { parseInput, parsePart } from './input-parse.ts';
 import { malformedQueryDetails } from './malformed-query.ts';
 import type { ContractRoute } from './operation-table.ts';
@@ -96,7 +96,7 @@ const authorize = (op: Operation, req: HttpRequest, ctx: AppContext): Principal 
   // The allowlist names the partner's servers; user tokens are used from customers' browsers and phones.
   if (ctx.config.APP_ENV === 'production' && principal.kind === 'access') assertIpAllowed(principal.client.ipAllowlist, req.ip);
   if (principal.kind === 'user') {
-    if (!op.auth.userToken) throw new ApiError('AUTHORIZATION_ERROR', 'A user token cannot call this route.');
+    if (!op.auth.userToken) throw new ApiError('AUTHORIZATION_ERROR', USER_TOKEN_ON_PARTNER_ROUTE);
   } else if (op.auth.userTokenOnly) {
     throw new ApiError('AUTHORIZATION_ERROR', 'This route is for user tokens only.');
   }
@@ -106,6 +106,12 @@ const authorize = (op: Operation, req: HttpRequest, ctx: AppContext): Principal 
   }
   return principal;
 };
+
+/** What a customer's token may call, and which token the route wants instead (contract: createUserToken). */
+const USER_TOKEN_ON_PARTNER_ROUTE =
+  'A user token cannot call this route: it needs your bank’s client token, an access token from POST /oauth/token ' +
+  '(grant_type=client_credentials) on your server. User tokens only call GET /v1/me, POST /v1/users/enroll and ' +
+  'the /v1/users/{userId}/… routes of their own user.';
 
 const prepareSuccess = (op: Operation, result: AnyHandlerResult, req: HttpRequest, ctx: AppContext): PreparedResponse => {
   if ('noContent' in result) return { status: 204 };
@@ -166,6 +172,37 @@ const readIdempotencyKey = (req: HttpRequest): string | undefined => {
 };
 
 /**
+ * Keys are per client; a user token's keys are also per user, so two customers never share a replay. The user id's
+ * length comes first, so no pair of id and key reads as another pair (`x` + `y:K` is not `x:y` + `K`); a server's
+ * keys are prefixed apart, so none reads as a customer's.
+ */
+const scopeIdempotencyKey = (caller: Caller, key: string | undefined): string | undefined => {
+  if (!key) return undefined;
+  const own = caller.ownExternalUserId;
+  return own ? `user:${own.length}:${own}:${key}` : `client:${key}`;
+};
+
+/**
+ * Before a request's 400: each resource its path names, in path order, checked by the module that owns that path
+ * parameter (`ctx.pathResources`). One the caller may not see answers its `404` (as the handler would have); anything
+ * else those checks say is left to the handler, which only runs on a valid request.
+ */
+const assertPathResourcesVisible = async (ctx: AppContext, caller: Caller, params: Record<string, unknown>) => {
+  const checks = ctx.pathResources;
+  if (!checks) return;
+  for (const [name, value] of Object.entries(params)) {
+    const check = checks[name];
+    if (!check || typeof value !== 'string') continue;
+    try {
+      await check(caller, value, params);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.code === 'NOT_FOUND') throw error;
+    }
+  }
+};
+
+/**
  * What a module's route builder returns: the contract operations it binds (`bindRoute`, `bindRawRoute`), in order,
  * for the one operation table `createApp` builds, and, only for a module that serves pages outside the contract
  * (docs, the widget frame, the sandbox's landing page), the Express router that serves them.
@@ -213,7 +250,9 @@ export const bindRoute = <O extends Operation>(
       if (op.deprecated.link) res.setHeader('Link', `<${op.deprecated.link}>; rel="deprecation"`);
     }
     if (req.bodyError) throw req.bodyError;
-    if (op.request.body && hasBody(req) && !req.is('application/json')) {
+    // No body, no byte, `{}` and an empty form all send nothing: each is the operation's empty input (http/body-shape.ts).
+    const noBody = sendsNoBody(req);
+    if (op.request.body && !noBody && !req.is('application/json')) {
       throw validationError([{ field: 'body', message: 'Content-Type must be application/json' }]);
     }
     // Without a query string `req.query` (parsed again on every read in Express 5) can only be empty.
@@ -225,21 +264,29 @@ export const bindRoute = <O extends Operation>(
     const params = collectProblems(problems, () => parseInput(op.request.params, req.params, 'path'));
     const query = collectProblems(problems, () => parseInput(op.request.query, hasQuery ? req.query : EMPTY_QUERY, 'query'));
     const bodySchema = options.bodySchema?.(principal) ?? op.request.body;
-    // One body rule: an operation that takes no body refuses one, so a key's replay never hides a different body.
-    if (!bodySchema && hasBody(req)) problems.push({ field: 'body', message: 'must be empty: this operation takes no body' });
-    const body = bodySchema ? collectProblems(problems, () => parsePart(bodySchema, req.body, 'body')) : undefined;
+    const sentBody = noBody ? undefined : req.body;
+    // An operation that takes no body names each field it was sent, so a key's replay never hides a different body.
+    if (!bodySchema && !noBody) problems.push(...noParameterProblems(sentBody));
+    const body = bodySchema ? collectProblems(problems, () => parsePart(bodySchema, sentBody, 'body')) : undefined;
     if (options.bodyRules) {
       const reported = new Set(problems.map((problem) => problem.field));
-      for (const problem of options.bodyRules(req.body, ctx.clock.now())) {
+      for (const problem of options.bodyRules(sentBody, ctx.clock.now())) {
         if (!reported.has(problem.field)) problems.push(problem);
       }
     }
-    if (problems.length) throw validationError(problems);
     const caller: Caller = {
       clientId: principal.client.id,
       ownExternalUserId: principal.kind === 'user' ? principal.externalUserId : undefined,
       principal,
     };
+    const key = op.idempotent ? collectProblems(problems, () => readIdempotencyKey(req)) : undefined;
+    const scopedKey = scopeIdempotencyKey(caller, key as string | undefined);
+    if (problems.length) {
+      // What the caller may not see is 404 whatever else is wrong, and a key already used answers as used.
+      if (params) await assertPathResourcesVisible(ctx, caller, params as Record<string, unknown>);
+      if (scopedKey) await refuseUsedKey(ctx, caller.clientId, scopedKey);
+      throw validationError(problems);
+    }
     const route: RouteContext<O> = {
       req,
       params: params as Infer<O['request']['params']>,
@@ -247,21 +294,12 @@ export const bindRoute = <O extends Operation>(
       body: body as Infer<O['request']['body']>,
       caller,
     };
-    const key = op.idempotent ? readIdempotencyKey(req) : undefined;
-    // Keys are per client; a user token's keys are also per user, so two customers never share a replay. The user id's
-    // length comes first, so no pair of id and key reads as another pair (`x` + `y:K` is not `x:y` + `K`); a server's
-    // keys are prefixed apart, so none reads as a customer's.
-    const scopedKey = !key
-      ? undefined
-      : caller.ownExternalUserId
-        ? `user:${caller.ownExternalUserId.length}:${caller.ownExternalUserId}:${key}`
-        : `client:${key}`;
     // The handler runs in the request's audit scope (a bureau pull inside it is recorded with the request's id); a
     // successful read of credit or personal data is recorded, durably, before it is answered (modules/audit).
     const scope = { caller, requestId: req.requestId };
     // Only a body the operation reads is part of the request: one it ignores is never walked (nor bounded, as no
     // schema parsed it), so 20,000 bytes of `[[[[…` cannot overflow the fingerprint's walk.
-    const fingerprint = scopedKey ? fingerprintRequest(op.method, req.path, bodySchema ? req.body : undefined) : '';
+    const fingerprint = scopedKey ? fingerprintRequest(op.method, req.path, bodySchema ? sentBody : undefined) : '';
     const response = scopedKey
       ? await withIdempotency(ctx, caller.clientId, scopedKey, fingerprint, () => runInAuditScope(scope, () => run(route)))
       : await runInAuditScope(scope, () => run(route));

@@ -124,7 +124,21 @@ export const exampleRequests = (world: FuzzWorld, op: Operation, category: Categ
     }
     case 'transport':
       // Every encoding and content type where the route reads a body; a sample where it reads none.
-      if (!op.request.body) return [one({ encoding: 'gzip-raw' }), one({ contentType: 'text' }), one({ contentType: 'none' })];
+      if (!op.request.body) {
+        return [
+          one({ encoding: 'gzip-raw' }),
+          one({ contentType: 'text' }),
+          one({ contentType: 'none' }),
+          // What clients send for "no parameters": `{}` in any content type, and a zero-byte chunked body.
+          ...[
+            { body: {} },
+            { body: {}, contentType: 'text' as const },
+            { body: {}, contentType: 'form' as const },
+            { body: {}, contentType: 'none' as const, chunked: true },
+            { body: undefined, chunked: true },
+          ].map((changes) => one({ ...changes, nothingSample: true })),
+        ];
+      }
       return [
         ...ENCODINGS.filter((e) => e !== 'none').map((encoding) => one({ encoding })),
         ...CONTENT_TYPES.filter((c) => c !== base.contentType).map((contentType) => one({ contentType })),

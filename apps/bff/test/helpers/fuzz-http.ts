@@ -36,7 +36,7 @@ export const sendRaw = (baseUrl: string, request: RawRequest): Promise<RawRespon
         path: request.target,
         headers: {
           ...request.headers,
-          ...(request.body ? { 'content-length': String(request.body.length) } : {}),
+          ...(request.body && !request.headers['transfer-encoding'] ? { 'content-length': String(request.body.length) } : {}),
         },
       },
       (res) => {

@@ -20,6 +20,7 @@ export const CHECKS = [
   'refused',
   'error-size',
   'doc-url',
+  'no-parameters',
 ] as const;
 
 /** An error answer is bounded whatever the request: at most 25 details and one "more", each entry short. */
@@ -103,6 +104,11 @@ export const judge = (world: FuzzWorld, request: FuzzRequest, response: RawRespo
         ]);
       }
     }
+  }
+  // A 400 about the query (a date range a schema cannot judge) may well be right; one about the body is not.
+  const blamesBody = error?.details?.some((d) => d.field === 'body' || d.field === 'Content-Type');
+  if (request.sendsNothing && status === 400 && blamesBody) {
+    problems.push(['no-parameters', 'refused no body, a zero-byte body or {} on an operation that takes no parameters']);
   }
   // Whether a 400 names this field is left to the hardening tests: a generated request may be wrong in
   // other fields too, and the details then rightly name those.

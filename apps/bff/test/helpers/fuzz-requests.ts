@@ -32,6 +32,8 @@ export interface FuzzRequest extends RawRequest {
   refusedAt?: string;
   /** An `Authorization: Bearer …` header was sent (a 401 must then say `error="invalid_token"`). */
   bearerSent: boolean;
+  /** To an operation without a body: no body, a zero-byte one or `{}`, which means no parameters (never a 400). */
+  sendsNothing?: boolean;
 }
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
@@ -94,6 +96,9 @@ const pathArbitrary = (world: FuzzWorld, op: Operation, category: Category): fc.
 export const overridesFor = (world: FuzzWorld, op: Operation): Record<string, fc.Arbitrary<unknown>> => {
   const { client } = world;
   switch (op.operationId) {
+    case 'listEvents':
+      // A held long poll only slows the run (events-follow.test.ts tests `wait`); `after` names a real event.
+      return { wait: fc.constantFrom(undefined, 0), after: fc.option(fc.constant(world.eventId), { nil: undefined }) };
     case 'createAccessToken':
       return {
         grant_type: fc.oneof(
@@ -171,6 +176,10 @@ export interface Parts {
   contentType: ContentType;
   encoding: Encoding;
   extraHeaders: Record<string, string>;
+  /** Sent with `Transfer-Encoding: chunked` (no body: a zero-byte chunked body, as Node's http.request sends). */
+  chunked?: boolean;
+  /** A sample of "no parameters" whose other parts are valid: the oracle holds it to never being a 400. */
+  nothingSample?: boolean;
 }
 
 export const toRequest = (world: FuzzWorld, op: Operation, parts: Parts): FuzzRequest => {
@@ -203,6 +212,10 @@ export const toRequest = (world: FuzzWorld, op: Operation, parts: Parts): FuzzRe
     if (encoded.header) headers['content-encoding'] = encoded.header;
     body = encoded.bytes;
   }
+  if (parts.chunked) headers['transfer-encoding'] = 'chunked';
+  const saidNothing =
+    bodyValue === undefined ||
+    (typeof bodyValue === 'object' && bodyValue !== null && !Array.isArray(bodyValue) && Object.keys(bodyValue).length === 0);
   const request: FuzzRequest = {
     op,
     caller: parts.caller,
@@ -214,10 +227,19 @@ export const toRequest = (world: FuzzWorld, op: Operation, parts: Parts): FuzzRe
     pathValues: parts.pathValues,
     refusedAt,
     bearerSent: /^Bearer /.test(auth ?? ''),
+    sendsNothing:
+      Boolean(parts.nothingSample) &&
+      !op.request.body &&
+      saidNothing &&
+      parts.encoding === 'none' &&
+      PLAIN_CONTENT_TYPES.includes(parts.contentType),
   };
   // fast-check prints counterexamples with this: the exchange, not the operation's zod schemas.
   return Object.assign(request, { [fc.toStringMethod]: () => describeExchange(request) });
 };
+
+/** Content types a `{}` means nothing in: JSON, and the ones no parser takes or whose parser reads `{}` as no field. */
+const PLAIN_CONTENT_TYPES: ContentType[] = ['json', 'json-charset', 'vendor-json', 'text', 'form', 'none'];
 
 const HOSTILE_IDEMPOTENCY_KEYS = ['', 'k'.repeat(256), 'clé', 'key with spaces', 'a'.repeat(255)];
 const REQUEST_IDS = ['', 'r'.repeat(500), 'réq', '<script>', 'req_fuzz'];

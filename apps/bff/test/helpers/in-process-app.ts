@@ -113,7 +113,7 @@ export const startAppOn = async (db: Db, options: AppOptions = {}): Promise<Test
     const response = await fetch(`${server.url}${path}`, { method, headers, body });
     const text = await response.text();
     const parsed = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text || undefined;
-    assertMatchesOpenApi(method, new URL(path, server.url).pathname, response.status, response.headers, parsed);
+    assertMatchesOpenApi(method, new URL(path, server.url).pathname, response.status, response.headers, parsed, config.APP_ENV);
     return { status: response.status, headers: response.headers, body: parsed as T };
   };
 

@@ -1,4 +1,4 @@
-import { buildOpenApiDocument, ERROR_CODES } from '@credit/contract';
+import { buildOpenApiDocument, ERROR_CODES, type OpenApiEnvironment } from '@credit/contract';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
@@ -97,15 +97,30 @@ export const createOpenApiChecker = (document: CheckedDocument): OpenApiChecker 
   };
 };
 
-const inProcess = createOpenApiChecker(buildOpenApiDocument() as CheckedDocument);
+/** The document each environment serves (production's without the sandbox helpers), built once when first needed. */
+const inProcess = new Map<OpenApiEnvironment, OpenApiChecker>();
+const checkerFor = (environment: OpenApiEnvironment): OpenApiChecker => {
+  let checker = inProcess.get(environment);
+  if (!checker) {
+    checker = createOpenApiChecker(buildOpenApiDocument('/', { environment }) as CheckedDocument);
+    inProcess.set(environment, checker);
+  }
+  return checker;
+};
 
 /**
- * Every response a test receives must be one the OpenAPI document promises: a documented status
- * for that operation, a body matching its schema, and the headers every response carries.
+ * Every response a test receives must be one the OpenAPI document of the app's environment promises: a documented
+ * status for that operation, a body matching its schema, and the headers every response carries.
  * Throws with the mismatch so the test that received it fails.
  */
-export const assertMatchesOpenApi = (method: string, path: string, status: number, headers: Headers, body: unknown) =>
-  inProcess.assertMatches(method, path, status, headers, body);
+export const assertMatchesOpenApi = (
+  method: string,
+  path: string,
+  status: number,
+  headers: Headers,
+  body: unknown,
+  environment: OpenApiEnvironment = 'sandbox',
+) => checkerFor(environment).assertMatches(method, path, status, headers, body);
 
 /** A fetch that checks every response against the document (for third-party clients in tests). */
 export const checkedFetch: typeof fetch = async (input, init) => {

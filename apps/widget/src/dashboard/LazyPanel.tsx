@@ -5,6 +5,7 @@ import { Component, type ComponentType, lazy, type ReactNode, Suspense, useState
 import { useApi } from '../app/WidgetServicesProvider.tsx';
 import { WidgetError } from '../errors/widget-error.ts';
 import { useMessages } from '../i18n/index.ts';
+import { reloadFailedStylesheets } from './failed-stylesheets.ts';
 import { messages } from './messages.ts';
 import { PanelError } from './PanelError.tsx';
 import { PanelSkeleton } from './PanelSkeleton.tsx';
@@ -38,17 +39,21 @@ function Prefetch({ options }: { options: AnyQueryOptions }) {
 /**
  * A dashboard panel in a chunk of its own, downloaded the first time its tab opens. The data it needs first can
  * start downloading beside the code (`prefetch`), not after it. A chunk that fails to download (the connection
- * dropped) shows the network error screen, whose "Try again" asks for the chunk once more.
+ * dropped) shows the network error screen, whose "Try again" asks for the chunk, and any stylesheet that failed,
+ * once more.
  */
 export const lazyPanel = (
   view: WidgetView,
   load: () => Promise<PanelModule>,
   prefetch?: (api: CreditClient, userId: string) => AnyQueryOptions,
 ): ComponentType<PanelProps> => {
+  // A stylesheet that failed with the chunk is downloaded again first (Vite's helper would skip it on a retry).
   const download = () =>
-    load().catch((cause: unknown) => {
-      throw new WidgetError('NETWORK_ERROR', `The ${view} tab could not be downloaded: ${String(cause)}`);
-    });
+    reloadFailedStylesheets()
+      .then(load)
+      .catch((cause: unknown) => {
+        throw new WidgetError('NETWORK_ERROR', `The ${view} tab could not be downloaded: ${String(cause)}`);
+      });
   // A rejected lazy component stays rejected: a retry needs a new one.
   let Panel = lazy(download);
 

@@ -11,7 +11,10 @@ export const listEvents = defineOperation({
   description:
     `Your events of the last ${EVENT_LIST_DAYS} days, newest first, each exactly as webhooks deliver it (the same ` +
     'envelope and `id`), whether or not a subscription received it: reconcile after an outage. Filter by `type`, ' +
-    '`userId` and `createdAfter`/`createdBefore`.',
+    '`userId` and `createdAfter`/`createdBefore`. Follow them as they happen (what `npx credit listen` does): ' +
+    '`sort=-recorded&limit=1` answers the latest, then `after=<the last id you processed>&wait=20` answers the ones ' +
+    'recorded after it, oldest first, holding the request up to 20 s while there are none. An event is listed in that ' +
+    'order once every transaction that began before it has ended (usually within milliseconds).',
   auth: { kind: 'bearer', scope: 'webhooks' },
   rateLimit: 'userOps',
   request: { query: ZListEventsQuery },

@@ -1,17 +1,20 @@
 import { defineOperation } from '../operation.ts';
 import {
   RECOVER_MAX_DAYS,
+  ZCreatedWebhook,
   ZCreateWebhookInput,
   ZDeliveryLogEntry,
   ZDeliveryParams,
   ZListDeliveriesQuery,
   ZListWebhooksQuery,
   ZRecoverWebhookInput,
+  ZRotateWebhookSecretInput,
   ZTestWebhookInput,
   ZUpdateWebhookInput,
   ZWebhook,
   ZWebhookIdParams,
   ZWebhookRecovery,
+  ZWebhookSecretRotation,
 } from '../resources/webhooks.ts';
 
 export const createWebhook = defineOperation({
@@ -21,17 +24,22 @@ export const createWebhook = defineOperation({
   tag: 'Webhooks',
   summary: 'Subscribe to events',
   description:
-    'Deliveries are `POST`s of an event envelope to `url` (HTTPS; in the sandbox also `http://` to a loopback receiver such as `http://localhost:4242`), signed with `secret`: header ' +
-    '`X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, and the Standard Webhooks headers ' +
-    '`webhook-id` (the event id), `webhook-timestamp` and `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` ' +
-    '(keyed with the secret’s UTF-8 bytes). Answer 2xx within 30 s; ' +
-    'failures are retried after 1 min, 5 min, 30 min, 2 h and 24 h, then the subscription becomes `failed`. ' +
-    'The secret is never returned.',
+    'Deliveries are `POST`s of an event envelope to `url` (HTTPS; in the sandbox also `http://` to a loopback receiver such as `http://localhost:4242`), signed with the secret: header ' +
+    '`X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` (keyed with the secret’s UTF-8 bytes), and the Standard Webhooks headers ' +
+    '`webhook-id` (the event id), `webhook-timestamp` and `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`. ' +
+    'Send no `secret` to get a generated one (`whsec_` + base64 of 32 random bytes), answered once in this response’s `secret`: ' +
+    '`new Webhook(secret)` from the `standardwebhooks` package verifies with its defaults. A secret you choose is never returned, ' +
+    "and is the key as its UTF-8 bytes (Standard Webhooks libraries: `format: 'raw'`). Answer 2xx within 30 s; " +
+    'failures are retried after 1 min, 5 min, 30 min, 2 h and 24 h (`retrySchedule: fast` in the sandbox: 5 s to 30 s), then the subscription becomes `failed`.',
   auth: { kind: 'bearer', scope: 'webhooks' },
   rateLimit: 'userOps',
   idempotent: true,
   request: { body: ZCreateWebhookInput },
-  success: { status: 201, description: 'The new subscription, `active`.', data: ZWebhook },
+  success: {
+    status: 201,
+    description: 'The new subscription, `active`; with `secret` when it was generated.',
+    data: ZCreatedWebhook,
+  },
   errors: ['IDEMPOTENCY_CONFLICT'],
 });
 
@@ -68,13 +76,38 @@ export const updateWebhook = defineOperation({
   tag: 'Webhooks',
   summary: 'Change a webhook subscription',
   description:
-    'Send at least one of `url`, `events`, `secret` (rotation) and `status` (`active` or `disabled`). ' +
+    'Send at least one of `url`, `events`, `secret` (rotation to a secret you choose), `status` (`active` or `disabled`) ' +
+    'and `retrySchedule`. ' +
     'Setting `active` on a `failed` subscription re-activates it, resets its failure count and sends the deliveries ' +
     'that waited on a fresh schedule; deliveries that had failed for good come back with `POST /v1/webhooks/{webhookId}/recover`.',
   auth: { kind: 'bearer', scope: 'webhooks' },
   rateLimit: 'userOps',
   request: { params: ZWebhookIdParams, body: ZUpdateWebhookInput },
   success: { status: 200, description: 'The updated subscription.', data: ZWebhook },
+  errors: ['NOT_FOUND'],
+});
+
+export const rotateWebhookSecret = defineOperation({
+  operationId: 'rotateWebhookSecret',
+  method: 'post',
+  path: '/v1/webhooks/{webhookId}/rotate-secret',
+  tag: 'Webhooks',
+  summary: 'Rotate the signing secret',
+  description:
+    'Svix’s *rotate secret*: with no body (or `{}`) the new secret is generated (`whsec_` + base64 of 32 random bytes) and ' +
+    'answered once in `secret`; with `{"secret": …}` it is yours and not returned. For the next 24 h ' +
+    '(`previousSecretExpiresAt`) every delivery carries signatures made with both the new and the previous secret, so ' +
+    'a receiver with either verifies it; afterwards only the new one signs. A second rotation within those 24 h ' +
+    'drops the oldest secret at once.',
+  auth: { kind: 'bearer', scope: 'webhooks' },
+  rateLimit: 'userOps',
+  idempotent: true,
+  request: { params: ZWebhookIdParams, body: ZRotateWebhookSecretInput },
+  success: {
+    status: 200,
+    description: 'The rotation: the generated secret, and until when the previous one signs.',
+    data: ZWebhookSecretRotation,
+  },
   errors: ['NOT_FOUND'],
 });
 
@@ -152,8 +185,9 @@ export const recoverWebhook = defineOperation({
   tag: 'Webhooks',
   summary: 'Re-send every event missed since an instant',
   description:
-    'Queues, once each, every event created in [`since`, `until`) (at most ' +
-    `${RECOVER_MAX_DAYS} days back) that this subscription did not receive: deliveries that failed for good (their ` +
+    'Queues, once each, every event whose `createdAt` (the envelope’s, as `GET /v1/events` lists it) is in ' +
+    `[\`since\`, \`until\`) (at most ${RECOVER_MAX_DAYS} days back; without \`until\`, from \`since\` on, so events a ` +
+    'sandbox test clock dated ahead of now are included) that this subscription did not receive: deliveries that failed for good (their ' +
     'last retry failed), and events of the types it subscribes to now that were never sent to it because it was ' +
     '`failed` or `disabled` (from its creation on), on a fresh retry schedule. ' +
     'It never changes the subscription’s status: on an `active` subscription they go out at once; on a `failed` or ' +

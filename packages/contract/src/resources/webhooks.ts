@@ -52,7 +52,34 @@ export const isLoopbackHost = (hostname: string): boolean => {
 export const HTTP_WEBHOOK_URL_PROBLEM =
   'must be an https:// URL (plain http:// is accepted only for a loopback receiver such as http://localhost:4242, in the sandbox)';
 
-/** Parses with the WHATWG URL parser (what delivery uses); the stored and returned value is its normalised `href`. */
+/**
+ * What RFC 3986 lets a path hold unencoded (its `pchar`s and `/`), and a query or a fragment (those and `?`): the
+ * unreserved characters, the sub-delimiters, `:`, `@`, and `%` when it starts a percent-encoded octet.
+ */
+const NOT_IN_RFC3986_PATH = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g;
+const NOT_IN_RFC3986_QUERY = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/g;
+
+const percentEncode = (char: string) =>
+  char.length === 1 && char.charCodeAt(0) < 0x80
+    ? `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`
+    : encodeURIComponent(char);
+
+/**
+ * The WHATWG `href` in RFC 3986 form, which `format: uri` (and many a receiver's framework) expects: WHATWG leaves
+ * `[ ] | ^ \ { }` and a `%` that starts no octet as they are in a path, query or fragment; each is percent-encoded
+ * here (a lone `%` as `%25`, what WHATWG meant by it). Scheme, host and port are already in RFC 3986 form.
+ */
+const rfc3986Href = (url: URL): string => {
+  const path = url.pathname.replace(NOT_IN_RFC3986_PATH, percentEncode);
+  const query = url.search && `?${url.search.slice(1).replace(NOT_IN_RFC3986_QUERY, percentEncode)}`;
+  const fragment = url.hash && `#${url.hash.slice(1).replace(NOT_IN_RFC3986_QUERY, percentEncode)}`;
+  return `${url.protocol}//${url.host}${path}${query}${fragment}`;
+};
+
+/**
+ * Parses with the WHATWG URL parser (what delivery uses); the stored and returned value is its normalised `href` in
+ * RFC 3986 form, which the WHATWG parser reads back unchanged.
+ */
 const webhookHref = (value: string): { href: string } | { problem: string } => {
   let url: URL;
   try {
@@ -64,8 +91,10 @@ const webhookHref = (value: string): { href: string } | { problem: string } => {
     return { problem: HTTP_WEBHOOK_URL_PROBLEM };
   }
   if (url.username || url.password) return { problem: 'must not contain a user name or password' };
-  if (url.href.length > MAX_URL_LENGTH) return { problem: `must be at most ${MAX_URL_LENGTH} characters once normalised` };
-  return { href: url.href };
+  const href = rfc3986Href(url);
+  if (new URL(href).href !== href) return { problem: 'must be a URL that can be written in RFC 3986 form' };
+  if (href.length > MAX_URL_LENGTH) return { problem: `must be at most ${MAX_URL_LENGTH} characters once normalised` };
+  return { href };
 };
 
 export const ZWebhookUrl = z
@@ -78,7 +107,7 @@ export const ZWebhookUrl = z
   .transform((value) => (webhookHref(value) as { href: string }).href)
   .meta({
     description:
-      'HTTPS, or plain `http://` to a loopback receiver (`localhost`, 127.0.0.0/8, `[::1]`) in the sandbox only; parsed as a WHATWG URL and stored as its normalised form (`https://Host/fé` → `https://host/f%C3%A9`), ' +
+      'HTTPS, or plain `http://` to a loopback receiver (`localhost`, 127.0.0.0/8, `[::1]`) in the sandbox only; parsed as a WHATWG URL and stored as its normalised form in RFC 3986 form (`https://Host/fé` → `https://host/f%C3%A9`, `https://host/a]b|c` → `https://host/a%5Db%7Cc`), ' +
       'which is what responses return. Production refuses hosts that resolve to loopback, private, link-local or metadata addresses.',
     example: 'https://hooks.example-bank.com/credit',
     format: 'uri',
@@ -99,9 +128,69 @@ export const ZWebhookSecret = z
   .min(16, 'must be at least 16 characters')
   .max(256, 'must be at most 256 characters')
   .meta({
-    description: 'Key of the HMAC-SHA256 in `X-Service-Signature`. Write-only: never returned.',
+    description:
+      'A signing secret you choose (16–256 characters), used as its UTF-8 bytes. Write-only: never returned. Omit it ' +
+      'to get a generated Standard Webhooks secret instead (answered once).',
     example: 'whsec_4f9b2c7e1a6d3f80',
   });
+
+/** The base64 part of a generated secret: 32 random bytes. */
+export const GENERATED_SECRET_BYTES = 32;
+
+export const ZGeneratedWebhookSecret = z.string().meta({
+  description:
+    'The signing secret we generated: `whsec_` and the base64 of 32 random bytes, the form Standard Webhooks ' +
+    'libraries take with their defaults (`new Webhook(secret)`). Answered only here, once: keep it with your other secrets.',
+  example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3XrPIW4Cz9Y=',
+});
+
+export const RETRY_SCHEDULES = ['standard', 'fast'] as const;
+/** The waits of the `fast` schedule, in milliseconds: an outage rehearsed in about a minute. */
+export const FAST_RETRY_DELAYS_MS = [5_000, 10_000, 15_000, 20_000, 30_000] as const;
+export const ZRetrySchedule = z.enum(RETRY_SCHEDULES, `must be one of ${RETRY_SCHEDULES.join(', ')}`).meta({
+  id: 'WebhookRetrySchedule',
+  description:
+    'The waits between a failed attempt and its five retries: `standard` 1 min, 5 min, 30 min, 2 h, 24 h; `fast` ' +
+    '5 s, 10 s, 15 s, 20 s, 30 s, so an outage (the `failed` status, the e-mail, the recovery) can be rehearsed in ' +
+    'about a minute. `fast` is for the sandbox only: production answers it with `400` on `retrySchedule`.',
+  example: 'standard',
+});
+export type TRetrySchedule = z.infer<typeof ZRetrySchedule>;
+
+export const ZWebhookHealth = z
+  .object({
+    lastDeliveryAt: ZTimestamp.nullable().meta({
+      description: 'The latest scheduled attempt (tests and resends you ask for are not counted); null before the first.',
+    }),
+    lastSuccessAt: ZTimestamp.nullable().meta({ description: 'The latest attempt your receiver answered 2xx.' }),
+    lastFailureAt: ZTimestamp.nullable().meta({ description: 'The latest failed attempt.' }),
+    lastFailureReason: z.string().nullable().meta({
+      description: 'Why the latest failed attempt failed: the log’s `error` phrase (`connection refused`, `http 500`, …).',
+      example: 'connection refused',
+    }),
+    consecutiveFailures: z.number().int().min(0).meta({
+      description: 'Failed attempts since the latest success (or re-activation); 0 when the latest attempt succeeded.',
+      example: 0,
+    }),
+    disabledAt: ZTimestamp.nullable().meta({
+      description: 'When the subscription stopped receiving deliveries (`failed` or `disabled`); null while `active`.',
+    }),
+    disabledReason: z.string().nullable().meta({
+      description:
+        'Why: `failed after 6 attempts of delivery del_…: connection refused` (its last retry failed) or `disabled by you`; null while `active`.',
+      example: 'failed after 6 attempts of delivery del_4Hj6kL8zX0cV2bN4: connection refused',
+    }),
+    failureNoticeSentAt: ZTimestamp.nullable().meta({
+      description: 'When the latest e-mail saying the subscription turned `failed` went to your contact address.',
+    }),
+  })
+  .meta({
+    id: 'WebhookHealth',
+    description:
+      'How deliveries to this subscription are going, updated as attempts end (a success within a second of the one ' +
+      'recorded may leave `lastDeliveryAt` and `lastSuccessAt` on it).',
+  });
+export type TWebhookHealth = z.infer<typeof ZWebhookHealth>;
 
 export const ZWebhook = z
   .object({
@@ -109,31 +198,76 @@ export const ZWebhook = z
     url: z.url().meta({ example: 'https://hooks.example-bank.com/credit' }),
     events: z.array(ZEventType),
     status: ZWebhookStatus,
+    retrySchedule: ZRetrySchedule,
+    health: ZWebhookHealth,
     createdAt: ZTimestamp,
     updatedAt: ZTimestamp.optional(),
   })
   .meta({ id: 'Webhook' });
 export type TWebhook = z.infer<typeof ZWebhook>;
 
+export const ZCreatedWebhook = ZWebhook.extend({
+  secret: ZGeneratedWebhookSecret.optional().meta({
+    description:
+      'Present only when you sent no `secret`: the signing secret we generated (`whsec_` + base64), answered this ' +
+      'once. `new Webhook(secret)` from the `standardwebhooks` package verifies deliveries with its defaults.',
+  }),
+}).meta({ id: 'CreatedWebhook' });
+export type TCreatedWebhook = z.infer<typeof ZCreatedWebhook>;
+
 export const ZCreateWebhookInput = z
-  .strictObject({ url: ZWebhookUrl, events: ZWebhookEvents, secret: ZWebhookSecret })
+  .strictObject({
+    url: ZWebhookUrl,
+    events: ZWebhookEvents,
+    secret: ZWebhookSecret.optional(),
+    retrySchedule: ZRetrySchedule.optional().meta({ description: 'Default `standard`; `fast` in the sandbox only.' }),
+  })
   .meta({ id: 'CreateWebhookInput' });
 export type TCreateWebhookInput = z.infer<typeof ZCreateWebhookInput>;
+
+export const ZRotateWebhookSecretInput = z
+  .strictObject({
+    secret: ZWebhookSecret.optional().meta({
+      description: 'The new secret, if you choose it; omit it (or send no body) to get a generated one.',
+    }),
+  })
+  .meta({ id: 'RotateWebhookSecretInput' });
+export type TRotateWebhookSecretInput = z.infer<typeof ZRotateWebhookSecretInput>;
+
+export const ZWebhookSecretRotation = z
+  .object({
+    webhookId: ZWebhookId,
+    secret: ZGeneratedWebhookSecret.optional().meta({
+      description: 'Present only when we generated the new secret: answered this once.',
+    }),
+    previousSecretExpiresAt: ZTimestamp.meta({
+      description:
+        'Until then every delivery is signed with both the new and the previous secret, so receivers switch when they ' +
+        'like; afterwards with the new one only.',
+    }),
+  })
+  .meta({ id: 'WebhookSecretRotation' });
+export type TWebhookSecretRotation = z.infer<typeof ZWebhookSecretRotation>;
 
 export const ZUpdateWebhookInput = z
   .strictObject({
     url: ZWebhookUrl.optional(),
     events: ZWebhookEvents.optional(),
     secret: ZWebhookSecret.optional().meta({
-      description: 'A new signing secret (rotation); applies to the next delivery.',
+      description:
+        'A new signing secret you choose (rotation); applies to the next delivery, the previous one signs beside it ' +
+        'for 24 h. For a generated one, `POST /v1/webhooks/{webhookId}/rotate-secret`.',
     }),
     status: z
       .enum(['active', 'disabled'], 'must be active or disabled')
       .optional()
       .meta({ description: '`disabled` pauses deliveries; `active` resumes them (also re-activates a `failed` one).' }),
+    retrySchedule: ZRetrySchedule.optional().meta({
+      description: 'Applies from the next failed attempt; `fast` in the sandbox only.',
+    }),
   })
   .refine((input) => Object.values(input).some((value) => value !== undefined), {
-    message: 'must change at least one of url, events, secret, status',
+    message: 'must change at least one of url, events, secret, status, retrySchedule',
   })
   .meta({ id: 'UpdateWebhookInput' });
 export type TUpdateWebhookInput = z.infer<typeof ZUpdateWebhookInput>;
@@ -217,12 +351,17 @@ export const RECOVER_MAX_DAYS = 30;
 export const ZRecoverWebhookInput = z
   .strictObject({
     since: instantInput().meta({
-      description: `Re-queue the deliveries of events created at or after this instant (ISO 8601; at most ${RECOVER_MAX_DAYS} days back, not in the future).`,
+      description: `Re-queue the deliveries of events whose \`createdAt\` (the envelope's) is at or after this instant (ISO 8601; at most ${RECOVER_MAX_DAYS} days back, not in the future).`,
       example: '2026-01-14T00:00:00Z',
     }),
     until: instantInput()
       .optional()
-      .meta({ description: 'And strictly before this instant (default: now).', example: '2026-01-15T00:00:00Z' }),
+      .meta({
+        description:
+          'And whose `createdAt` is strictly before this instant. Without it the window has no end: events a sandbox ' +
+          'test clock dated ahead of now (an advance dates its events in clock time) are queued too.',
+        example: '2026-01-15T00:00:00Z',
+      }),
   })
   .meta({ id: 'RecoverWebhookInput' });
 export type TRecoverWebhookInput = z.infer<typeof ZRecoverWebhookInput>;
@@ -236,7 +375,7 @@ export const ZWebhookRecovery = z
       example: 3,
     }),
     since: ZTimestamp,
-    until: ZTimestamp,
+    until: ZTimestamp.meta({ description: 'The `until` asked for, or the moment of the call when none was.' }),
     status: ZWebhookStatus,
   })
   .meta({ id: 'WebhookRecovery' });

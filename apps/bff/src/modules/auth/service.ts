@@ -1,4 +1,11 @@
-import { SCOPES, type Scope, type TTokenResponse, type TUserTokenRequest, type TUserTokenResponse } from '@credit/contract';
+import {
+  externalUserIdOf,
+  SCOPES,
+  type Scope,
+  type TTokenResponse,
+  type TUserTokenRequest,
+  type TUserTokenResponse,
+} from '@credit/contract';
 import type { AppContext } from '../../context.ts';
 import type { Caller } from '../../core/principal.ts';
 import { ENVIRONMENT_TAG, userTokenRef } from '../../core/principal.ts';
@@ -98,7 +105,7 @@ export const issueUserToken = async (ctx: AppContext, caller: Caller, input: TUs
     kind: 'user',
     // At most what minted it: a client limited to `write` cannot read through its customers' tokens.
     scopes: caller.principal.kind === 'access' ? caller.principal.scopes : [],
-    externalUserId: input.userId,
+    externalUserId: externalUserIdOf(input),
     claims: {
       email: input.email,
       firstName: input.firstName,

@@ -6,7 +6,7 @@ import { ENVIRONMENT_TAG, userTokenRef } from '../../core/principal.ts';
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { TokenHasher } from '../../security/token-hasher.ts';
-import { findClient } from '../clients/service.ts';
+import { CLIENT_SECRET_SHAPE, findClient } from '../clients/service.ts';
 import { findTokenByHashes } from './repo.ts';
 
 const TOKEN_SHAPE = /^(at|ut)_(sbx|live)_[A-Za-z0-9]{20,80}$/;
@@ -28,6 +28,14 @@ const revokedToken = (kind: 'access' | 'user') =>
   `The ${kind} token has been revoked (its client's secret was rotated or reset); ${REMEDY[kind]}.`;
 
 const expiredToken = (kind: 'access' | 'user', at: Date) => `The ${kind} token expired at ${at.toISOString()}; ${REMEDY[kind]}.`;
+
+const MALFORMED =
+  'The bearer token is malformed: send an access token (at_…) from POST /oauth/token, or a user token (ut_…) from POST /v1/auth/user-token.';
+
+/** The secret itself is never echoed: the caller knows what they sent. */
+const SECRET_AS_BEARER =
+  'This looks like a client secret, not a token: exchange it at POST /oauth/token (grant_type=client_credentials, ' +
+  'with your client id) for an access token and send that as the bearer token. Keep the secret on your server.';
 
 interface ResolverParts {
   config: Config;
@@ -64,7 +72,7 @@ export const createAuthService = ({ config, db, clock, tokens, readCache }: Reso
     findClient: (clientId) => findClient(db, clientId),
     async resolveToken(token): Promise<TokenResolution> {
       const shape = TOKEN_SHAPE.exec(token);
-      if (!shape) return { failure: 'The bearer token is malformed.' };
+      if (!shape) return { failure: CLIENT_SECRET_SHAPE.test(token) ? SECRET_AS_BEARER : MALFORMED };
       if (shape[2] !== ENVIRONMENT_TAG[config.APP_ENV]) {
         return {
           failure: `This is a ${shape[2] === 'sbx' ? 'sandbox' : 'production'} token; this is the ${config.APP_ENV} environment.`,

@@ -39,6 +39,11 @@ export const LOCALHOST_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*', 'h
 
 export const newClientId = (environment: Environment) => `cli_${ENVIRONMENT_TAG[environment]}_${randomToken(16)}`;
 export const newClientSecret = () => `sk_${randomToken(40)}`;
+/**
+ * What a client secret looks like: `sk_` and token characters (newClientSecret's, and the `sk_test_…` kind people
+ * configure). Only the shape is tested, never a stored secret, so telling a caller "this is a secret" leaks nothing.
+ */
+export const CLIENT_SECRET_SHAPE = /^sk_[A-Za-z0-9_-]{8,200}$/;
 
 const checkChanges = (changes: ClientChanges) => {
   const badScopes = (changes.scopes ?? []).filter((s) => !(SCOPES as readonly string[]).includes(s));

@@ -21,7 +21,8 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '
 /** Pages only, no contract operation: the reference, the OpenAPI document, the errors page and `/health`. */
 export const docsRoutes = (ctx: AppContext): ModuleRoutes => {
   const router = Router();
-  const document = buildOpenApiDocument(ctx.config.PUBLIC_URL ?? '/');
+  // This environment's operations only: production leaves out the sandbox helpers, which answer 404 there.
+  const document = buildOpenApiDocument(ctx.config.PUBLIC_URL ?? '/', { environment: ctx.config.APP_ENV });
   router.get('/openapi.json', (_req, res) => {
     res.json(document);
   });

@@ -1,3 +1,4 @@
+import { FAST_RETRY_DELAYS_MS, type TRetrySchedule } from '@credit/contract';
 import type { Config } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import { OUTBOX_CHANNEL } from '../../outbox/outbox.ts';
@@ -52,6 +53,16 @@ export const clientSlots = (config: Pick<Config, 'WEBHOOK_CONCURRENCY' | 'WEBHOO
     config.WEBHOOK_MAX_IN_FLIGHT_PER_CLIENT ?? Math.max(1, Math.floor(config.WEBHOOK_CONCURRENCY / 4)),
   );
 
+/**
+ * The waits of each schedule. `standard` is the operator's WEBHOOK_RETRY_SCHEDULE; `fast` (sandbox only) never waits
+ * longer than it, so a test's short schedule applies to both, and is `standard` outside the sandbox.
+ */
+export const retrySchedules = (config: Pick<Config, 'APP_ENV' | 'WEBHOOK_RETRY_SCHEDULE'>): Record<TRetrySchedule, number[]> => {
+  const standard = config.WEBHOOK_RETRY_SCHEDULE;
+  const fast = FAST_RETRY_DELAYS_MS.map((delay, i) => Math.min(delay, standard[i] ?? delay));
+  return { standard, fast: config.APP_ENV === 'sandbox' ? fast : standard };
+};
+
 const originOf = (url: string): string => {
   try {
     return new URL(url).origin;
@@ -70,7 +81,7 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
   const deliverer = new Deliverer(config);
   const notifier: FailureNotifier = createFailureNotifier(ctx);
   const settler = createSettler(ctx);
-  const schedule = config.WEBHOOK_RETRY_SCHEDULE;
+  const schedules = retrySchedules(config);
   // An attempt ends by its timeout; the margin covers recording it. A dead worker's claims return after this.
   const leaseMs = config.WEBHOOK_TIMEOUT_MS + 10_000;
   // A waiting delivery starts only if its lease covers a whole attempt, else another worker could take it over mid-attempt.
@@ -121,6 +132,7 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
     const at = ctx.clock.now();
     const number = job.attempts + 1;
     // The schedule counts from its latest start (the first attempt, a re-activation or a recovery).
+    const schedule = schedules[webhook.retry_schedule];
     const made = job.attempts - job.schedule_base;
     const final = !outcome.ok && made >= schedule.length;
     const delay = schedule[made] ?? 0;
@@ -145,6 +157,7 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
           : { state: 'pending', nextAttemptAt: new Date(at.getTime() + delay) },
       final,
       failureCountSeen: webhook.failure_count,
+      lastSuccessSeen: webhook.last_success_at,
     });
     if (!outcome.ok) {
       const fields = { webhookId: webhook.id, deliveryId: job.id, attempt: number, statusCode: outcome.statusCode };
@@ -303,7 +316,7 @@ export const startDispatcher = (ctx: AppContext, options: { poll?: boolean } = {
       if (!notice) return;
       try {
         await notifier.notify(notice);
-        await finishNotice(ctx.db, notice.id);
+        await finishNotice(ctx.db, notice.id, ctx.clock.now());
       } catch (error) {
         logger.warn({ err: error, webhookId: notice.id }, 'webhook failure notice not sent; will retry');
         await releaseNotice(ctx.db, notice.id);

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { eventEnvelope } from '../../outbox/outbox.ts';
 import { type AttemptOutcome, type Deliverer, USER_AGENT } from './deliver.ts';
 import type { WebhookRow } from './repo.ts';
-import { signingSecrets } from './secrets.ts';
+import { type SigningWebhook, signingSecrets } from './secrets.ts';
 import { signatureHeader, standardSignatureHeader } from './sign.ts';
 
 export interface EventToSend {
@@ -23,7 +23,7 @@ export const envelopeBody = (event: EventToSend): string => JSON.stringify(event
 export const sendSigned = (
   ctx: AppContext,
   deliverer: Deliverer,
-  webhook: WebhookRow,
+  webhook: SigningWebhook & Pick<WebhookRow, 'url'>,
   event: EventToSend,
   secrets?: string[],
 ): Promise<AttemptOutcome> => {

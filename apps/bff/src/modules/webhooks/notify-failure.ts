@@ -18,6 +18,7 @@ const message = (notice: NoticeClaim, from: string, to: string) => ({
     `Your webhook subscription ${notice.id} (${new URL(notice.url).host}) did not answer 2xx to a delivery`,
     'or to any of its five retries, so its status is now "failed" and it receives no deliveries until you re-activate it.',
     ...(notice.last_error ? [`The last attempt failed with: ${notice.last_error}.`] : []),
+    ...(notice.disabled_reason ? [`Its health (GET /v1/webhooks/${notice.id}) reads: "${notice.disabled_reason}".`] : []),
     '',
     'To get every event back:',
     '1. Check the attempts with GET /v1/webhooks/{webhookId}/logs and fix the receiver.',

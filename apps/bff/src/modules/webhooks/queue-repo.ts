@@ -20,11 +20,16 @@ export const fanOutBatch = async (tx: Queryable, ids: IdGenerator, now: Date, li
   if (rows.length === 0) return 0;
   const seqs = [...new Set(rows.map((r) => r.seq))];
   const pairs = rows.filter((r) => r.hook_id !== null);
+  // One lock order with recover and delete: each subscription's row (a key-share lock, which waits for a delete and
+  // skips the subscription it removed), then its deliveries, by (webhook, event), the unique key recover inserts by.
   await tx.query(
     `with copied as (
        insert into webhook_deliveries (id, webhook_id, client_id, event_id, event_type, state, next_attempt_at, created_at)
        select d.id, d.webhook_id, d.client_id, d.event_id, d.event_type, 'pending', $6, $6
        from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) as d(id, webhook_id, client_id, event_id, event_type)
+         join webhooks w on w.id = d.webhook_id
+       order by d.webhook_id, d.event_id
+       for key share of w
        on conflict (webhook_id, event_id) do nothing)
      update outbox_events set dispatched_at = $6 where seq = any($7::bigint[])`,
     [
@@ -71,10 +76,28 @@ export const claimDueDeliveries = async (
   return rows;
 };
 
+/** What sending and settling a delivery read of its subscription, as it was when the delivery was claimed. */
+export type ClaimedWebhook = Pick<
+  WebhookRow,
+  | 'id'
+  | 'client_id'
+  | 'url'
+  | 'events'
+  | 'status'
+  | 'secret_enc'
+  | 'previous_secret_enc'
+  | 'previous_secret_expires_at'
+  | 'failure_count'
+  | 'retry_schedule'
+  | 'last_success_at'
+  | 'created_at'
+  | 'updated_at'
+>;
+
 /** A leased delivery with everything needed to send it: its event and its subscription, read in the same statement. */
 export interface DeliveryJob extends ClaimedDelivery {
   event: EventToSend | undefined;
-  webhook: WebhookRow;
+  webhook: ClaimedWebhook;
 }
 
 /** What a claim may take: `limit` in all, and of each client at most its room. */
@@ -104,7 +127,7 @@ export const claimDeliveryJobs = async (db: Queryable, claim: DeliveryClaim): Pr
       event_type: TEventType | null;
       event_data: Record<string, unknown> | null;
       event_created_at: Date | null;
-    } & Omit<WebhookRow, 'id'>
+    } & Omit<ClaimedWebhook, 'id'>
   >(
     `with turns as materialized (
        select id from (
@@ -130,7 +153,7 @@ export const claimDeliveryJobs = async (db: Queryable, claim: DeliveryClaim): Pr
      select c.id, c.webhook_id, c.event_id, c.attempts, c.schedule_base,
        e.type as event_type, e.data as event_data, e.created_at as event_created_at,
        w.client_id, w.url, w.events, w.status, w.secret_enc, w.previous_secret_enc, w.previous_secret_expires_at,
-       w.failure_count, w.created_at, w.updated_at
+       w.failure_count, w.retry_schedule, w.last_success_at, w.created_at, w.updated_at
      from claimed c join webhooks w on w.id = c.webhook_id left join outbox_events e on e.id = c.event_id
      order by c.next_attempt_at, c.id`,
     [
@@ -164,6 +187,8 @@ export const claimDeliveryJobs = async (db: Queryable, claim: DeliveryClaim): Pr
       previous_secret_enc: r.previous_secret_enc,
       previous_secret_expires_at: r.previous_secret_expires_at,
       failure_count: r.failure_count,
+      retry_schedule: r.retry_schedule,
+      last_success_at: r.last_success_at,
       created_at: r.created_at,
       updated_at: r.updated_at,
     },
@@ -179,9 +204,87 @@ export interface AttemptSettlement {
   next: { state: 'succeeded' | 'failed' | 'pending'; nextAttemptAt: Date | null };
   /** This failure was the last retry: the subscription turns `failed`. */
   final: boolean;
-  /** The subscription's failure count when claimed: a success only touches the row when it was not 0. */
+  /** The subscription's failure count when claimed: a success resets it when it was not 0. */
   failureCountSeen: number;
+  /**
+   * The subscription's `last_success_at` when claimed (undefined: not known). A success less than
+   * HEALTH_RESOLUTION_MS after it, with no failures to count or reset, leaves the subscription's row alone.
+   */
+  lastSuccessSeen?: Date | null;
 }
+
+/**
+ * How stale `lastDeliveryAt`/`lastSuccessAt` may be on a healthy subscription: a steady stream of successes writes its
+ * row about once a second per worker, not once per batch, so the row stays cool for API changes and other workers.
+ */
+export const HEALTH_RESOLUTION_MS = 1_000;
+
+/** What one settling batch changes on one subscription. */
+interface HealthChange {
+  write: boolean;
+  reset: boolean;
+  add: number;
+  lastAt: Date | null;
+  lastSuccessAt: Date | null;
+  lastFailureAt: Date | null;
+  lastFailureReason: string | null;
+  disabledAt: Date | null;
+  disabledReason: string | null;
+}
+
+const later = (a: Date | null, b: Date) => (a && a.getTime() >= b.getTime() ? a : b);
+
+/**
+ * Per subscription, in the order the attempts ended: failures since the batch's last success (`reset`) or on top of
+ * the stored count, the latest attempt, success and failure, and, for a last retry that failed, why it turns `failed`.
+ */
+const healthChanges = (
+  logged: AttemptSettlement[],
+  settled: Map<string, { attempts: number; alreadyDelivered: boolean }>,
+): Map<string, HealthChange> => {
+  const changes = new Map<string, HealthChange>();
+  for (const s of logged) {
+    const row = settled.get(s.deliveryId);
+    if (!row || !s.attempt) continue;
+    let change = changes.get(s.webhookId);
+    if (!change) {
+      change = {
+        write: false,
+        reset: false,
+        add: 0,
+        lastAt: null,
+        lastSuccessAt: null,
+        lastFailureAt: null,
+        lastFailureReason: null,
+        disabledAt: null,
+        disabledReason: null,
+      };
+      changes.set(s.webhookId, change);
+    }
+    const at = s.attempt.deliveredAt;
+    change.lastAt = later(change.lastAt, at);
+    if (s.attempt.status === 'success') {
+      change.reset = true;
+      change.add = 0;
+      change.lastSuccessAt = later(change.lastSuccessAt, at);
+      const seen = s.lastSuccessSeen;
+      const fresh = seen && at.getTime() - new Date(seen).getTime() < HEALTH_RESOLUTION_MS;
+      if (s.failureCountSeen !== 0 || !fresh) change.write = true;
+    } else {
+      change.add += 1;
+      change.write = true;
+      if (!change.lastFailureAt || at.getTime() >= change.lastFailureAt.getTime()) {
+        change.lastFailureAt = at;
+        change.lastFailureReason = s.attempt.error ?? null;
+      }
+    }
+    if (s.final && !row.alreadyDelivered && !change.disabledReason) {
+      change.disabledAt = at;
+      change.disabledReason = `failed after ${row.attempts} attempts of delivery ${s.deliveryId}: ${s.attempt.error ?? 'unknown failure'}`;
+    }
+  }
+  return changes;
+};
 
 /**
  * Attempts are numbered by the row's count, not the claim's, so a resend asked for meanwhile never shares a number. A
@@ -194,13 +297,17 @@ export const settleAttempts = async (
   if (settlements.length === 0) return { settled: new Set(), failedWebhooks: [] };
   const logged = settlements.filter((s) => s.attempt);
   // A resend you asked for may have delivered the event while this attempt ran: a success then stays a success.
-  const { rows } = await tx.query<{ id: string; already_delivered: boolean }>(
-    `with settled as (
+  // The subscriptions are locked first, in id order, then their deliveries (`locked` is an init plan of the update,
+  // so it runs before any row is updated): the order a delete takes (its row, then the cascade), so the two cannot
+  // deadlock. A key-share lock leaves the fan-out's inserts and other settlers free to go on.
+  const { rows } = await tx.query<{ id: string; attempts: number; already_delivered: boolean }>(
+    `with locked as (select id from webhooks where id = any($15::text[]) order by id for key share),
+     settled as (
        update webhook_deliveries d set state = case when d.state = 'succeeded' then 'succeeded' else v.state end,
          next_attempt_at = case when d.state = 'succeeded' then null else v.next_at end, attempts = d.attempts + 1,
          lease_token = null, lease_until = null
        from unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) as v(id, token, state, next_at)
-       where d.id = v.id and d.lease_token = v.token
+       where d.id = v.id and d.lease_token = v.token and (select count(*) from locked) >= 0
        returning d.id, d.attempts, d.state = 'succeeded' and v.state <> 'succeeded' as already_delivered),
      logged as (
        insert into webhook_attempts (delivery_id, webhook_id, event_id, event_type, attempt, status, status_code,
@@ -212,7 +319,7 @@ export const settleAttempts = async (
          status_code, response_time_ms, delivered_at, error, n)
        join settled s on s.id = a.delivery_id
        order by a.n)
-     select id, already_delivered from settled`,
+     select id, attempts, already_delivered from settled`,
     [
       settlements.map((s) => s.deliveryId),
       settlements.map((s) => s.leaseToken),
@@ -228,45 +335,54 @@ export const settleAttempts = async (
       logged.map((s) => s.attempt?.responseTimeMs),
       logged.map((s) => s.attempt?.deliveredAt),
       logged.map((s) => s.attempt?.error ?? null),
+      [...new Set(settlements.map((s) => s.webhookId))],
     ],
   );
-  const settled = new Set(rows.map((r) => r.id));
-  const counts = new Map<string, { reset: boolean; add: number }>();
-  for (const s of logged) {
-    if (!settled.has(s.deliveryId)) continue;
-    const count = counts.get(s.webhookId) ?? { reset: false, add: 0 };
-    if (s.attempt?.status === 'success') counts.set(s.webhookId, { reset: true, add: 0 });
-    else counts.set(s.webhookId, { reset: count.reset, add: count.add + 1 });
-  }
-  const hadFailures = new Set(logged.filter((s) => s.failureCountSeen !== 0).map((s) => s.webhookId));
-  const ids = [...counts.keys()].filter((id) => counts.get(id)?.add || hadFailures.has(id)).sort();
-  if (ids.length > 0) {
-    // Rows locked in one order, so two workers settling overlapping subscriptions cannot deadlock each other.
-    await tx.query('select id from webhooks where id = any($1::text[]) order by id for update', [ids]);
-    await tx.query(
-      `update webhooks w set failure_count = case when v.reset then v.add else w.failure_count + v.add end
-       from unnest($1::text[], $2::bool[], $3::int[]) as v(id, reset, add)
-       where w.id = v.id and (v.add > 0 or w.failure_count <> 0)`,
-      [ids, ids.map((id) => counts.get(id)?.reset), ids.map((id) => counts.get(id)?.add)],
-    );
-  }
-  const delivered = new Set(rows.filter((r) => r.already_delivered).map((r) => r.id));
-  const finals = [
-    ...new Set(
-      settlements.filter((s) => s.final && settled.has(s.deliveryId) && !delivered.has(s.deliveryId)).map((s) => s.webhookId),
-    ),
-  ];
+  const settled = new Map(rows.map((r) => [r.id, { attempts: r.attempts, alreadyDelivered: r.already_delivered }]));
+  const changes = [...healthChanges(logged, settled)].filter(([, change]) => change.write);
   let failedWebhooks: string[] = [];
-  if (finals.length > 0) {
-    const at = settlements.find((s) => s.final)?.attempt?.deliveredAt ?? new Date();
-    const { rows: flipped } = await tx.query<{ id: string }>(
-      `update webhooks set status = 'failed', notice_pending = true, updated_at = $2
-       where id = any($1::text[]) and status = 'active' returning id`,
-      [finals, at],
+  if (changes.length > 0) {
+    // Rows locked in one order, so two workers settling overlapping subscriptions cannot deadlock each other; one
+    // statement keeps the count, the health and a turn to `failed` (with its notice) together.
+    changes.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const column = <T>(pick: (change: HealthChange) => T) => changes.map(([, change]) => pick(change));
+    const { rows: updated } = await tx.query<{ id: string; flipped: boolean }>(
+      `with v as (
+         select * from unnest($1::text[], $2::bool[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[],
+           $7::text[], $8::timestamptz[], $9::text[])
+           as v(id, reset, add, last_at, last_success_at, last_failure_at, last_failure_reason, disabled_at, disabled_reason)),
+       locked as materialized (select id, status from webhooks where id = any($1::text[]) order by id for no key update)
+       update webhooks w set
+         failure_count = case when v.reset then v.add else w.failure_count + v.add end,
+         last_delivery_at = greatest(w.last_delivery_at, v.last_at),
+         last_success_at = greatest(w.last_success_at, v.last_success_at),
+         last_failure_at = greatest(w.last_failure_at, v.last_failure_at),
+         last_failure_reason = case when v.last_failure_at >= coalesce(w.last_failure_at, '-infinity')
+           then v.last_failure_reason else w.last_failure_reason end,
+         status = case when l.status = 'active' and v.disabled_reason is not null then 'failed' else w.status end,
+         notice_pending = w.notice_pending or (l.status = 'active' and v.disabled_reason is not null),
+         disabled_at = case when l.status = 'active' and v.disabled_reason is not null then v.disabled_at else w.disabled_at end,
+         disabled_reason = case when l.status = 'active' and v.disabled_reason is not null
+           then v.disabled_reason else w.disabled_reason end,
+         updated_at = case when l.status = 'active' and v.disabled_reason is not null then v.disabled_at else w.updated_at end
+       from locked l join v on v.id = l.id
+       where w.id = l.id
+       returning w.id, l.status = 'active' and v.disabled_reason is not null as flipped`,
+      [
+        changes.map(([id]) => id),
+        column((c) => c.reset),
+        column((c) => c.add),
+        column((c) => c.lastAt),
+        column((c) => c.lastSuccessAt),
+        column((c) => c.lastFailureAt),
+        column((c) => c.lastFailureReason),
+        column((c) => c.disabledAt),
+        column((c) => c.disabledReason),
+      ],
     );
-    failedWebhooks = flipped.map((r) => r.id);
+    failedWebhooks = updated.filter((r) => r.flipped).map((r) => r.id);
   }
-  return { settled, failedWebhooks };
+  return { settled: new Set(settled.keys()), failedWebhooks };
 };
 
 /** Gives back leases of deliveries this worker claimed but will not send (it is stopping, or they waited too long). */
@@ -335,6 +451,7 @@ export const requeueSince = async (
     `insert into webhook_deliveries (id, webhook_id, client_id, event_id, event_type, state, next_attempt_at, created_at)
      select d.id, $3, $4, d.event_id, d.event_type, 'pending', $5, $6
      from unnest($1::text[], $2::text[], $7::text[]) as d(id, event_id, event_type)
+     order by d.event_id
      on conflict (webhook_id, event_id) do nothing`,
     [
       rows.map(() => ids.id('del')),
@@ -375,7 +492,8 @@ export const findDeliveryToResend = async (
 
 /**
  * Moves the schedule along with a partner's resend so automatic retries keep their place. Undefined when the delivery is
- * gone (its subscription was deleted meanwhile).
+ * gone (its subscription was deleted meanwhile). The subscription's row is locked before the delivery's, the order a
+ * delete takes.
  */
 export const recordResend = async (
   tx: Queryable,
@@ -386,7 +504,8 @@ export const recordResend = async (
     `update webhook_deliveries d set attempts = d.attempts + 1, schedule_base = d.schedule_base + 1,
        state = case when $2::boolean then 'succeeded' else d.state end,
        next_attempt_at = case when $2::boolean then null else d.next_attempt_at end
-     from webhooks w
+     from (select id, status from webhooks where id = (select webhook_id from webhook_deliveries where id = $1)
+           for key share) w
      where d.id = $1 and w.id = d.webhook_id
      returning d.attempts, case when d.state = 'pending' and w.status = 'active' then d.next_attempt_at end as next_attempt_at`,
     [deliveryId, delivered],
@@ -401,6 +520,8 @@ export interface NoticeClaim {
   url: string;
   /** Why the last failed attempt failed (`connection refused`, `http 500`, …), for the e-mail; null if unknown. */
   last_error: string | null;
+  /** `failed after 6 attempts of delivery del_…: http 500`; null on a row that turned failed before it was kept. */
+  disabled_reason?: string | null;
 }
 
 /** Leases one pending failure notice; a crash before `finishNotice` sends it again after the lease. */
@@ -409,7 +530,7 @@ export const claimNotice = async (db: Queryable, now: Date, leaseUntil: Date): P
     `update webhooks set notice_lease_until = $2
      where id = (select id from webhooks where notice_pending and (notice_lease_until is null or notice_lease_until < $1)
                  limit 1 for update skip locked)
-     returning id, client_id, url,
+     returning id, client_id, url, disabled_reason,
        (select a.error from webhook_attempts a where a.webhook_id = webhooks.id and a.status = 'failed'
         order by a.delivered_at desc, a.seq desc limit 1) as last_error`,
     [now, leaseUntil],
@@ -417,8 +538,11 @@ export const claimNotice = async (db: Queryable, now: Date, leaseUntil: Date): P
   return rows[0];
 };
 
-export const finishNotice = async (db: Queryable, webhookId: string): Promise<void> => {
-  await db.query('update webhooks set notice_pending = false, notice_lease_until = null where id = $1', [webhookId]);
+export const finishNotice = async (db: Queryable, webhookId: string, sentAt: Date): Promise<void> => {
+  await db.query(
+    'update webhooks set notice_pending = false, notice_lease_until = null, failure_notice_sent_at = $2 where id = $1',
+    [webhookId, sentAt],
+  );
 };
 
 export const releaseNotice = async (db: Queryable, webhookId: string): Promise<void> => {

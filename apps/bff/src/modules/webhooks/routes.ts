@@ -6,6 +6,7 @@ import {
   listWebhooks,
   recoverWebhook,
   retryWebhookDelivery,
+  rotateWebhookSecret,
   testWebhook,
   updateWebhook,
 } from '@credit/contract';
@@ -25,6 +26,9 @@ export const webhookRoutes = (ctx: AppContext): ModuleRoutes => ({
     })),
     bindRoute(ctx, updateWebhook, async ({ params, body, caller }) => ({
       data: await webhooks.changeWebhook(ctx, caller, params.webhookId, body),
+    })),
+    bindRoute(ctx, rotateWebhookSecret, async ({ params, body, caller }) => ({
+      data: await webhooks.rotateWebhookSecret(ctx, caller, params.webhookId, body),
     })),
     bindRoute(ctx, deleteWebhook, async ({ params, caller }) => {
       await webhooks.deleteWebhook(ctx, caller, params.webhookId);

@@ -1,20 +1,25 @@
 import {
   instantOf,
   RECOVER_MAX_DAYS,
+  type TCreatedWebhook,
   type TCreateWebhookInput,
   type TDeliveryLogEntry,
   type TEventType,
   type TListDeliveriesQuery,
   type TListWebhooksQuery,
   type TRecoverWebhookInput,
+  type TRetrySchedule,
+  type TRotateWebhookSecretInput,
   type TUpdateWebhookInput,
   type TWebhook,
   type TWebhookRecovery,
+  type TWebhookSecretRotation,
 } from '@credit/contract';
 import type { AppContext } from '../../context.ts';
 import { notFound, validationError } from '../../core/api-error.ts';
 import { cursorsOf } from '../../core/cursor.ts';
 import type { Caller } from '../../core/principal.ts';
+import { withDeadlockRetry } from '../../db/deadlock-retry.ts';
 import { recordAudit } from '../audit/service.ts';
 import { assertWebhookUrl } from './assert-webhook-url.ts';
 import { Deliverer } from './deliver.ts';
@@ -31,20 +36,36 @@ import {
   type WebhookChanges,
 } from './repo.ts';
 import { sampleEventData } from './sample-events.ts';
-import { openCurrentSecret, ROTATION_GRACE_MS, sealPreviousSecret, sealSecret } from './secrets.ts';
+import { generateSecret, rotationChanges, sealSecret } from './secrets.ts';
 
-export const createWebhook = async (ctx: AppContext, caller: Caller, input: TCreateWebhookInput): Promise<TWebhook> => {
+/** `fast` retries exist to rehearse an outage: a production subscription keeps the standard schedule. */
+const assertRetrySchedule = (ctx: AppContext, schedule: TRetrySchedule | undefined) => {
+  if (schedule === 'fast' && ctx.config.APP_ENV !== 'sandbox') {
+    throw validationError([
+      {
+        field: 'retrySchedule',
+        message: 'fast is for rehearsing an outage in the sandbox; production retries on the standard schedule',
+      },
+    ]);
+  }
+};
+
+/** Without a `secret` one is generated and answered this once: the only moment it leaves the service. */
+export const createWebhook = async (ctx: AppContext, caller: Caller, input: TCreateWebhookInput): Promise<TCreatedWebhook> => {
+  assertRetrySchedule(ctx, input.retrySchedule);
   await assertWebhookUrl(input.url, ctx.config);
   const id = ctx.ids.id('wh');
+  const generated = input.secret === undefined ? generateSecret() : undefined;
   const row = await insertWebhook(ctx.db, {
     id,
     clientId: caller.clientId,
     url: input.url,
     events: input.events,
-    secretEnc: sealSecret(ctx, id, input.secret),
+    secretEnc: sealSecret(ctx, id, input.secret ?? (generated as string)),
+    retrySchedule: input.retrySchedule ?? 'standard',
     createdAt: ctx.clock.now(),
   });
-  return toWebhook(row);
+  return generated ? { ...toWebhook(row), secret: generated } : toWebhook(row);
 };
 
 const requireWebhook = async (ctx: AppContext, caller: Caller, webhookId: string) => {
@@ -62,7 +83,7 @@ export const listWebhooks = async (ctx: AppContext, caller: Caller, query: TList
 };
 
 /**
- * url/events/status/secret in one transaction. A new secret keeps the old one signing beside it for
+ * url/events/status/secret/retrySchedule in one transaction. A new secret keeps the old one signing beside it for
  * 24 h, so receivers can switch without rejecting a delivery; re-activating a `failed` subscription
  * resets its failure count and gives its waiting deliveries a fresh schedule.
  */
@@ -72,21 +93,32 @@ export const changeWebhook = async (
   webhookId: string,
   input: TUpdateWebhookInput,
 ): Promise<TWebhook> => {
+  assertRetrySchedule(ctx, input.retrySchedule);
   if (input.url) await assertWebhookUrl(input.url, ctx.config);
   const now = ctx.clock.now();
   const row = await ctx.db.transaction(async (tx) => {
     const current = await findWebhook(tx, caller.clientId, webhookId, true);
     if (!current) return undefined;
-    const changes: WebhookChanges = { updatedAt: now, url: input.url, events: input.events, status: input.status };
+    const changes: WebhookChanges = {
+      updatedAt: now,
+      url: input.url,
+      events: input.events,
+      status: input.status,
+      retrySchedule: input.retrySchedule,
+    };
     if (input.secret !== undefined) {
-      changes.secretEnc = sealSecret(ctx, webhookId, input.secret);
-      changes.previousSecretEnc = sealPreviousSecret(ctx, webhookId, openCurrentSecret(ctx, current));
-      changes.previousSecretExpiresAt = new Date(now.getTime() + ROTATION_GRACE_MS);
+      Object.assign(changes, rotationChanges(ctx, current, input.secret, now));
       await recordAudit(ctx, { type: 'webhook.secret_rotated', clientId: caller.clientId, subject: { webhookId } }, tx);
     }
     if (input.status === 'active' && current.status !== 'active') {
       changes.failureCount = 0;
+      changes.disabledAt = null;
+      changes.disabledReason = null;
       await restartPendingDeliveries(tx, webhookId, now);
+    }
+    if (input.status === 'disabled' && current.status !== 'disabled') {
+      changes.disabledAt = now;
+      changes.disabledReason = 'disabled by you';
     }
     return updateWebhook(tx, webhookId, changes);
   });
@@ -94,8 +126,42 @@ export const changeWebhook = async (
   return toWebhook(row);
 };
 
+/**
+ * Svix's "rotate secret": the given secret, or a generated one answered this once; the current one keeps signing
+ * beside it for 24 h (a second rotation meanwhile drops the oldest at once, as a PATCH of `secret` does).
+ */
+export const rotateWebhookSecret = async (
+  ctx: AppContext,
+  caller: Caller,
+  webhookId: string,
+  input: TRotateWebhookSecretInput,
+): Promise<TWebhookSecretRotation> => {
+  const generated = input.secret === undefined ? generateSecret() : undefined;
+  const secret = input.secret ?? (generated as string);
+  const now = ctx.clock.now();
+  const rotation = await ctx.db.transaction(async (tx) => {
+    const current = await findWebhook(tx, caller.clientId, webhookId, true);
+    if (!current) return undefined;
+    const changes = rotationChanges(ctx, current, secret, now);
+    await updateWebhook(tx, webhookId, { ...changes, updatedAt: now });
+    await recordAudit(ctx, { type: 'webhook.secret_rotated', clientId: caller.clientId, subject: { webhookId } }, tx);
+    return changes;
+  });
+  if (!rotation) throw notFound('Webhook');
+  return {
+    webhookId,
+    ...(generated ? { secret: generated } : {}),
+    previousSecretExpiresAt: rotation.previousSecretExpiresAt.toISOString(),
+  };
+};
+
+/**
+ * The row, then (by cascade) its deliveries and attempts: the order the fan-out and the settler lock them in, so a
+ * delete with deliveries in flight waits for them instead of deadlocking; a deadlock that slips through is run again.
+ */
 export const deleteWebhook = async (ctx: AppContext, caller: Caller, webhookId: string): Promise<void> => {
-  if (!(await deleteWebhookRow(ctx.db, caller.clientId, webhookId))) throw notFound('Webhook');
+  const deleted = await withDeadlockRetry(ctx.db, (tx) => deleteWebhookRow(tx, caller.clientId, webhookId));
+  if (!deleted) throw notFound('Webhook');
 };
 
 // One keep-alive agent per context (its CA file and timeout), made on the first delivery asked for through the API.
@@ -177,7 +243,7 @@ export const retryDelivery = async (
     deliveredAt: ctx.clock.now(),
     error: outcome.error,
   };
-  const logged = await ctx.db.transaction(async (tx) => {
+  const logged = await withDeadlockRetry(ctx.db, async (tx) => {
     const resent = await recordResend(tx, deliveryId, outcome.ok);
     if (!resent) return undefined;
     await insertAttempt(tx, { ...record, attempt: resent.attempt });
@@ -219,7 +285,7 @@ export const recoverWebhook = async (
 ): Promise<TWebhookRecovery> => {
   const now = ctx.clock.now();
   const window = recoveryWindow(input, now);
-  return ctx.db.transaction(async (tx) => {
+  return withDeadlockRetry(ctx.db, async (tx) => {
     // Locked, so a re-activation at the same moment either sees these deliveries or happens before they are queued.
     const webhook = await findWebhook(tx, caller.clientId, webhookId, true);
     if (!webhook) throw notFound('Webhook');

@@ -7,7 +7,15 @@ import { ApiError } from '../../core/api-error.ts';
 import { bindRoute, type ModuleRoutes } from '../../http/route.ts';
 import { widgetSessionCookie } from '../../http/widget-session-cookie.ts';
 import { createWidgetSession, frameAncestorsFor, getWidgetSessionStatus } from './service.ts';
-import { assetFileFor, EMBED_SCRIPT_FILE, IMMUTABLE, isBuilt, sendBuiltFile, WIDGET_DIST_DIR } from './static-files.ts';
+import {
+  assetFileFor,
+  EMBED_SCRIPT_FILE,
+  IMMUTABLE,
+  isBuilt,
+  sendBuiltFile,
+  WIDGET_ASSETS_DIR,
+  WIDGET_DIST_DIR,
+} from './static-files.ts';
 
 const NOT_BUILT = 'The widget is not built on this instance: run `pnpm build` (pnpm start does it for you).';
 
@@ -45,8 +53,8 @@ const serveLoader = async (req: Request, res: Response, next: NextFunction) => {
 };
 
 /** `/widget/assets/<name>`: matched on the raw path (see `assetFileFor`), so a bad name is a 404, never a 500. */
-const serveAsset = async (req: Request, res: Response, next: NextFunction) => {
-  const file = assetFileFor(req.path.slice(1));
+const serveAsset = (assetsDir: string) => async (req: Request, res: Response, next: NextFunction) => {
+  const file = assetFileFor(req.path.slice(1), assetsDir);
   if (!file) return next();
   await sendBuiltFile(req, res, next, file, { cacheControl: IMMUTABLE });
 };
@@ -68,12 +76,16 @@ export const widgetRoutes = (ctx: AppContext): ModuleRoutes => {
 /** Whether a path is one widgetStaticRoutes serves (the app skips that router for every other request). */
 export const isWidgetFile = (path: string): boolean => path.startsWith('/widget/assets/') || path === '/embed.js';
 
-/** Static files need neither a principal nor a database: mounted before authentication and rate limiting. */
-export const widgetStaticRoutes = (): Router => {
+/**
+ * Static files need neither a principal nor a database: mounted before authentication and rate limiting.
+ * `assetsDir` is the widget build's assets/ folder; a test serves a build of its own.
+ */
+export const widgetStaticRoutes = (assetsDir = WIDGET_ASSETS_DIR): Router => {
   const router = Router();
+  const asset = serveAsset(assetsDir);
   // Hashed file names, served precompressed (built once by `pnpm build`), cached for a year.
   router.use('/widget/assets', (req, res, next) =>
-    req.method === 'GET' || req.method === 'HEAD' ? serveAsset(req, res, next) : next(),
+    req.method === 'GET' || req.method === 'HEAD' ? asset(req, res, next) : next(),
   );
   router.get('/embed.js', serveLoader);
   return router;

@@ -6,7 +6,11 @@ import type { NextFunction, Request, Response } from 'express';
 import { REPO_ROOT } from '../../lib/repo-root.ts';
 import { chooseEncoding, PRECOMPRESSED, type Precompressed } from './accept-encoding.ts';
 
-/** Where the built widget and loader live; `pnpm build` (run by `pnpm start` and `pnpm test`) writes them. */
+/**
+ * Where the built widget and loader live; `pnpm build` (run by `pnpm start` and `pnpm test`) writes them. A widget
+ * build adds its hashed assets beside those of the builds before it (apps/widget/scripts/publish-build.ts), so a
+ * frame loaded before a rebuild still gets the lazy chunks it asks for; index.html always names the newest.
+ */
 export const WIDGET_DIST_DIR = path.join(REPO_ROOT, 'apps/widget/dist');
 export const WIDGET_ASSETS_DIR = path.join(WIDGET_DIST_DIR, 'assets');
 export const EMBED_SCRIPT_FILE = path.join(REPO_ROOT, 'packages/embed/dist/embed.js');
@@ -24,8 +28,8 @@ const SUFFIX: Record<Precompressed, string> = { br: '.br', gzip: '.gz' };
  * precompressed files themselves are not addressable.
  */
 const ASSET_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}$/;
-export const assetFileFor = (name: string): string | undefined =>
-  ASSET_NAME.test(name) && !name.includes('..') && !/\.(?:br|gz)$/.test(name) ? path.join(WIDGET_ASSETS_DIR, name) : undefined;
+export const assetFileFor = (name: string, assetsDir = WIDGET_ASSETS_DIR): string | undefined =>
+  ASSET_NAME.test(name) && !name.includes('..') && !/\.(?:br|gz)$/.test(name) ? path.join(assetsDir, name) : undefined;
 
 const sizeOf = async (file: string): Promise<number | undefined> => {
   try {

@@ -17,6 +17,7 @@ import * as webhookRecovery from './migrations/017-webhook-recovery.ts';
 import * as offersProgram from './migrations/018-offers-program.ts';
 import * as auditCheckpoints from './migrations/019-audit-checkpoints.ts';
 import * as verificationSessionLookup from './migrations/020-verification-session-lookup.ts';
+import * as monitoringCadence from './migrations/023-monitoring-cadence.ts';
 
 /** Ordered, append-only. A migration never changes once released; add a new one instead. */
 export const MIGRATIONS: { version: string; sql: string }[] = [
@@ -38,6 +39,7 @@ export const MIGRATIONS: { version: string; sql: string }[] = [
   { version: '018-offers-program', sql: offersProgram.sql },
   { version: '019-audit-checkpoints', sql: auditCheckpoints.sql },
   { version: '020-verification-session-lookup', sql: verificationSessionLookup.sql },
+  { version: '023-monitoring-cadence', sql: monitoringCadence.sql },
 ];
 
 // Any fixed 64-bit number shared by every instance: whoever holds it migrates, the others wait.

@@ -83,7 +83,7 @@ const release = (clientId: string) =>
   admin.query(
     `update ${schema}.users set monitoring_anchor_at = now() - monitoring_period * $2::interval,
        monitoring_due_at = now(), monitoring_next_attempt_at = now() where client_id = $1`,
-    [clientId, `${config.MONITORING_INTERVAL / 1000} seconds`],
+    [clientId, `${(config.MONITORING_INTERVAL ?? 30 * 86_400_000) / 1000} seconds`],
   );
 const startWorkers = async (count: number, cap: number) => {
   const workers: WorkerProcess[] = [];
@@ -222,7 +222,7 @@ const report = (cycles: Cycle[]) => {
   // Steady state: a regular refresh every MONITORING_INTERVAL writes what the regular cycle wrote plus what a month's
   // differences add; retention then holds each table at rows per year × its retention age.
   const rate = monthlyAlertRate(300, new Date());
-  const refreshesPerYear = (365.25 * 86_400_000) / config.MONITORING_INTERVAL;
+  const refreshesPerYear = config.MONITORING_INTERVAL ? (365.25 * 86_400_000) / config.MONITORING_INTERVAL : 12;
   const ages = retentionAgesDays(config);
   const alerts = rate.diffAlerts + rate.scoreChanges;
   const measured = (t: Table) => regular.added[t].rows / USERS;

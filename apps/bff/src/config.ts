@@ -42,6 +42,18 @@ const duration = (fallback: string) =>
       return ms;
     });
 
+const optionalDuration = () =>
+  z
+    .string()
+    .optional()
+    .transform((value, zctx) => {
+      if (value === undefined || value.trim() === '') return undefined;
+      const m = /^\s*(\d+)\s*(ms|s|m|h|d)\s*$/.exec(value);
+      const ms = m ? Number(m[1]) * (UNIT_MS[m[2] ?? 's'] ?? 1000) : 0;
+      if (ms <= 0) zctx.addIssue({ code: 'custom', message: 'must be a duration such as 7d or 90s, or unset' });
+      return ms > 0 ? ms : undefined;
+    });
+
 /** Every setting an instance reads, with its default. The README's configuration table mirrors this. */
 export const ZConfig = z.object({
   APP_ENV: z.enum(['sandbox', 'production']).default('sandbox'),
@@ -155,8 +167,11 @@ export const ZConfig = z.object({
   VERIFICATION_SESSIONS_PER_DAY: positiveInt(5),
   /** `pnpm bureau`: the port the sandbox bureau listens on (127.0.0.1). */
   BUREAU_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
-  /** How often each monitored user's credit file is pulled and compared (the score, history and alerts). */
-  MONITORING_INTERVAL: duration('30d'),
+  /**
+   * Unset (production): each client's cadence, calendar months or weeks (modules/monitoring/cadence.ts). A duration
+   * fixes every user's period to it instead, for tests and benchmarks that need short periods.
+   */
+  MONITORING_INTERVAL: optionalDuration(),
   /** How often an idle worker looks for users whose refresh is due. */
   MONITORING_POLL_INTERVAL_MS: positiveInt(1_000),
   /** Users a worker claims at a time, and how many of them it refreshes at once. */

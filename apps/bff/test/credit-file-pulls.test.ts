@@ -113,7 +113,7 @@ describe('reads serve the file on record', () => {
 
   it('buys one file per monitoring period, whichever instance runs the job', async () => {
     const before = await pullsOf(userId);
-    advance(one.ctx.config.MONITORING_INTERVAL + DAY);
+    advance((one.ctx.config.MONITORING_INTERVAL as number) + DAY);
     await runMonitoringUntilIdle(two.ctx);
     await runMonitoringUntilIdle(one.ctx);
     expect(await pullsOf(userId)).toBe(before + 1);
@@ -133,7 +133,7 @@ describe('reads serve the file on record', () => {
     expect(attached.status, JSON.stringify(attached.body)).toBe(200);
     const start = Date.parse(created.body.data.frozenTime);
     const periods = 12;
-    const target = new Date(start + periods * one.ctx.config.MONITORING_INTERVAL + DAY).toISOString();
+    const target = new Date(start + periods * (one.ctx.config.MONITORING_INTERVAL as number) + DAY).toISOString();
     const advanced = await one.request('POST', `/v1/sandbox/clocks/${clockId}/advance`, { token, body: { frozenTime: target } });
     expect(advanced.status, JSON.stringify(advanced.body)).toBe(202);
     await runClockAdvancesUntilIdle(one.ctx);

@@ -18,7 +18,8 @@ let dispatcher: Dispatcher;
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  app = await startTestApp({ config: { WEBHOOK_CA_FILE: receiver.caFile } });
+  // The product's calendar months (no fixed interval), as a partner's clock runs them.
+  app = await startTestApp({ config: { WEBHOOK_CA_FILE: receiver.caFile, MONITORING_INTERVAL: '' } });
   client = await app.createClient();
   token = await app.token(client);
   const hook = await app.request('POST', '/v1/webhooks', {
@@ -101,7 +102,11 @@ describe('advancing a clock a year', () => {
     expect(attached.body.data.userCount).toBe(2);
 
     const start = new Date(clock.frozenTime);
-    const target = new Date(start.getTime() + 365 * DAY).toISOString();
+    // A calendar year later: the verification day's date a year on (the periods fall on it each month).
+    const lastDay = new Date(Date.UTC(start.getUTCFullYear() + 1, start.getUTCMonth() + 1, 0)).getUTCDate();
+    const target = new Date(
+      Date.UTC(start.getUTCFullYear() + 1, start.getUTCMonth(), Math.min(start.getUTCDate(), lastDay), 23, 59),
+    ).toISOString();
     const advance = await post(`/v1/sandbox/clocks/${clock.clockId}/advance`, { frozenTime: target });
     expect(advance.status, JSON.stringify(advance.body)).toBe(202);
     expect(advance.body.data).toMatchObject({ status: 'advancing', frozenTime: clock.frozenTime });
@@ -126,7 +131,7 @@ describe('advancing a clock a year', () => {
     expect(report.clocks).toBe(1);
     expect((await get(`/v1/sandbox/clocks/${clock.clockId}`)).body.data).toMatchObject({ status: 'ready', frozenTime: target });
 
-    // Twelve periods of 30 days fit in 365 days: one history point each, for the quiet file too.
+    // Twelve calendar months: one history point each, in twelve distinct months, for the quiet file too.
     expect((await historyOf(story)).pagination.total).toBe(before.story + 12);
     expect((await historyOf(quiet)).pagination.total).toBe(before.quiet + 12);
     expect(await eventsOf(story, 'score.updated')).toBe(13);

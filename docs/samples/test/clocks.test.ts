@@ -26,7 +26,10 @@ let worker: { stop(): Promise<void> };
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  app = await startTestApp({ config: { WEBHOOK_CA_FILE: receiver.caFile, MONITORING_POLL_INTERVAL_MS: '100' } });
+  // The product's calendar months (no fixed interval), as a partner's sandbox runs them.
+  app = await startTestApp({
+    config: { WEBHOOK_CA_FILE: receiver.caFile, MONITORING_POLL_INTERVAL_MS: '100', MONITORING_INTERVAL: '' },
+  });
   worker = startWorker(app.ctx);
 });
 afterAll(async () => {

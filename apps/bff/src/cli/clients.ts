@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { SCOPES, type Scope, WIDGET_DISCLOSURES, type WidgetDisclosure } from '@credit/contract';
 import { loadConfig } from '../config.ts';
+import { MONITORING_CADENCES, type MonitoringCadence } from '../core/principal.ts';
 import { migrate } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
 import { systemClock } from '../lib/clock.ts';
@@ -12,18 +13,20 @@ const USAGE = `Manage API clients (partners).
 
   pnpm clients create --name "First Bank" --email ops@firstbank.example [--scopes read,write,...]
                       [--embed-origins https://bank.example,...] [--ip-allowlist 203.0.113.0/24,...]
-                      [--widget-disclosure none|band|exact]
+                      [--widget-disclosure none|band|exact] [--monitoring-cadence monthly|weekly]
   pnpm clients list
   pnpm clients show <clientId>                 one client's settings
   pnpm clients rotate-secret <clientId>        new secret; every token of the old one is revoked
   pnpm clients update <clientId> [--name ..] [--email ..] [--scopes ..] [--embed-origins ..]
                       [--ip-allowlist ..|none] [--rate-limit-auth N|default] [--rate-limit-batch N|default]
                       [--rate-limit-user-ops N|default] [--widget-disclosure none|band|exact]
+                      [--monitoring-cadence monthly|weekly]
 
 Uses DATABASE_URL, or the embedded database in DATA_DIR (stop the server first: it holds that database).
 Scopes: ${SCOPES.join(', ')}.
 Widget disclosure: what the partner's page may learn about the score through widget events: ${WIDGET_DISCLOSURES.join(', ')}
-(default none; see docs/partner/disclosure.md). Secrets are printed once and stored only as hashes.`;
+(default none; see docs/partner/disclosure.md). Monitoring cadence: customers' files are refreshed each calendar month
+on the day of their first pull (default) or each week (docs/operator/monitoring.md). Secrets are printed once and stored only as hashes.`;
 
 const list = (value: string | undefined) =>
   value === undefined
@@ -41,6 +44,14 @@ const disclosure = (value: string | undefined): WidgetDisclosure | undefined => 
     throw new Error(`--widget-disclosure is one of ${WIDGET_DISCLOSURES.join(', ')}, not ${value}`);
   }
   return value as WidgetDisclosure;
+};
+
+const cadence = (value: string | undefined): MonitoringCadence | undefined => {
+  if (value === undefined) return undefined;
+  if (!(MONITORING_CADENCES as readonly string[]).includes(value)) {
+    throw new Error(`--monitoring-cadence is one of ${MONITORING_CADENCES.join(', ')}, not ${value}`);
+  }
+  return value as MonitoringCadence;
 };
 
 const limit = (value: string | undefined) => {
@@ -62,6 +73,7 @@ const describe = (c: ClientRecord) => ({
   ipAllowlist: c.ipAllowlist,
   rateLimits: c.rateLimits,
   widgetDisclosure: c.widgetDisclosure,
+  monitoringCadence: c.monitoringCadence,
   createdAt: c.createdAt.toISOString(),
 });
 
@@ -79,6 +91,7 @@ const run = async (argv: string[]) => {
       'rate-limit-batch': { type: 'string' },
       'rate-limit-user-ops': { type: 'string' },
       'widget-disclosure': { type: 'string' },
+      'monitoring-cadence': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -101,6 +114,7 @@ const run = async (argv: string[]) => {
         embedOrigins: list(values['embed-origins']),
         ipAllowlist: list(values['ip-allowlist']),
         widgetDisclosure: disclosure(values['widget-disclosure']),
+        monitoringCadence: cadence(values['monitoring-cadence']),
       });
       print({
         ...describe(client),
@@ -132,6 +146,7 @@ const run = async (argv: string[]) => {
           userOps: limit(values['rate-limit-user-ops']),
         },
         widgetDisclosure: disclosure(values['widget-disclosure']),
+        monitoringCadence: cadence(values['monitoring-cadence']),
       });
       print(describe(client));
     } else {

@@ -1,5 +1,9 @@
 import type { Scope, WidgetDisclosure } from '@credit/contract';
 
+/** How often a client's monitored customers are refreshed: calendar months (the default) or weeks. */
+export const MONITORING_CADENCES = ['monthly', 'weekly'] as const;
+export type MonitoringCadence = (typeof MONITORING_CADENCES)[number];
+
 /** A partner's API client as every layer sees it (the row lives in modules/clients). */
 export interface ClientRecord {
   id: string;
@@ -13,6 +17,7 @@ export interface ClientRecord {
   rateLimits: { auth: number | null; batch: number | null; userOps: number | null };
   /** What the host page may learn about the score through widget events (docs/partner/disclosure.md). */
   widgetDisclosure: WidgetDisclosure;
+  monitoringCadence: MonitoringCadence;
   isBootstrap: boolean;
   createdAt: Date;
 }

@@ -19,6 +19,7 @@ import * as auditCheckpoints from './migrations/019-audit-checkpoints.ts';
 import * as verificationSessionLookup from './migrations/020-verification-session-lookup.ts';
 import * as webhookHealth from './migrations/021-webhook-health.ts';
 import * as eventPositions from './migrations/022-event-positions.ts';
+import * as monitoringCadence from './migrations/023-monitoring-cadence.ts';
 
 /** Ordered, append-only. A migration never changes once released; add a new one instead. */
 export const MIGRATIONS: { version: string; sql: string }[] = [
@@ -42,6 +43,7 @@ export const MIGRATIONS: { version: string; sql: string }[] = [
   { version: '020-verification-session-lookup', sql: verificationSessionLookup.sql },
   { version: '021-webhook-health', sql: webhookHealth.sql },
   { version: '022-event-positions', sql: eventPositions.sql },
+  { version: '023-monitoring-cadence', sql: monitoringCadence.sql },
 ];
 
 // Any fixed 64-bit number shared by every instance: whoever holds it migrates, the others wait.

@@ -60,12 +60,19 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The suite runs its webhook receivers on this machine, as a developer does with `pnpm start`. */
+/**
+ * The suite runs its webhook receivers on this machine, as a developer does with `pnpm start`. Its monitoring tests
+ * step periods of a fixed 30 days; the calendar cadence of a real instance has its own tests (monitoring-calendar),
+ * which pass `MONITORING_INTERVAL: ''`.
+ */
 export const testConfig = (overrides: Partial<Record<keyof Config, string>> = {}): Config =>
-  loadConfig({ LOG_LEVEL: 'info', DATA_DIR: '/nonexistent', WEBHOOK_ALLOW_LOOPBACK_HTTP: 'true', ...overrides } as Record<
-    string,
-    string
-  >);
+  loadConfig({
+    LOG_LEVEL: 'info',
+    DATA_DIR: '/nonexistent',
+    WEBHOOK_ALLOW_LOOPBACK_HTTP: 'true',
+    MONITORING_INTERVAL: '30d',
+    ...overrides,
+  } as Record<string, string>);
 
 /** How a harness app starts: settings beside the suite's, and what it is given instead of the defaults. */
 export interface AppOptions {

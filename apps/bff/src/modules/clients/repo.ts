@@ -1,13 +1,13 @@
 import type { Scope, WidgetDisclosure } from '@credit/contract';
 import type { WriteTx } from '../../cache/invalidation.ts';
 import { clientTag } from '../../cache/read-cache.ts';
-import type { ClientRecord } from '../../core/principal.ts';
+import type { ClientRecord, MonitoringCadence } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
 
 export type { ClientRecord };
 
 export const CLIENT_COLUMNS = `c.id, c.name, c.environment, c.secret_hash, c.scopes, c.contact_email, c.embed_origins,
-  c.ip_allowlist, c.rate_limit_auth, c.rate_limit_batch, c.rate_limit_user_ops, c.widget_disclosure, c.is_bootstrap, c.created_at`;
+  c.ip_allowlist, c.rate_limit_auth, c.rate_limit_batch, c.rate_limit_user_ops, c.widget_disclosure, c.monitoring_cadence, c.is_bootstrap, c.created_at`;
 
 export type ClientRow = {
   id: string;
@@ -22,6 +22,7 @@ export type ClientRow = {
   rate_limit_batch: number | null;
   rate_limit_user_ops: number | null;
   widget_disclosure: WidgetDisclosure;
+  monitoring_cadence: MonitoringCadence;
   is_bootstrap: boolean;
   created_at: Date;
 };
@@ -37,6 +38,7 @@ export const toClient = (row: ClientRow): ClientRecord => ({
   ipAllowlist: row.ip_allowlist,
   rateLimits: { auth: row.rate_limit_auth, batch: row.rate_limit_batch, userOps: row.rate_limit_user_ops },
   widgetDisclosure: row.widget_disclosure,
+  monitoringCadence: row.monitoring_cadence,
   isBootstrap: row.is_bootstrap,
   createdAt: new Date(row.created_at),
 });
@@ -44,6 +46,14 @@ export const toClient = (row: ClientRow): ClientRecord => ({
 export const findClient = async (db: Queryable, id: string): Promise<ClientRecord | undefined> => {
   const { rows } = await db.query<ClientRow>(`select ${CLIENT_COLUMNS} from clients c where c.id = $1`, [id]);
   return rows[0] ? toClient(rows[0]) : undefined;
+};
+
+export const findMonitoringCadence = async (db: Queryable, id: string): Promise<MonitoringCadence> => {
+  const { rows } = await db.query<{ monitoring_cadence: MonitoringCadence }>(
+    'select monitoring_cadence from clients where id = $1',
+    [id],
+  );
+  return rows[0]?.monitoring_cadence ?? 'monthly';
 };
 
 export const findBootstrapClient = async (db: Queryable): Promise<ClientRecord | undefined> => {
@@ -68,6 +78,7 @@ export interface NewClient {
   embedOrigins: string[];
   ipAllowlist: string[];
   widgetDisclosure: WidgetDisclosure;
+  monitoringCadence: MonitoringCadence;
   isBootstrap: boolean;
   createdAt: Date;
 }
@@ -76,8 +87,8 @@ export interface NewClient {
 export const insertClient = async (db: Queryable, c: NewClient): Promise<boolean> => {
   const { rowCount } = await db.query(
     `insert into clients (id, name, environment, secret_hash, scopes, contact_email, embed_origins, ip_allowlist,
-       widget_disclosure, is_bootstrap, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) on conflict (id) do nothing`,
+       widget_disclosure, monitoring_cadence, is_bootstrap, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) on conflict (id) do nothing`,
     [
       c.id,
       c.name,
@@ -88,6 +99,7 @@ export const insertClient = async (db: Queryable, c: NewClient): Promise<boolean
       c.embedOrigins,
       c.ipAllowlist,
       c.widgetDisclosure,
+      c.monitoringCadence,
       c.isBootstrap,
       c.createdAt,
     ],
@@ -103,6 +115,7 @@ export interface ClientChanges {
   ipAllowlist?: string[];
   rateLimits?: Partial<ClientRecord['rateLimits']>;
   widgetDisclosure?: WidgetDisclosure;
+  monitoringCadence?: MonitoringCadence;
 }
 
 /** Changes a client; every instance drops its cached tokens of it, which carry its scopes, origins and limits. */
@@ -122,6 +135,7 @@ export const updateClient = async (tx: WriteTx, id: string, changes: ClientChang
   if (changes.rateLimits?.batch !== undefined) set('rate_limit_batch', changes.rateLimits.batch);
   if (changes.rateLimits?.userOps !== undefined) set('rate_limit_user_ops', changes.rateLimits.userOps);
   if (changes.widgetDisclosure !== undefined) set('widget_disclosure', changes.widgetDisclosure);
+  if (changes.monitoringCadence !== undefined) set('monitoring_cadence', changes.monitoringCadence);
   if (sets.length === 0) return Boolean(await findClient(tx, id));
   const { rowCount } = await tx.query(`update clients set ${sets.join(', ')} where id = $1`, params);
   tx.touches(clientTag(id));

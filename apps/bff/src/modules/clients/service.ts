@@ -1,7 +1,7 @@
 import { SCOPES, type Scope, WIDGET_DISCLOSURES, type WidgetDisclosure } from '@credit/contract';
 import { writeTransaction } from '../../cache/invalidation.ts';
-import { ENVIRONMENT_TAG } from '../../core/principal.ts';
-import type { Db } from '../../db/db.ts';
+import { ENVIRONMENT_TAG, MONITORING_CADENCES, type MonitoringCadence } from '../../core/principal.ts';
+import type { Db, Queryable } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { invalidCidrs } from '../../security/ip-allowlist.ts';
@@ -12,6 +12,7 @@ import {
   type ClientRecord,
   findBootstrapClient,
   findClient,
+  findMonitoringCadence,
   insertClient,
   listEmbedOriginPatterns,
   replaceClientSecret,
@@ -29,6 +30,7 @@ export interface CreateClientInput {
   ipAllowlist?: string[];
   /** What host pages may learn about the score through widget events; default `none`. */
   widgetDisclosure?: WidgetDisclosure;
+  monitoringCadence?: MonitoringCadence;
   id?: string;
   secret?: string;
   isBootstrap?: boolean;
@@ -56,6 +58,12 @@ const checkChanges = (changes: ClientChanges) => {
   if (changes.widgetDisclosure !== undefined && !(WIDGET_DISCLOSURES as readonly string[]).includes(changes.widgetDisclosure)) {
     throw new Error(`Unknown widget disclosure: ${changes.widgetDisclosure} (known: ${WIDGET_DISCLOSURES.join(', ')})`);
   }
+  if (
+    changes.monitoringCadence !== undefined &&
+    !(MONITORING_CADENCES as readonly string[]).includes(changes.monitoringCadence)
+  ) {
+    throw new Error(`Unknown monitoring cadence: ${changes.monitoringCadence} (known: ${MONITORING_CADENCES.join(', ')})`);
+  }
   for (const limit of Object.values(changes.rateLimits ?? {})) {
     if (limit !== null && limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
       throw new Error('Rate limits must be positive whole numbers');
@@ -78,6 +86,7 @@ export const createClient = async (
     ipAllowlist: input.ipAllowlist,
     embedOrigins: input.embedOrigins,
     widgetDisclosure: input.widgetDisclosure,
+    monitoringCadence: input.monitoringCadence,
   });
   const secret = input.secret ?? newClientSecret();
   const inserted = await insertClient(db, {
@@ -90,12 +99,16 @@ export const createClient = async (
     embedOrigins: input.embedOrigins ?? (environment === 'sandbox' ? LOCALHOST_ORIGINS : []),
     ipAllowlist: input.ipAllowlist ?? [],
     widgetDisclosure: input.widgetDisclosure ?? 'none',
+    monitoringCadence: input.monitoringCadence ?? 'monthly',
     isBootstrap: input.isBootstrap ?? false,
     createdAt: clock.now(),
   });
   if (!inserted) throw new Error(`Client ${id} already exists`);
   return { client: (await findClient(db, id)) as ClientRecord, secret };
 };
+
+/** How often the client's monitored customers are refreshed (its setting; monthly when unset). */
+export const clientMonitoringCadence = (db: Queryable, id: string): Promise<MonitoringCadence> => findMonitoringCadence(db, id);
 
 export const changeClient = async (db: Db, id: string, changes: ClientChanges): Promise<ClientRecord> => {
   checkChanges(changes);

@@ -100,7 +100,10 @@ export const insertScores = async (tx: Queryable, scores: NewScore[]): Promise<v
   );
 };
 
-/** History newest first, dated after `since`, from just below `beforeSeq` (the cursor). */
+/**
+ * History newest first, one point per calendar month (the month's last: a refresh now or a weekly period earlier in
+ * the month is replaced by what followed it), dated after `since`, from just below `beforeSeq` (the cursor).
+ */
 export const listScoresSince = async (
   db: Queryable,
   userId: string,
@@ -109,13 +112,17 @@ export const listScoresSince = async (
   beforeSeq: string | undefined,
 ): Promise<{ rows: StoredScore[]; total: number }> => {
   const { rows } = await db.query<ScoreRow>(
-    `select seq, score, score_date::text from score_history
-     where user_id = $1 and score_date > $2::date and ($3::bigint is null or seq < $3::bigint)
+    `select seq, score, score_date::text from (
+       select distinct on (date_trunc('month', score_date)) seq, score, score_date from score_history
+       where user_id = $1 and score_date > $2::date
+       order by date_trunc('month', score_date) desc, seq desc) months
+     where $3::bigint is null or seq < $3::bigint
      order by seq desc limit $4`,
     [userId, since, beforeSeq ?? null, limit],
   );
   const count = await db.query<{ n: number }>(
-    'select count(*)::int as n from score_history where user_id = $1 and score_date > $2::date',
+    `select count(distinct date_trunc('month', score_date))::int as n from score_history
+     where user_id = $1 and score_date > $2::date`,
     [userId, since],
   );
   return { rows: rows.map(toStored), total: Number(count.rows[0]?.n ?? 0) };

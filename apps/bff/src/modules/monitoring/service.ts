@@ -5,9 +5,10 @@ import type { CreditFileResult } from '../../bureau/provider.ts';
 import { userTag } from '../../cache/read-cache.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../core/api-error.ts';
-import type { Caller } from '../../core/principal.ts';
+import type { Caller, MonitoringCadence } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
 import { StatementBatch } from '../../db/statement-batch.ts';
+import { clientMonitoringCadence } from '../clients/service.ts';
 import { creditScoreOf, getCurrentScore, loadFileOnRecord, requireActiveUser } from '../credit/service.ts';
 import {
   type ClaimedUser,
@@ -29,9 +30,11 @@ import {
   writeUser,
 } from '../users/service.ts';
 import { commitPulledFile, type DropReason } from './apply-pull.ts';
+import { dueOfPeriod, nextDueAfter, type Schedule } from './cadence.ts';
 import { type SnapshotToSave, saveSnapshot } from './repo.ts';
 
 export { type ClaimedUser, dueOnClock } from '../users/service.ts';
+export { periodDays } from './cadence.ts';
 
 export type RefreshOutcome = 'refreshed' | 'frozen' | 'skipped' | 'failed';
 
@@ -63,18 +66,26 @@ const bureauOf = (ctx: AppContext) => {
   return ctx.bureau;
 };
 
-/** Steps from the last due date, not the anchor, so a MONITORING_INTERVAL change applies from each user's next period. */
-const dueOf = (ctx: AppContext, user: ClaimedUser) =>
-  user.monitoring_due_at
-    ? new Date(user.monitoring_due_at)
-    : new Date(new Date(user.monitoring_anchor_at).getTime() + user.monitoring_period * ctx.config.MONITORING_INTERVAL);
+const scheduleOf = (ctx: AppContext, cadence: MonitoringCadence, anchor: Date): Schedule => ({
+  cadence,
+  fixedIntervalMs: ctx.config.MONITORING_INTERVAL,
+  anchor: new Date(anchor),
+});
+
+/** Steps from the last due date, not the anchor, so a cadence change applies from each user's next period. */
+const dueOf = (user: ClaimedUser, schedule: Schedule) =>
+  user.monitoring_due_at ? new Date(user.monitoring_due_at) : dueOfPeriod(user.monitoring_period, schedule);
 
 /** When several periods are overdue (workers were down), one pull of today's file covers them all. */
 const periodsAt = (ctx: AppContext, user: ClaimedUser, now: Date) => {
-  const interval = ctx.config.MONITORING_INTERVAL;
-  const due = dueOf(ctx, user).getTime();
-  const overdue = Math.max(0, Math.floor((now.getTime() - due) / interval));
-  return { period: user.monitoring_period + overdue, nextDueAt: new Date(due + (overdue + 1) * interval) };
+  const schedule = scheduleOf(ctx, user.monitoring_cadence, user.monitoring_anchor_at);
+  let overdue = 0;
+  let nextDueAt = nextDueAfter(dueOf(user, schedule), schedule);
+  while (nextDueAt.getTime() <= now.getTime()) {
+    overdue += 1;
+    nextDueAt = nextDueAfter(nextDueAt, schedule);
+  }
+  return { period: user.monitoring_period + overdue, nextDueAt };
 };
 
 /** Refusals that the same request will get again (no file for this identity, an answer that breaks the contract). */
@@ -183,7 +194,8 @@ export const applyVerificationPull = async (
   const committed = await commitPulledFile(tx, ctx, user, { result, asOf: at, source: 'verification', pullId });
   if (committed.outcome === 'dropped') return;
   const firstPeriod = committed.state.monitoring_period === 0;
-  const next = { nextPeriod: 1, dueAt: new Date(at.getTime() + ctx.config.MONITORING_INTERVAL) };
+  const schedule = scheduleOf(ctx, await clientMonitoringCadence(tx, user.client_id), at);
+  const next = { nextPeriod: 1, dueAt: nextDueAfter(at, schedule) };
   if (committed.outcome === 'frozen') {
     if (firstPeriod) await completePeriod(tx, user.id, { ...next, refreshedAt: null, pausedReason: 'credit_frozen' });
     else await markFrozen(tx, user.id);

@@ -1,3 +1,4 @@
+import type { MonitoringCadence } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { IdentityRow, UserRow } from './repo.ts';
 
@@ -9,6 +10,8 @@ export interface ClaimedUser extends UserRow, IdentityRow {
   monitoring_anchor_at: Date;
   monitoring_attempts: number;
   consent_valid_until: Date | null;
+  /** The client's cadence (monthly or weekly), read with the claim so a period needs no second lookup. */
+  monitoring_cadence: MonitoringCadence;
   /** A due user without consent is claimed only to be put aside: nothing is pulled and no attempt is counted. */
   consented: boolean;
 }
@@ -16,7 +19,8 @@ export interface ClaimedUser extends UserRow, IdentityRow {
 const CLAIM_COLUMNS =
   'id, client_id, external_user_id, email, first_name, last_name, status, created_at, last_score_date::text, locked_until, ' +
   'monitoring_due_at, monitoring_last_at, monitoring_paused_reason, manual_refresh_at, manual_refresh_pending_until, ' +
-  'ssn_enc, date_of_birth_enc, address_enc, monitoring_period, monitoring_anchor_at, monitoring_attempts, consent_valid_until';
+  'ssn_enc, date_of_birth_enc, address_enc, monitoring_period, monitoring_anchor_at, monitoring_attempts, consent_valid_until, ' +
+  '(select monitoring_cadence from clients where clients.id = users.client_id) as monitoring_cadence';
 
 /**
  * SKIP LOCKED lets workers claim at once without taking each other's users; a worker that dies keeps its users only until

@@ -4,6 +4,7 @@ import { ApiError } from '../../core/api-error.ts';
 import { type Caller, tokenUser } from '../../core/principal.ts';
 import { type SealedWidgetSession, sealWidgetSession } from '../../security/widget-session.ts';
 import { isEmbedOriginOfAnyClient, originAllowed } from '../clients/service.ts';
+import { periodDays } from '../monitoring/service.ts';
 import { getMe } from '../users/service.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -52,7 +53,10 @@ export const createWidgetSession = async (
       consentTerms: {
         termsVersion: ctx.config.CONSENT_TERMS_VERSION,
         validityDays: Math.round(ctx.config.CONSENT_VALIDITY / DAY_MS),
-        refreshIntervalDays: Math.round(ctx.config.MONITORING_INTERVAL / DAY_MS),
+        refreshIntervalDays: periodDays({
+          cadence: principal.client.monitoringCadence,
+          fixedIntervalMs: ctx.config.MONITORING_INTERVAL,
+        }),
         partnerName: principal.client.name,
       },
     },

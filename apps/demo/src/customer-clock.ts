@@ -7,8 +7,28 @@
 import type { TSandboxClock, TUser } from '@credit/contract';
 import { type PartnerApi, PartnerApiError } from './partner-api.ts';
 
-/** A month is the monitoring interval's default, 30 days: one advance of a month runs one monitoring period. */
+/** About a month, for messages and checks; the advances themselves move in calendar months. */
 export const MONTH_MS = 30 * 86_400_000;
+
+/**
+ * Where an advance of `months` lands: the last moment of the calendar month `months - 1` after the customer's next
+ * refresh (monitoring runs each calendar month on one day of it), so "one month" runs exactly that refresh and "one
+ * year" the next twelve, whatever day of the month they fall on, unless the consent ends first. Without a next refresh (paused), months from the clock's time.
+ */
+export const advanceTarget = (
+  frozenTime: string,
+  nextRefreshAt: string | null,
+  months: number,
+  consentExpiresAt?: string,
+): Date => {
+  const from = new Date(Math.max(Date.parse(frozenTime), nextRefreshAt ? Date.parse(nextRefreshAt) : 0));
+  const monthsOn = nextRefreshAt && Date.parse(nextRefreshAt) >= Date.parse(frozenTime) ? months - 1 : months;
+  const endOfMonth = Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + monthsOn + 1, 1) - 1;
+  // A year's consent covers the first pull and eleven monthly refreshes: the demo stops a minute before it ends, so
+  // a press never lapses the customer's permission (the consent journey shows that on its own).
+  const consentEnd = consentExpiresAt ? Date.parse(consentExpiresAt) - 60_000 : Number.POSITIVE_INFINITY;
+  return new Date(Math.max(Date.parse(frozenTime) + 1, Math.min(endOfMonth, consentEnd)));
+};
 
 export interface ClockWait {
   /** Give up waiting for `ready` after this long. Default 90 s (24 months for 100 users take under a minute). */
@@ -77,14 +97,17 @@ export const customerClocks = (api: PartnerApi, wait: ClockWait = {}) => {
     const clock = await clockOf(customer, user.userId);
     const from = clock.frozenTime;
     const before = await api.currentScore(user.userId);
-    const advancing = await api.advanceClock(clock.clockId, new Date(Date.parse(from) + months * MONTH_MS));
+    const advancing = await api.advanceClock(
+      clock.clockId,
+      advanceTarget(from, user.monitoring.nextRefreshAt, months, await api.consentExpiresAt(user.userId)),
+    );
     const ready = await waitUntilReady(advancing);
     const [after, alerts] = await Promise.all([api.currentScore(user.userId), api.alertsSince(user.userId, from)]);
     return { clock: ready, from, before, after, alerts };
   };
 
   return {
-    /** Moves the customer's clock `months` × 30 days on and answers once every skipped period has run. */
+    /** Moves the customer's clock `months` calendar months on and answers once every skipped period has run. */
     advance(customer: string, months: number): ReturnType<typeof advance> {
       const previous = running.get(customer) ?? Promise.resolve();
       const next = previous.catch(() => undefined).then(() => advance(customer, months));

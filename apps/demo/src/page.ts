@@ -83,8 +83,8 @@ ${rows.map(([field, value]) => `      <tr><th scope="row">${field}</th><td><code
     <button type="button" id="sandbox-alert">Send a test alert</button>
   </div>
   <p>Or skip ahead in time: this customer lives on a sandbox test clock of their own
-  (<code>POST /v1/sandbox/clocks/{clockId}/advance</code>). A month runs one monthly refresh (30 days), a year
-  twelve, as the monitoring would have: a history point each, alerts for what changed, the new score. Every date
+  (<code>POST /v1/sandbox/clocks/{clockId}/advance</code>). A month runs the next monthly refresh, a year every
+  one up to a minute before the customer's one-year permission ends, as the monitoring would have: a history point each, alerts for what changed, the new score. Every date
   the widget shows is the clock's.</p>
   <div class="button-row">
     <button type="button" id="sandbox-advance-month">Advance one month</button>

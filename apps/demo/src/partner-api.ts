@@ -109,6 +109,14 @@ export class PartnerApi {
     );
   }
 
+  /** When the user's current consent ends (in the user's own time), or undefined when there is none. */
+  async consentExpiresAt(userId: string): Promise<string | undefined> {
+    const state = await this.attempt('The bank could not read the consent', (credit) =>
+      credit.call('getConsent', { params: { userId } }),
+    );
+    return state.current?.expiresAt;
+  }
+
   /** The current score, or null when there is none to read (a frozen file, say). */
   async currentScore(userId: string): Promise<number | null> {
     try {

@@ -15,7 +15,8 @@ let client: TestClient;
 let demo: DemoServer;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  // The product's calendar months (no fixed interval): the demo's advances move in them.
+  app = await startTestApp({ config: { MONITORING_INTERVAL: '' } });
   client = await app.createClient();
   demo = await startDemoServer({ host: '127.0.0.1', port: 0, apiUrl: app.url, clientId: client.id, clientSecret: client.secret });
 });
@@ -216,11 +217,17 @@ describe('the Maple Bank demo', () => {
       expect(year.status, await year.clone().text()).toBe(200);
       const second = (await year.json()) as any;
       expect(second.message).toMatch(/^One year later/);
-      // The same clock, found again, twelve months of 30 days on.
+      // The same clock, found again, twelve calendar months on, at a month's last moment (this customer's sandbox
+      // consent has no end; e2e/test/clock-advance.test.ts covers a one-year consent, where the year stops before it).
       expect(second.clock.clockId).toBe(first.clock.clockId);
-      expect(Date.parse(second.clock.frozenTime) - Date.parse(first.clock.frozenTime)).toBe(12 * MONTH_MS);
+      const [firstAt, secondAt] = [new Date(first.clock.frozenTime), new Date(second.clock.frozenTime)];
+      const monthsApart =
+        (secondAt.getUTCFullYear() - firstAt.getUTCFullYear()) * 12 + secondAt.getUTCMonth() - firstAt.getUTCMonth();
+      expect(monthsApart).toBe(12);
+      expect(new Date(secondAt.getTime() + 1).getUTCDate()).toBe(1);
       const end = await history();
       expect(end).toHaveLength(start.length + 13);
+      expect(new Set(end.map((point: { date: string }) => point.date.slice(0, 7))).size).toBe(end.length);
       // Dated in clock time: the newest point is the last period run, a year and a month after verification.
       expect(Date.parse(end[0].date)).toBeGreaterThan(Date.now() + 12 * MONTH_MS);
       const me = (await asUser(token, 'GET', '/v1/me')).body.data;

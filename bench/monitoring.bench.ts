@@ -12,7 +12,7 @@
  * cap runs only those. Workers are `ROLE=worker` instances of src/main.ts sharing the cap through REDIS_URL
  * (redis://127.0.0.1:6379/9). Per phase: users/s against the target (100,000 in 5 minutes), CPU per user of the
  * workers, the bureau and the workers' own PostgreSQL sessions, worker RSS, rows and bytes added per user; then the
- * rows per user held once retention keeps pace. Worker i runs on CPU i, the bureau and this process on the last CPU.
+ * rows per user held once retention keeps pace; then the triggers' cost, 1 % of the files reported changed. Worker i runs on CPU i, the bureau and this process on the last CPU.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -26,6 +26,7 @@ import { createClient } from '../apps/bff/src/modules/clients/service.ts';
 import { SIGNIFICANT_CHANGE } from '../apps/bff/src/modules/credit/score-change.ts';
 import { detectAlerts } from '../apps/bff/src/modules/monitoring/file-diff.ts';
 import { type FileSnapshot, snapshotOf } from '../apps/bff/src/modules/monitoring/file-snapshot.ts';
+import { intakeTriggers } from '../apps/bff/src/modules/monitoring/trigger-feed.ts';
 import { retentionAgesDays } from '../apps/bff/src/retention/policy.ts';
 import { seedMonitoredUsers } from '../apps/bff/test/helpers/seed-users.ts';
 import { CPUS, envInt, pin, verdict } from './common.ts';
@@ -163,6 +164,59 @@ const cycle = async (label: string, workers: WorkerProcess[], clientId: string, 
   };
 };
 
+/** The share of files a trigger phase reports changed: 1 % a day. */
+const TRIGGER_SHARE = 0.01;
+
+/**
+ * A day's triggers: 1 % of the client's users reported changed, taken in through the feed's own intake (as the worker
+ * stores a page it read), then pulled between periods. CPU per triggered pull, and per customer-day at that share.
+ */
+const triggerCycle = async (workers: WorkerProcess[], clientId: string) => {
+  const { rows } = await admin.query<{ id: string }>(`select id from ${schema}.users where client_id = $1 order by id limit $2`, [
+    clientId,
+    Math.max(1, Math.round(USERS * TRIGGER_SHARE)),
+  ]);
+  const workerCpu = () => workers.reduce((sum, w) => sum + (cpuMs(w.pid) ?? 0), 0);
+  const [workersBefore, bureauBefore] = [workerCpu(), cpuMs(bureau.pid) ?? 0];
+  const pgBefore = await backendCpu();
+  const started = Date.now();
+  const day = new Date().toISOString().slice(0, 10);
+  await db.transaction((tx) =>
+    intakeTriggers(
+      tx,
+      rows.map((row) => ({ id: `trg_bench_${row.id}_${day}`, reference: row.id, types: ['inquiry'], occurredOn: day })),
+      new Date(),
+    ),
+  );
+  for (;;) {
+    await sleep(250);
+    const left = await admin.query<{ n: number }>(
+      `select count(*)::int as n from ${schema}.users where client_id = $1 and trigger_due_at is not null`,
+      [clientId],
+    );
+    if ((left.rows[0]?.n ?? 0) === 0) break;
+    if (Date.now() - started > 600_000) throw new Error('triggered pulls still pending after 10 minutes');
+  }
+  const pulls = rows.length;
+  const perPull = {
+    workers: (workerCpu() - workersBefore) / pulls,
+    bureau: ((cpuMs(bureau.pid) ?? 0) - bureauBefore) / pulls,
+    postgres: ((await backendCpu()) - pgBefore) / pulls,
+  };
+  const total = perPull.workers + perPull.bureau + perPull.postgres;
+  console.log(
+    `\nTriggers: ${fmt(pulls)} files reported changed (${TRIGGER_SHARE * 100} % of ${fmt(USERS)}), pulled in ${fmt((Date.now() - started) / 1000, 1)} s: ` +
+      `${fmt(perPull.workers, 2)} + ${fmt(perPull.bureau, 2)} + ${fmt(perPull.postgres, 2)} = ${fmt(total, 2)} ms of CPU per triggered pull, ` +
+      `${fmt(total * TRIGGER_SHARE, 3)} ms per customer-day (${fmt(total * TRIGGER_SHARE * 30, 2)} ms per customer-month, on top of the period)`,
+  );
+};
+
+/** CPU so far of the workers' PostgreSQL sessions now connected (the trigger phase's sessions stay open throughout). */
+const backendCpu = async () => {
+  const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [schema]);
+  return rows.reduce((sum, { pid }) => sum + (cpuMs(pid) ?? 0), 0);
+};
+
 /**
  * What a month's file differences add per regular refresh: a bench cycle pulls every file as of today, so it finds
  * none. Replays `sample` ordinary sandbox identities over 12 month-ends through the job's own pure functions.
@@ -293,6 +347,7 @@ try {
     const two = await startWorkers(2, 100_000);
     cycles.push(await cycle('2 workers, first pull', two, secondClient, 0));
     cycles.push(await cycle('2 workers, regular', two, secondClient, 1));
+    await triggerCycle(two, secondClient);
     for (const w of two) await w.stop();
     twoWorkerRate = USERS / (cycles[1] as Cycle).seconds;
     report(cycles);

@@ -12,6 +12,7 @@ import { OperationTable } from './http/operation-table.ts';
 import { assignRequestId } from './http/request-id.ts';
 import { type ModuleRoutes, send } from './http/route.ts';
 import { securityHeaders } from './http/security-headers.ts';
+import { alertEmailRoutes } from './modules/alert-emails/routes.ts';
 import { alertRoutes } from './modules/alerts/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -103,6 +104,7 @@ export const moduleRoutes = (ctx: AppContext): ModuleRoutes[] => [
   monitoringRoutes(ctx),
   offerRoutes(ctx),
   alertRoutes(ctx),
+  alertEmailRoutes(ctx),
   verificationRoutes(ctx),
   sandboxRoutes(ctx),
   clockRoutes(ctx),

@@ -174,9 +174,13 @@ export const ZConfig = z.object({
   MONITORING_INTERVAL: optionalDuration(),
   /** How often an idle worker looks for users whose refresh is due. */
   MONITORING_POLL_INTERVAL_MS: positiveInt(1_000),
+  /** How often a worker reads the bureau's trigger feed (with BUREAU_URL): a changed file is pulled within this. */
+  TRIGGER_FEED_INTERVAL_MS: positiveInt(60_000),
   /** Users a worker claims at a time, and how many of them it refreshes at once. */
   MONITORING_BATCH_SIZE: positiveInt(200),
   MONITORING_CONCURRENCY: positiveInt(16),
+  /** Pulled periods committed in one transaction: fewer commits and round trips per customer. */
+  MONITORING_COMMIT_GROUP: positiveInt(25),
   /** How long a claim lasts: a worker that dies holding users loses them to another worker after this. */
   MONITORING_LEASE_SECONDS: positiveInt(120),
   /** Waits before retrying a period whose pull failed (bureau down, breaker open), growing per failure. */
@@ -216,6 +220,24 @@ export const ZConfig = z.object({
     .meta({ description: 'Sandbox only: port of the demo partner page (`off` disables it).' }),
   DEMO_HOST: z.string().default('localhost'),
   SMTP_FROM: z.string().default('Credit API <no-reply@credit.example>'),
+  /** Alert e-mails (docs/partner/alert-emails.md): waits before each of the five retries of an e-mail the mail server refused. */
+  ALERT_EMAIL_RETRY_SCHEDULE: z
+    .string()
+    .default('1m,5m,30m,2h,6h')
+    .transform((value, zctx) => {
+      const delays = parseRetrySchedule(value);
+      if (!delays) zctx.addIssue({ code: 'custom', message: 'must be five durations such as 1m,5m,30m,2h,6h' });
+      return delays ?? [];
+    }),
+  /** How often an idle worker looks for alert e-mails to send. */
+  ALERT_EMAIL_POLL_INTERVAL_MS: positiveInt(1_000),
+  /** Alert e-mails a worker claims at a time, and how many of them it hands to the mail server at once. */
+  ALERT_EMAIL_BATCH_SIZE: positiveInt(50),
+  ALERT_EMAIL_CONCURRENCY: positiveInt(4),
+  /** How long a claim lasts: a worker that dies holding e-mails loses them to another worker after this. */
+  ALERT_EMAIL_LEASE_SECONDS: positiveInt(120),
+  /** The mail server's limit for connecting, greeting and each silence within a hand-over. */
+  ALERT_EMAIL_SMTP_TIMEOUT_MS: positiveInt(20_000),
 });
 export type Config = z.infer<typeof ZConfig>;
 
@@ -253,6 +275,10 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
   if (config.APP_ENV === 'production' && config.BUREAU_URL && !isHttpsOrLoopback(config.BUREAU_URL)) {
     // Identity fields travel in these calls: only a bureau on this machine may be reached without TLS.
     throw new Error('In production BUREAU_URL must be https:// (or http:// to 127.0.0.1 / localhost)');
+  }
+  if (config.ALERT_EMAIL_SMTP_TIMEOUT_MS * 3 >= config.ALERT_EMAIL_LEASE_SECONDS * 1000) {
+    // A hand-over may wait out each of its three timeouts; the claim must outlast it, or another worker sends it too.
+    throw new Error('ALERT_EMAIL_LEASE_SECONDS must be longer than three times ALERT_EMAIL_SMTP_TIMEOUT_MS');
   }
   if (Boolean(config.TLS_CERT_FILE) !== Boolean(config.TLS_KEY_FILE)) {
     throw new Error('TLS_CERT_FILE and TLS_KEY_FILE must be set together');

@@ -1,9 +1,11 @@
 import type { AppContext } from './context.ts';
 import { deleteExpiredIdempotencyKeys } from './db/idempotency-keys.ts';
+import { startAlertEmails } from './modules/alert-emails/service.ts';
 import { deleteExpiredTokens } from './modules/auth/repo.ts';
 import { pruneUnusedClocks, startClockAdvances } from './modules/clocks/service.ts';
 import { eraseCreditData } from './modules/credit/service.ts';
 import { startMonitoring } from './modules/monitoring/scheduler.ts';
+import { startTriggerFeed } from './modules/monitoring/trigger-feed.ts';
 import { backfillOfferProfiles, eraseOfferData } from './modules/offers/service.ts';
 import { purgeDeletedUsers } from './modules/users/service.ts';
 import { startDispatcher } from './modules/webhooks/dispatcher.ts';
@@ -25,7 +27,7 @@ export const runHousekeeping = async (ctx: AppContext) => {
   return { purgedUsers, expiredKeys, expiredTokens, pruned, prunedClocks, offerProfiles };
 };
 
-/** The worker role: credit monitoring, webhook delivery, and housekeeping now and every PURGE_INTERVAL_SECONDS. */
+/** The worker role: credit monitoring, webhook delivery, alert e-mails, and housekeeping now and every PURGE_INTERVAL_SECONDS. */
 export const startWorker = (ctx: AppContext): { stop(): Promise<void> } => {
   const sweep = () =>
     runHousekeeping(ctx)
@@ -45,9 +47,13 @@ export const startWorker = (ctx: AppContext): { stop(): Promise<void> } => {
   const dispatcher = startDispatcher(ctx);
   const monitoring = startMonitoring(ctx);
   const clockAdvances = startClockAdvances(ctx);
+  const alertEmails = startAlertEmails(ctx);
+  const triggerFeed = startTriggerFeed(ctx);
   return {
     stop: async () => {
       clearInterval(timer);
+      await alertEmails.stop();
+      await triggerFeed?.stop();
       await clockAdvances.stop();
       await monitoring.stop();
       await dispatcher.stop();

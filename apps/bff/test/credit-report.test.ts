@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreditFile } from '../src/bureau/provider.ts';
 import { generateCreditFile } from '../src/bureau/sandbox/generate-file.ts';
 import { userTag } from '../src/cache/read-cache.ts';
+import { SeededRandom } from '../src/lib/seeded-random.ts';
 import { accountIdOf } from '../src/modules/credit/account-id.ts';
 import { openCreditFile, sealCreditFile } from '../src/modules/credit/file-on-record.ts';
 import { creditReportOf, maskName, maskStreet } from '../src/modules/credit/report.ts';
@@ -40,6 +41,265 @@ const monthBefore = (month: string, n: number) => {
   return new Date(Date.UTC(y, m - 1 - n, 1)).toISOString().slice(0, 7);
 };
 const LATE = new Set(['30', '60', '90', '120']);
+
+/** USPS Publication 28, appendix C1: each street suffix's primary name and its standard abbreviation. */
+const USPS_SUFFIXES: readonly (readonly [string, string])[] = [
+  ['ALLEY', 'ALY'],
+  ['ANNEX', 'ANX'],
+  ['ARCADE', 'ARC'],
+  ['AVENUE', 'AVE'],
+  ['BAYOU', 'BYU'],
+  ['BEACH', 'BCH'],
+  ['BEND', 'BND'],
+  ['BLUFF', 'BLF'],
+  ['BLUFFS', 'BLFS'],
+  ['BOTTOM', 'BTM'],
+  ['BOULEVARD', 'BLVD'],
+  ['BRANCH', 'BR'],
+  ['BRIDGE', 'BRG'],
+  ['BROOK', 'BRK'],
+  ['BROOKS', 'BRKS'],
+  ['BURG', 'BG'],
+  ['BURGS', 'BGS'],
+  ['BYPASS', 'BYP'],
+  ['CAMP', 'CP'],
+  ['CANYON', 'CYN'],
+  ['CAPE', 'CPE'],
+  ['CAUSEWAY', 'CSWY'],
+  ['CENTER', 'CTR'],
+  ['CENTERS', 'CTRS'],
+  ['CIRCLE', 'CIR'],
+  ['CIRCLES', 'CIRS'],
+  ['CLIFF', 'CLF'],
+  ['CLIFFS', 'CLFS'],
+  ['CLUB', 'CLB'],
+  ['COMMON', 'CMN'],
+  ['COMMONS', 'CMNS'],
+  ['CORNER', 'COR'],
+  ['CORNERS', 'CORS'],
+  ['COURSE', 'CRSE'],
+  ['COURT', 'CT'],
+  ['COURTS', 'CTS'],
+  ['COVE', 'CV'],
+  ['COVES', 'CVS'],
+  ['CREEK', 'CRK'],
+  ['CRESCENT', 'CRES'],
+  ['CREST', 'CRST'],
+  ['CROSSING', 'XING'],
+  ['CROSSROAD', 'XRD'],
+  ['CROSSROADS', 'XRDS'],
+  ['CURVE', 'CURV'],
+  ['DALE', 'DL'],
+  ['DAM', 'DM'],
+  ['DIVIDE', 'DV'],
+  ['DRIVE', 'DR'],
+  ['DRIVES', 'DRS'],
+  ['ESTATE', 'EST'],
+  ['ESTATES', 'ESTS'],
+  ['EXPRESSWAY', 'EXPY'],
+  ['EXTENSION', 'EXT'],
+  ['EXTENSIONS', 'EXTS'],
+  ['FALL', 'FALL'],
+  ['FALLS', 'FLS'],
+  ['FERRY', 'FRY'],
+  ['FIELD', 'FLD'],
+  ['FIELDS', 'FLDS'],
+  ['FLAT', 'FLT'],
+  ['FLATS', 'FLTS'],
+  ['FORD', 'FRD'],
+  ['FORDS', 'FRDS'],
+  ['FOREST', 'FRST'],
+  ['FORGE', 'FRG'],
+  ['FORGES', 'FRGS'],
+  ['FORK', 'FRK'],
+  ['FORKS', 'FRKS'],
+  ['FORT', 'FT'],
+  ['FREEWAY', 'FWY'],
+  ['GARDEN', 'GDN'],
+  ['GARDENS', 'GDNS'],
+  ['GATEWAY', 'GTWY'],
+  ['GLEN', 'GLN'],
+  ['GLENS', 'GLNS'],
+  ['GREEN', 'GRN'],
+  ['GREENS', 'GRNS'],
+  ['GROVE', 'GRV'],
+  ['GROVES', 'GRVS'],
+  ['HARBOR', 'HBR'],
+  ['HARBORS', 'HBRS'],
+  ['HAVEN', 'HVN'],
+  ['HEIGHTS', 'HTS'],
+  ['HIGHWAY', 'HWY'],
+  ['HILL', 'HL'],
+  ['HILLS', 'HLS'],
+  ['HOLLOW', 'HOLW'],
+  ['INLET', 'INLT'],
+  ['ISLAND', 'IS'],
+  ['ISLANDS', 'ISS'],
+  ['ISLE', 'ISLE'],
+  ['JUNCTION', 'JCT'],
+  ['JUNCTIONS', 'JCTS'],
+  ['KEY', 'KY'],
+  ['KEYS', 'KYS'],
+  ['KNOLL', 'KNL'],
+  ['KNOLLS', 'KNLS'],
+  ['LAKE', 'LK'],
+  ['LAKES', 'LKS'],
+  ['LAND', 'LAND'],
+  ['LANDING', 'LNDG'],
+  ['LANE', 'LN'],
+  ['LIGHT', 'LGT'],
+  ['LIGHTS', 'LGTS'],
+  ['LOAF', 'LF'],
+  ['LOCK', 'LCK'],
+  ['LOCKS', 'LCKS'],
+  ['LODGE', 'LDG'],
+  ['LOOP', 'LOOP'],
+  ['MALL', 'MALL'],
+  ['MANOR', 'MNR'],
+  ['MANORS', 'MNRS'],
+  ['MEADOW', 'MDW'],
+  ['MEADOWS', 'MDWS'],
+  ['MEWS', 'MEWS'],
+  ['MILL', 'ML'],
+  ['MILLS', 'MLS'],
+  ['MISSION', 'MSN'],
+  ['MOTORWAY', 'MTWY'],
+  ['MOUNT', 'MT'],
+  ['MOUNTAIN', 'MTN'],
+  ['MOUNTAINS', 'MTNS'],
+  ['NECK', 'NCK'],
+  ['ORCHARD', 'ORCH'],
+  ['OVAL', 'OVAL'],
+  ['OVERPASS', 'OPAS'],
+  ['PARK', 'PARK'],
+  ['PARKS', 'PARK'],
+  ['PARKWAY', 'PKWY'],
+  ['PARKWAYS', 'PKWY'],
+  ['PASS', 'PASS'],
+  ['PASSAGE', 'PSGE'],
+  ['PATH', 'PATH'],
+  ['PIKE', 'PIKE'],
+  ['PINE', 'PNE'],
+  ['PINES', 'PNES'],
+  ['PLACE', 'PL'],
+  ['PLAIN', 'PLN'],
+  ['PLAINS', 'PLNS'],
+  ['PLAZA', 'PLZ'],
+  ['POINT', 'PT'],
+  ['POINTS', 'PTS'],
+  ['PORT', 'PRT'],
+  ['PORTS', 'PRTS'],
+  ['PRAIRIE', 'PR'],
+  ['RADIAL', 'RADL'],
+  ['RAMP', 'RAMP'],
+  ['RANCH', 'RNCH'],
+  ['RAPID', 'RPD'],
+  ['RAPIDS', 'RPDS'],
+  ['REST', 'RST'],
+  ['RIDGE', 'RDG'],
+  ['RIDGES', 'RDGS'],
+  ['RIVER', 'RIV'],
+  ['ROAD', 'RD'],
+  ['ROADS', 'RDS'],
+  ['ROUTE', 'RTE'],
+  ['ROW', 'ROW'],
+  ['RUE', 'RUE'],
+  ['RUN', 'RUN'],
+  ['SHOAL', 'SHL'],
+  ['SHOALS', 'SHLS'],
+  ['SHORE', 'SHR'],
+  ['SHORES', 'SHRS'],
+  ['SKYWAY', 'SKWY'],
+  ['SPRING', 'SPG'],
+  ['SPRINGS', 'SPGS'],
+  ['SPUR', 'SPUR'],
+  ['SPURS', 'SPUR'],
+  ['SQUARE', 'SQ'],
+  ['SQUARES', 'SQS'],
+  ['STATION', 'STA'],
+  ['STRAVENUE', 'STRA'],
+  ['STREAM', 'STRM'],
+  ['STREET', 'ST'],
+  ['STREETS', 'STS'],
+  ['SUMMIT', 'SMT'],
+  ['TERRACE', 'TER'],
+  ['THROUGHWAY', 'TRWY'],
+  ['TRACE', 'TRCE'],
+  ['TRACK', 'TRAK'],
+  ['TRAFFICWAY', 'TRFY'],
+  ['TRAIL', 'TRL'],
+  ['TRAILER', 'TRLR'],
+  ['TUNNEL', 'TUNL'],
+  ['TURNPIKE', 'TPKE'],
+  ['UNDERPASS', 'UPAS'],
+  ['UNION', 'UN'],
+  ['UNIONS', 'UNS'],
+  ['VALLEY', 'VLY'],
+  ['VALLEYS', 'VLYS'],
+  ['VIADUCT', 'VIA'],
+  ['VIEW', 'VW'],
+  ['VIEWS', 'VWS'],
+  ['VILLAGE', 'VLG'],
+  ['VILLAGES', 'VLGS'],
+  ['VILLE', 'VL'],
+  ['VISTA', 'VIS'],
+  ['WALK', 'WALK'],
+  ['WALKS', 'WALK'],
+  ['WALL', 'WALL'],
+  ['WAY', 'WAY'],
+  ['WAYS', 'WAYS'],
+  ['WELL', 'WL'],
+  ['WELLS', 'WLS'],
+];
+const USPS_WORDS = new Set(USPS_SUFFIXES.flat());
+const isUspsSuffix = (word: string) => USPS_WORDS.has(word.replace(/\.$/, '').toUpperCase());
+const titleCase = (word: string) => word[0] + word.slice(1).toLowerCase();
+/** Street names built from words that are street types themselves, and from plain names. */
+const NAME_WORDS = [
+  'Court',
+  'Trail',
+  'Park',
+  'Loop',
+  'Way',
+  'Square',
+  'Lake',
+  'Hill',
+  'Mill',
+  'Ridge',
+  'Forest',
+  'Spring',
+  'Sunset',
+  'Maple',
+  'Cherry',
+  'Martin',
+  'Luther',
+  'King',
+  'Ocean',
+  'Willow',
+  'Élan',
+  "O'Neil",
+  'Saint-Jean',
+];
+const DIRECTIONALS = ['North', 'N', 'SW', 'East', 'W.'];
+const UNITS = [['Apt', '4B'], ['Unit', '12'], ['Ste', '300'], ['#5'], ['Apt', 'Court']];
+
+/**
+ * A street line as the test expects it masked: the word at `typeIndex` exactly as written; every other word its first
+ * character, then • for each further letter or digit (punctuation kept), so each word keeps its length.
+ */
+const expectedMaskOf = (street: string, typeIndex: number): string =>
+  street
+    .split(' ')
+    .map((word, i) => {
+      if (i === typeIndex) return word;
+      const [first = '', ...rest] = Array.from(word);
+      return first + rest.map((c) => (/[\p{L}\p{N}]/u.test(c) ? '•' : c)).join('');
+    })
+    .join(' ');
+const expectMaskedStreet = (street: string, masked: string, typeIndex: number) => {
+  expect(masked, street).toBe(expectedMaskOf(street, typeIndex));
+  expect(Array.from(masked), street).toHaveLength(Array.from(street).length);
+};
 
 /** Identities of ordinary sandbox files, with and without weak credit, so the checks meet varied files. */
 const IDENTITIES = [
@@ -182,20 +442,47 @@ describe('GET /v1/users/{userId}/credit-report', () => {
       if (employer.name.replace(/\s/g, '').length > employer.name.split(/\s+/).length) expect(text).not.toContain(employer.name);
     }
     expect(personalInformation.employers.map((e) => e.name).sort()).toEqual(file.employers.map((e) => maskName(e.name)).sort());
-    for (const { street } of personalInformation.addresses) {
-      // Each word: a first character and bullets, or a street type left readable.
-      for (const word of street.split(' ')) expect(word, street).toMatch(/^[\p{L}\p{N}][•.#-]*$|^[A-Z][a-z]*\.?$/u);
+    for (const address of file.reportedAddresses) {
+      // Sandbox lines are `number name type`: the type is the last word, and a USPS suffix.
+      const words = address.street.split(' ');
+      expect(isUspsSuffix(words.at(-1) ?? ''), address.street).toBe(true);
+      expectMaskedStreet(address.street, maskStreet(address.street), words.length - 1);
     }
   });
 
   it('masks the way a bank does', () => {
     expect(maskStreet('1234 Maple Street')).toBe('1••• M•••• Street');
+    expect(maskStreet('77 Sunset Trail Loop')).toBe('7• S••••• T•••• Loop');
+    expect(maskStreet('9 Court Park Way')).toBe('9 C•••• P••• Way');
+    expect(maskStreet('12 Court St Apt 4')).toBe('1• C•••• St A•• 4');
     expect(maskStreet('77 North Oak Ave')).toBe('7• N•••• O•• Ave');
     expect(maskStreet('12 Court St.')).toBe('1• C•••• St.');
     expect(maskStreet('500 Elm Rd Apt 4B')).toBe('5•• E•• Rd A•• 4•');
     expect(maskStreet('PO Box 99')).toBe('P• B•• 9•');
     expect(maskName('Contoso Ltd')).toBe('C•••••• L••');
     expect(maskName('Fabrikam Health')).toBe('F••••••• H•••••');
+  });
+
+  it('leaves only the final street type readable, over many streets whose names are street types too', () => {
+    const rng = new SeededRandom('street-masking-oracle');
+    const suffixForms = USPS_SUFFIXES.flatMap(([name, abbreviation]) => [
+      titleCase(name),
+      titleCase(abbreviation),
+      `${titleCase(abbreviation)}.`,
+      name,
+    ]);
+    for (let n = 0; n < 2000; n++) {
+      const houseNumber = String(rng.int(1, 99999));
+      const directional = rng.next() < 0.25 ? [rng.pick(DIRECTIONALS)] : [];
+      const name = Array.from({ length: rng.int(1, 3) }, () => rng.pick(NAME_WORDS));
+      const type = rng.pick(suffixForms);
+      const unit = rng.next() < 0.3 ? rng.pick(UNITS) : [];
+      const words = [houseNumber, ...directional, ...name, type, ...unit];
+      const street = words.join(' ');
+      const masked = maskStreet(street);
+      expectMaskedStreet(street, masked, 1 + directional.length + name.length);
+      expect(masked.split(' ')[0], street).toBe(houseNumber[0] + '•'.repeat(houseNumber.length - 1));
+    }
   });
 
   it('counts a closed card’s balance as still owed in both balances, and its line in neither', () => {

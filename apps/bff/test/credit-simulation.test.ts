@@ -1,4 +1,5 @@
 import {
+  MAX_SIMULATED_MONTHS,
   ratingForScore,
   SIMULATION_DISCLAIMER,
   type TCreditReport,
@@ -190,6 +191,72 @@ describe('POST /v1/users/{userId}/credit-score/simulations', () => {
     const shape = await simulate(userId, []);
     expect(shape.status).toBe(400);
     expect(shape.body.error?.details?.[0]?.field).toBe('actions');
+  });
+
+  it('pays down a closed card: its balance still counts toward utilization, so paying it lowers utilization', async () => {
+    const { userId, report } = users[0] as (typeof users)[number];
+    const card = openCards(report).find((a) => a.balance >= 2) as Account;
+    const closeOnly = await simulated(userId, [{ type: 'close_account', accountId: card.accountId }]);
+    const closedAndPaid = await simulated(userId, [
+      { type: 'close_account', accountId: card.accountId },
+      { type: 'pay_down_balance', accountId: card.accountId, amount: card.balance },
+    ]);
+    const utilization = (s: TSimulation) => s.factors.find((f) => f.code === 'CREDIT_UTILIZATION')?.after.score ?? -1;
+    expect(utilization(closedAndPaid)).toBeGreaterThan(utilization(closeOnly));
+    expect(closedAndPaid.simulatedScore).toBeGreaterThanOrEqual(closeOnly.simulatedScore);
+    // Paying more than the closed card owes is still refused, naming the amount.
+    const tooMuch = await simulate(userId, [
+      { type: 'close_account', accountId: card.accountId },
+      { type: 'pay_down_balance', accountId: card.accountId, amount: card.balance + 1 },
+    ]);
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.body.error?.details).toEqual([
+      { field: 'actions.1.amount', message: expect.stringMatching(/^must be at most the account's balance, \$/) },
+    ]);
+    // Every other action still needs an open account.
+    const missed = await simulate(userId, [
+      { type: 'close_account', accountId: card.accountId },
+      { type: 'miss_payment', accountId: card.accountId },
+    ]);
+    expect(missed.body.error?.details).toEqual([
+      { field: 'actions.1.accountId', message: 'is closed: a closed account can only have its balance paid down' },
+    ]);
+  });
+
+  it(`bounds pay_on_time to ${MAX_SIMULATED_MONTHS} months in all, across the actions of one simulation`, async () => {
+    const { userId } = users[0] as (typeof users)[number];
+    const simulations = counting.simulations();
+    const message = `pay_on_time months add up to more than ${MAX_SIMULATED_MONTHS} across the actions; a simulation looks at most ${MAX_SIMULATED_MONTHS} months ahead`;
+    const tenYears = await simulate(
+      userId,
+      Array.from({ length: 10 }, () => ({ type: 'pay_on_time', months: MAX_SIMULATED_MONTHS })),
+    );
+    expect(tenYears.status).toBe(400);
+    expect(tenYears.body.error?.code).toBe('VALIDATION_ERROR');
+    expect(tenYears.body.error?.details).toEqual([{ field: 'actions.1.months', message }]);
+    const oneOver = await simulate(userId, [
+      { type: 'pay_on_time', months: 10 },
+      { type: 'hard_inquiry' },
+      { type: 'pay_on_time', months: 14 },
+      { type: 'pay_on_time', months: 1 },
+    ]);
+    expect(oneOver.status).toBe(400);
+    expect(oneOver.body.error?.details).toEqual([{ field: 'actions.3.months', message }]);
+    expect(counting.simulations()).toBe(simulations);
+    // Exactly the bound, split over actions, is a simulation like any other.
+    const split = await simulated(userId, [
+      { type: 'pay_on_time', months: 10 },
+      { type: 'hard_inquiry' },
+      { type: 'pay_on_time', months: MAX_SIMULATED_MONTHS - 10 },
+    ]);
+    expect(split.currentScore).toBe((await scoreOf(userId)).score);
+    // The served OpenAPI says so where the actions are described.
+    const document = (await app.request('GET', '/openapi.json')).body as {
+      components: { schemas: Record<string, { properties?: Record<string, { description?: string }> }> };
+    };
+    expect(document.components.schemas.SimulationInput?.properties?.actions?.description).toContain(
+      `at most ${MAX_SIMULATED_MONTHS} months in all`,
+    );
   });
 
   it('is audited as a credit-data read, once per simulation answered', async () => {

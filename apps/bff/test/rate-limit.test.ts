@@ -44,6 +44,22 @@ describe('rate limits', () => {
     expect(tokenEndpoint.headers.get('x-ratelimit-limit')).toBe('100');
   });
 
+  it('dates X-RateLimit-Reset by the server’s clock, within the minute the window lasts', async () => {
+    const app = await start({ config: { RATE_LIMIT_USER_OPS_PER_MIN: '2' } });
+    const client = await app.createClient();
+    // A day ahead of the machine: the reset is a minute from the server's now, not from the machine's.
+    app.clock.advance(24 * 60 * 60_000);
+    const token = await app.token(client);
+    for (const expected of [200, 200, 429]) {
+      const res = await app.request('GET', '/v1/users', { token });
+      expect(res.status).toBe(expected);
+      const now = app.clock.now().getTime() / 1000;
+      const reset = Number(res.headers.get('x-ratelimit-reset'));
+      expect(reset).toBeGreaterThanOrEqual(Math.floor(now));
+      expect(reset).toBeLessThanOrEqual(Math.ceil(now) + 60);
+    }
+  });
+
   it('counts a user token in its customer’s own window and in its client’s, so the windows add up', async () => {
     const app = await start({ config: { RATE_LIMIT_USER_OPS_PER_MIN: '6', RATE_LIMIT_USER_TOKEN_PER_MIN: '3' } });
     const client = await app.createClient();

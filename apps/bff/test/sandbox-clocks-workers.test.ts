@@ -122,13 +122,22 @@ describe.skipIf(!usingPostgres)('two instances advancing clocks on one PostgreSQ
           clockId,
         ]),
       ).toBe(1);
-      for (const userId of users) {
-        expect(await historyOf(userId)).toBe((before.get(userId) ?? 0) + 12);
+      for (const [i, userId] of users.entries()) {
+        // Twelve periods, and for story 1001 a pull on each day its file changed between them (a trigger, at the day's
+        // start); the quiet 1002 never changes.
+        const triggered = await count(
+          `select count(*)::int as n from outbox_events where type = 'score.updated' and data->>'userId' = $1
+             and created_at = date_trunc('day', created_at)`,
+          [userId],
+        );
+        if (i % 2) expect(triggered).toBe(0);
+        else expect(triggered).toBeGreaterThan(0);
+        expect(await historyOf(userId)).toBe((before.get(userId) ?? 0) + 12 + triggered);
         expect(
           await count(`select count(*)::int as n from outbox_events where type = 'score.updated' and data->>'userId' = $1`, [
             userId,
           ]),
-        ).toBe(13);
+        ).toBe(13 + triggered);
         const alerts = await count('select count(*)::int as n from alerts where user_id = $1', [userId]);
         const alertEvents = await count(
           `select count(*)::int as n from outbox_events where type = 'alert.created' and data->>'userId' = $1`,

@@ -134,9 +134,25 @@ describe('advancing a clock a year', () => {
     // Twelve calendar months: one history point each, in twelve distinct months, for the quiet file too.
     expect((await historyOf(story)).pagination.total).toBe(before.story + 12);
     expect((await historyOf(quiet)).pagination.total).toBe(before.quiet + 12);
-    expect(await eventsOf(story, 'score.updated')).toBe(13);
+    // Every pull records a score: the quiet file is pulled at its periods only; the story's changes between periods are
+    // also pulled on their days (the bureau's triggers, at the day's start), and each such pull finds an alert.
+    expect(await eventsOf(quiet, 'score.updated')).toBe(13);
+    const updates = (
+      await app.db.query<{ created_at: Date }>(
+        `select created_at from outbox_events where type = 'score.updated' and data->>'userId' = $1`,
+        [story],
+      )
+    ).rows.map((row) => new Date(row.created_at).toISOString());
+    const triggered = updates.filter((at) => at.endsWith('T00:00:00.000Z'));
+    expect(updates.length - triggered.length).toBe(13);
+    expect(triggered.length).toBeGreaterThan(0);
 
     const alerts = await alertsOf(story);
+    for (const at of triggered)
+      expect(
+        alerts.some((alert) => alert.createdAt === at),
+        at,
+      ).toBe(true);
     expect(new Set(alerts.map((a) => a.type))).toEqual(new Set(ALERT_TYPES));
     expect(await alertsOf(quiet)).toEqual([]);
     expect(await eventsOf(quiet, 'alert.created')).toBe(0);

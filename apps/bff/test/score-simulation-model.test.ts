@@ -171,6 +171,35 @@ describe('sandbox score simulation', () => {
     expect(file).toEqual(copy);
   });
 
+  it('pays down a closed card with a balance, and the utilization it leaves is the one the balances and lines give', () => {
+    const asOf = new Date('2026-06-15T00:00:00Z');
+    const generated = generateCreditFile(subjectOf(3, '1234'), asOf);
+    const card = generated.tradelines.find((t) => t.kind === 'credit_card' && t.closedOn === null && t.balance >= 100);
+    if (!card) throw new Error('no open card with a balance');
+    // Closed on the file itself, as a bureau reports a card closed with money still owed on it.
+    const file: CreditFile = {
+      ...generated,
+      tradelines: generated.tradelines.map((t) => (t === card ? { ...t, status: 'closed', closedOn: '2026-05-01' } : t)),
+    };
+    const amount = Math.floor(card.balance / 2);
+    const after = simulateFile(file, asOf, [{ type: 'pay_down_balance', tradelineId: card.id, amount }]);
+    const cards = file.tradelines.filter((t) => t.kind === 'credit_card');
+    const owed = cards.reduce((sum, t) => sum + t.balance, 0) - amount;
+    const lines = cards.filter((t) => t.closedOn === null).reduce((sum, t) => sum + t.limitOrAmount, 0);
+    const utilization = creditFactors(after.file, after.asOf).find((f) => f.code === 'CREDIT_UTILIZATION');
+    const details = utilization?.code === 'CREDIT_UTILIZATION' ? utilization.details : undefined;
+    expect(details?.totalBalance).toBeCloseTo(owed, 2);
+    expect(details?.totalLimit).toBe(lines);
+    expect(details?.utilizationPercent).toBeCloseTo((owed / lines) * 100, 0);
+    const before = creditFactors(file, asOf).find((f) => f.code === 'CREDIT_UTILIZATION');
+    expect((before?.code === 'CREDIT_UTILIZATION' && before.details?.totalBalance) || 0).toBeCloseTo(owed + amount, 2);
+    expect(
+      sandboxSimulatedScore(file, asOf, [{ type: 'pay_down_balance', tradelineId: card.id, amount }]).simulatedScore,
+    ).toBeGreaterThanOrEqual(sandboxSimulatedScore(file, asOf, [{ type: 'hard_inquiry' }]).score);
+    // Every other action still wants an open account.
+    expect(() => simulateFile(file, asOf, [{ type: 'miss_payment', tradelineId: card.id }])).toThrowError(/^is closed/);
+  });
+
   it('scores a file with no account at all: paying on time and new credit keep every figure a number', () => {
     const asOf = new Date('2026-06-15T00:00:00Z');
     const file = { ...generateCreditFile(subjectOf(5, '1234'), asOf), tradelines: [] };

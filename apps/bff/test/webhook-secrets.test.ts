@@ -202,6 +202,19 @@ describe('rotating to a generated secret', () => {
     expect(() => new Webhook(oldSecret).verify(after.delivery.raw, after.headers)).toThrow();
   });
 
+  it('is documented with an optional body, as the server takes none', async () => {
+    const document = (await app.request('GET', '/openapi.json')).body as {
+      paths: Record<string, Record<string, { requestBody?: { required?: boolean; content: Record<string, unknown> } }>>;
+    };
+    const rotate = document.paths['/v1/webhooks/{webhookId}/rotate-secret']?.post?.requestBody;
+    expect(rotate?.content).toHaveProperty('application/json');
+    expect(rotate?.required ?? false).toBe(false);
+    // A body the create needs stays required.
+    expect(document.paths['/v1/webhooks']?.post?.requestBody?.required).toBe(true);
+    const { token, webhookId } = await subscribe();
+    expect((await app.request('POST', `/v1/webhooks/${webhookId}/rotate-secret`, { token })).status).toBe(200);
+  });
+
   it('to a chosen secret: not answered, both sign; `{}` generates; a bad secret or another client’s webhook is refused', async () => {
     // The clock may have moved on (above): the library reads the wall clock, so it reads the test clock's time.
     vi.useFakeTimers({ toFake: ['Date'] });

@@ -207,6 +207,73 @@ describe('recovering after an outage', () => {
     ).toEqual([eventId]);
   });
 
+  it('recovers only the event types the subscription receives now, not those it has since dropped', async () => {
+    const client = await app.createClient();
+    const token = await app.token(client);
+    const created = await app.request('POST', '/v1/webhooks', {
+      token,
+      body: { url: `${receiver.url}/${client.id}`, events: ['user.enrolled', 'user.deleted'], secret: SECRET },
+    });
+    expect(created.status).toBe(201);
+    const webhookId = created.body.data.webhookId as string;
+    answers.set(client.id, 500);
+    const since = new Date(app.clock.now().getTime() - MINUTE).toISOString();
+    const enrolled = await enrol(client);
+    const leaving = await enrol(client);
+    const leavingUser = (
+      await app.db.query<{ user_id: string }>("select data->>'userId' as user_id from outbox_events where id = $1", [leaving])
+    ).rows[0]?.user_id;
+    expect((await app.request('DELETE', `/v1/users/${leavingUser}`, { token: await app.currentToken(client) })).status).toBe(200);
+    const { rows } = await app.db.query<{ id: string }>(
+      "select id from outbox_events where type = 'user.deleted' and data->>'userId' = $1",
+      [leavingUser],
+    );
+    const deleted = rows[0]?.id as string;
+    eventsOf.set(deleted, client.id);
+    await runUntilNothingDue(client, webhookId);
+    expect(await statusOf(client, webhookId)).toBe('failed');
+    const failedFor = async () =>
+      (
+        await app.db.query<{ event_id: string; state: string }>(
+          'select event_id, state from webhook_deliveries where webhook_id = $1 order by event_id',
+          [webhookId],
+        )
+      ).rows;
+    expect((await failedFor()).filter((d) => d.state === 'failed').map((d) => d.event_id)).toEqual(
+      expect.arrayContaining([enrolled, leaving, deleted]),
+    );
+
+    // The partner stops listening to user.deleted, then recovers the outage.
+    answers.set(client.id, 200);
+    const current = await app.currentToken(client);
+    const patched = await app.request('PATCH', `/v1/webhooks/${webhookId}`, {
+      token: current,
+      body: { events: ['user.enrolled'], status: 'active' },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    const recovered = await app.request('POST', `/v1/webhooks/${webhookId}/recover`, { token: current, body: { since } });
+    expect(recovered.status).toBe(202);
+    expect(recovered.body.data).toMatchObject({ webhookId, queued: 2, status: 'active' });
+    await runUntilNothingDue(client, webhookId);
+
+    const received = acknowledged.filter((id) => eventsOf.get(id) === client.id);
+    expect(received.sort()).toEqual([enrolled, leaving].sort());
+    expect((await failedFor()).find((d) => d.event_id === deleted)?.state).toBe('failed');
+  });
+
+  it('answers the window it recovered: until as asked, and none when the window has no end', async () => {
+    const { client, webhookId } = await setup();
+    const token = await app.currentToken(client);
+    const now = app.clock.now().getTime();
+    const since = new Date(now - DAY).toISOString();
+    const open = await app.request('POST', `/v1/webhooks/${webhookId}/recover`, { token, body: { since } });
+    expect(open.status).toBe(202);
+    expect(open.body.data).toEqual({ webhookId, queued: 0, since, status: 'active' });
+    const until = '2030-01-01T00:00:00+00:00';
+    const bounded = await app.request('POST', `/v1/webhooks/${webhookId}/recover`, { token, body: { since, until } });
+    expect(bounded.body.data).toEqual({ webhookId, queued: 0, since, until: '2030-01-01T00:00:00.000Z', status: 'active' });
+  });
+
   it('answers 400 naming the field for a since in the future, more than 30 days back, or an until before it', async () => {
     const { client, webhookId } = await setup();
     const token = await app.currentToken(client);

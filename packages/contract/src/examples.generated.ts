@@ -198,7 +198,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
             "status": "active",
             "pausedReason": null,
             "lastRefreshedAt": "2026-04-16T14:30:00.000Z",
-            "nextRefreshAt": "2026-04-15T14:30:00.000Z",
+            "nextRefreshAt": "2026-04-16T14:30:00.000Z",
             "refreshAvailableAt": "2026-04-17T14:30:00.000Z"
           }
         },
@@ -2332,7 +2332,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         ],
         "pagination": {
           "hasMore": true,
-          "nextCursor": "eyJvZmZzZXQiOjJ9.20c734e29f797af12e0b8638d775a37a",
+          "nextCursor": "eyJvZmZzZXQiOjJ9.1a4912e584b9f00b3257bc5deadcce35",
           "total": 3
         },
         "meta": {
@@ -3313,7 +3313,6 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
           "webhookId": "wh_Ex4mple1aB3dE5fG7hJ9",
           "queued": 0,
           "since": "2026-04-15T14:30:00.000Z",
-          "until": "2026-04-16T14:30:00.000Z",
           "status": "active"
         },
         "meta": {
@@ -3364,7 +3363,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": {
           "webhookId": "wh_Ex4mple1aB3dE5fG7hJ9",
-          "secret": "whsec_vTFyaQ/aILdeC9LWsQHU0v1cBc7qZ7FsvaPv7A/M1+c=",
+          "secret": "whsec_zA8Db8IwpSy5x+1/BC1LVkTxaOVhqWb9JFQvXxfKI9g=",
           "previousSecretExpiresAt": "2026-04-17T14:30:00.000Z"
         },
         "meta": {
@@ -3927,8 +3926,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "termsVersion": "2026-11-25"
             },
             "occurredAt": "2026-03-16T14:30:00.000Z",
-            "previousHash": "82b332fc2e88efc80bc4abcae91051ab5aa0316717f4602f2209281f1f084af7",
-            "hash": "27141a90116e27664e09dc24034c99d6eea0dec0af8137e76b7baf5e479fffaa"
+            "previousHash": "1048df5497f8fc3ae02f4cc95b261fbb45ffaf33a28941bce2ea66e8b6bfccd0",
+            "hash": "4e64961bad3d6aa0cf7ac18d563091fdb262fff92c37ee043714f23dd5a0aec9"
           },
           {
             "eventId": "aud_Ex4mple6aB3dE5fG7hJ9",
@@ -3946,8 +3945,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "termsVersion": "2026-11-25"
             },
             "occurredAt": "2026-03-16T14:30:00.000Z",
-            "previousHash": "ad0525b459bdf092638a532a9cba852afd9263feeebf56c299eca519f5122e95",
-            "hash": "929e00b9a755b193f2ecdc480611c4d5a35853e73ae8a240619a3656f2831d1c"
+            "previousHash": "69bbdd490d0927bf169e841c6e6133aa34a439eab64df99f7821fae6076c9f3a",
+            "hash": "c3e86864e84be6d27f5bc42fe883d1441de1ada117a33aed4c1d303f71dda727"
           }
         ],
         "pagination": {

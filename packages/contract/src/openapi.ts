@@ -150,7 +150,8 @@ const registerOperation = (registry: OpenAPIRegistry, op: Operation) => {
       headers: op.idempotent ? [idempotencyKeyHeader] : undefined,
       body: op.request.body
         ? {
-            required: true,
+            // The server reads no body as `{}`, so a body is required exactly when `{}` is refused.
+            required: !op.request.body.safeParse({}).success,
             content: { [op.request.bodyType ?? 'application/json']: { schema: op.request.body, ...requestExample } },
           }
         : undefined,

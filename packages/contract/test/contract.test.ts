@@ -119,6 +119,7 @@ describe('ratingForScore', () => {
 
 const who = { userId: 'usr_8fQ2kZ1mW4xL9pR3', externalUserId: 'cust-001234' };
 const at = '2026-01-15T10:30:00.000Z';
+const alertEmail = { ...who, emailId: 'eml_3Kd8sW2nQ7xV5bT1', mode: 'each', alertIds: ['alt_9Tq1wE4rY6uI2oP8'], alertCount: 1 };
 const SAMPLE_DATA = {
   'user.enrolled': { ...who, email: 'jane.doe@example.com', status: 'pending_verification' },
   'user.verified': { ...who, verifiedAt: at },
@@ -129,6 +130,9 @@ const SAMPLE_DATA = {
     ...who,
     alert: { alertId: 'alt_9Tq1wE4rY6uI2oP8', type: 'score_change', title: 'Up 14', message: 'm', severity: 'info' },
   },
+  'alert.email.sent': { ...alertEmail, attempts: 1, sentAt: at },
+  'alert.email.suppressed': { ...alertEmail, reason: 'consent_withdrawn' },
+  'alert.email.failed': { ...alertEmail, attempts: 6, lastError: 'ECONNECTION' },
   'offer.clicked': {
     ...who,
     offerId: 'off_cc7BlueCash01',
@@ -155,7 +159,7 @@ const SAMPLE_DATA = {
 describe('event envelopes', () => {
   const envelope = (type: string, data: unknown) => ({ id: 'evt_7Yu9iO1pA3sD5fG7', type, createdAt: at, data });
 
-  it('has a data schema for each of the 10 event types', () => {
+  it('has a data schema for each of the 13 event types', () => {
     expect(Object.keys(EVENT_DATA_SCHEMAS).sort()).toEqual(Object.keys(SAMPLE_DATA).sort());
   });
 

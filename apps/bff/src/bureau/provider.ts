@@ -176,6 +176,46 @@ export interface PullOptions extends BureauCallOptions {
    * died between the bureau's answer and the commit.
    */
   pullId?: string;
+  /** Keeps the file in the bureau's trigger monitoring under the subject's reference (a monitored customer's pulls). */
+  monitor?: boolean;
+}
+
+/** The changes on a monitored file a bureau reports the day they happen. */
+export const TRIGGER_TYPES = [
+  'inquiry',
+  'new_account',
+  'closed_account',
+  'late_payment',
+  'address_change',
+  'fraud_alert',
+  'active_duty_alert',
+] as const;
+export type TriggerType = (typeof TRIGGER_TYPES)[number];
+
+/** One reported change: `reference` is the platform's user id given with the pull that put the file under monitoring. */
+export interface BureauTrigger {
+  /** The bureau's id for the trigger: the same change read twice has the same id. */
+  id: string;
+  reference: string;
+  types: TriggerType[];
+  /** YYYY-MM-DD: the day the change reached the file. */
+  occurredOn: string;
+}
+
+export interface TriggerPage {
+  triggers: BureauTrigger[];
+  /** Where the next read starts; the same as the one given when nothing is new. */
+  cursor: string | null;
+}
+
+/**
+ * The bureau's trigger feed, read with a cursor: it keeps the triggers, so a reader that was down misses none, and the
+ * platform reads at its own pace, within its share of the bureau's cap.
+ */
+export interface TriggerFeed {
+  read(after: string | null, limit: number, options?: BureauCallOptions): Promise<TriggerPage>;
+  /** Ends trigger monitoring of these files (the customer deleted, unverified or without consent). */
+  stop(references: string[], options?: BureauCallOptions): Promise<void>;
 }
 
 /**
@@ -201,6 +241,13 @@ export interface BureauProvider {
     actions: SimulationAction[],
     options?: BureauCallOptions,
   ): Promise<SimulatedScore>;
+  /** Bureaus that report changes on monitored files the same day. */
+  readonly triggers?: TriggerFeed;
+  /**
+   * Sandbox only: the next day after `after` on which this file changes as a trigger would report, from the sandbox's own
+   * calendar of monthly events; a pull then schedules that day's trigger itself, on real time and on test clocks alike.
+   */
+  nextFileChange?(subject: CreditSubject, after: Date): Promise<{ on: string; types: TriggerType[] } | null>;
   /** Sandbox only: whether identity verification must fail for this subject (ssn `9999`). */
   alwaysFailsVerification?(subject: CreditSubject): boolean;
   /** Releases what the adapter holds (the HTTP bureau's keep-alive connections); called once, on shutdown. */

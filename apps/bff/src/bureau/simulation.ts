@@ -56,12 +56,18 @@ export const simulateFile = (file: CreditFile, asOf: Date, actions: SimulationAc
   let day = asOf;
   let opened = 0;
 
-  const openAccount = (index: number, required: 'credit_card' | 'any'): Tradeline => {
+  const accountOf = (index: number): Tradeline => {
     const action = actions[index] as { tradelineId: string };
     const account = tradelines.find((t) => t.id === action.tradelineId);
     if (!account) throw new SimulationActionError(index, 'tradelineId', 'is not an account on this credit report');
-    if (account.closedOn !== null)
-      throw new SimulationActionError(index, 'tradelineId', 'is closed: only an open account can be changed');
+    return account;
+  };
+
+  const openAccount = (index: number, required: 'credit_card' | 'any'): Tradeline => {
+    const account = accountOf(index);
+    if (account.closedOn !== null) {
+      throw new SimulationActionError(index, 'tradelineId', 'is closed: a closed account can only have its balance paid down');
+    }
     if (required === 'credit_card' && account.kind !== 'credit_card') {
       throw new SimulationActionError(index, 'tradelineId', 'is not a credit card: only a card has a credit line to raise');
     }
@@ -92,7 +98,8 @@ export const simulateFile = (file: CreditFile, asOf: Date, actions: SimulationAc
   actions.forEach((action, index) => {
     switch (action.type) {
       case 'pay_down_balance': {
-        const account = openAccount(index, 'any');
+        // Closed or open: a closed card's balance is still owed and still counts toward utilization.
+        const account = accountOf(index);
         if (account.balance <= 0) throw new SimulationActionError(index, 'tradelineId', 'has no balance to pay down');
         if (action.amount > account.balance) {
           throw new SimulationActionError(index, 'amount', `must be at most the account's balance, ${usd(account.balance)}`);

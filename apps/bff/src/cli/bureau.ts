@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { startBureauServer } from '../bureau/http/server.ts';
 import { SandboxBureau } from '../bureau/sandbox/sandbox-bureau.ts';
+import { SandboxTriggerLog } from '../bureau/sandbox/trigger-log.ts';
 import { ZConfig } from '../config.ts';
+import { systemClock } from '../lib/clock.ts';
 
 /**
  * `pnpm bureau`: the sandbox's deterministic bureau as a separate HTTP service speaking the bureau JSON
@@ -13,7 +15,8 @@ const main = async () => {
   if (!settings.success) throw new Error(settings.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   const apiKey = settings.data.BUREAU_API_KEY ?? `bk_sandbox_${randomBytes(18).toString('base64url')}`;
   const server = await startBureauServer({
-    provider: new SandboxBureau(),
+    // Real time: the feed reports each monitored file's changes on the day they happen.
+    provider: new SandboxBureau({ triggerLog: new SandboxTriggerLog(() => systemClock.now()) }),
     apiKey,
     port: settings.data.BUREAU_PORT,
     // One line per call, never its body: the body is a person's identity.
@@ -23,6 +26,7 @@ const main = async () => {
     [
       'Sandbox bureau (deterministic synthetic files, the bureau JSON contract) is running.',
       `  URL:      ${server.url}`,
+      `  Triggers: POST ${server.url}/v1/triggers (monitored files' changes, read with a cursor)`,
       `  API key:  ${apiKey}${settings.data.BUREAU_API_KEY ? '   (from BUREAU_API_KEY)' : '   (new at every start; set BUREAU_API_KEY to keep one)'}`,
       '',
       'Point a production-mode instance at it:',

@@ -7,20 +7,40 @@ import { openDatabase } from '../db/open.ts';
 import { systemClock } from '../lib/clock.ts';
 import type { ClientRecord } from '../modules/clients/repo.ts';
 import { findClient, listClients } from '../modules/clients/repo.ts';
-import { changeClient, createClient, rotateClientSecret } from '../modules/clients/service.ts';
+import {
+  ALERT_EMAIL_MODES,
+  type AlertEmailMode,
+  type AlertEmailSettings,
+  type ClientAlertEmailSettings,
+  changeClient,
+  clientAlertEmailSettings,
+  createClient,
+  listAlertEmailSettings,
+  rotateClientSecret,
+} from '../modules/clients/service.ts';
 
 const USAGE = `Manage API clients (partners).
 
   pnpm clients create --name "First Bank" --email ops@firstbank.example [--scopes read,write,...]
                       [--embed-origins https://bank.example,...] [--ip-allowlist 203.0.113.0/24,...]
                       [--widget-disclosure none|band|exact] [--monitoring-cadence monthly|weekly]
+                      [alert e-mail settings, below]
   pnpm clients list
   pnpm clients show <clientId>                 one client's settings
   pnpm clients rotate-secret <clientId>        new secret; every token of the old one is revoked
   pnpm clients update <clientId> [--name ..] [--email ..] [--scopes ..] [--embed-origins ..]
                       [--ip-allowlist ..|none] [--rate-limit-auth N|default] [--rate-limit-batch N|default]
                       [--rate-limit-user-ops N|default] [--widget-disclosure none|band|exact]
-                      [--monitoring-cadence monthly|weekly]
+                      [--monitoring-cadence monthly|weekly] [alert e-mail settings, below]
+
+Alert e-mails to the client's customers, under the bank's name (docs/partner/alert-emails.md):
+  --alert-emails on|off                 off by default; on needs --alert-email-link and --alert-email-reply-to
+  --alert-email-link https://…          the bank's page that shows the widget, where each e-mail sends the customer
+  --alert-email-reply-to help@bank…     where customers' replies go
+  --alert-email-name "First Bank"       the sender's display name (default: the client's name; none: back to it)
+  --alert-email-logo https://…/logo.png the logo at the top of the e-mail (none: no logo)
+  --alert-email-color '#0b5cad'         the brand colour of the header line and the button (none: the default)
+  --alert-email-mode each|daily_digest  an e-mail per alert (default), or one a day per customer with the count
 
 Uses DATABASE_URL, or the embedded database in DATA_DIR (stop the server first: it holds that database).
 Scopes: ${SCOPES.join(', ')}.
@@ -62,8 +82,51 @@ const limit = (value: string | undefined) => {
   return n;
 };
 
+const onOff = (value: string | undefined): boolean | undefined => {
+  if (value === undefined) return undefined;
+  if (value !== 'on' && value !== 'off') throw new Error(`--alert-emails is on or off, not ${value}`);
+  return value === 'on';
+};
+
+/** A setting that `none` clears. */
+const clearable = (value: string | undefined): string | null | undefined => (value === 'none' ? null : value);
+
+const alertEmailMode = (value: string | undefined): AlertEmailMode | undefined => {
+  if (value === undefined) return undefined;
+  if (!(ALERT_EMAIL_MODES as readonly string[]).includes(value)) {
+    throw new Error(`--alert-email-mode is one of ${ALERT_EMAIL_MODES.join(', ')}, not ${value}`);
+  }
+  return value as AlertEmailMode;
+};
+
+/** The alert e-mail flags given, or undefined when none is. */
+const alertEmailChanges = (values: Record<string, string | boolean | undefined>): Partial<AlertEmailSettings> | undefined => {
+  const text = (flag: string) => values[flag] as string | undefined;
+  const changes: Partial<AlertEmailSettings> = {
+    enabled: onOff(text('alert-emails')),
+    displayName: clearable(text('alert-email-name')),
+    logoUrl: clearable(text('alert-email-logo')),
+    brandColor: clearable(text('alert-email-color')),
+    replyTo: clearable(text('alert-email-reply-to')),
+    linkUrl: clearable(text('alert-email-link')),
+    mode: alertEmailMode(text('alert-email-mode')),
+  };
+  return Object.values(changes).some((value) => value !== undefined) ? changes : undefined;
+};
+
+const describeAlertEmails = (s: ClientAlertEmailSettings | undefined) =>
+  s && {
+    enabled: s.enabled,
+    mode: s.mode,
+    displayName: s.displayName ?? s.clientName,
+    replyTo: s.replyTo,
+    linkUrl: s.linkUrl,
+    logoUrl: s.logoUrl,
+    brandColor: s.brandColor,
+  };
+
 /** What operators see: never the secret hash. */
-const describe = (c: ClientRecord) => ({
+const describe = (c: ClientRecord, alertEmails?: ClientAlertEmailSettings) => ({
   clientId: c.id,
   name: c.name,
   environment: c.environment,
@@ -74,6 +137,7 @@ const describe = (c: ClientRecord) => ({
   rateLimits: c.rateLimits,
   widgetDisclosure: c.widgetDisclosure,
   monitoringCadence: c.monitoringCadence,
+  alertEmails: describeAlertEmails(alertEmails),
   createdAt: c.createdAt.toISOString(),
 });
 
@@ -92,6 +156,13 @@ const run = async (argv: string[]) => {
       'rate-limit-user-ops': { type: 'string' },
       'widget-disclosure': { type: 'string' },
       'monitoring-cadence': { type: 'string' },
+      'alert-emails': { type: 'string' },
+      'alert-email-name': { type: 'string' },
+      'alert-email-logo': { type: 'string' },
+      'alert-email-color': { type: 'string' },
+      'alert-email-reply-to': { type: 'string' },
+      'alert-email-link': { type: 'string' },
+      'alert-email-mode': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -105,6 +176,7 @@ const run = async (argv: string[]) => {
   try {
     await migrate(db);
     const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    const described = async (client: ClientRecord) => describe(client, await clientAlertEmailSettings(db, client.id));
     if (command === 'create') {
       if (!values.name || !values.email) throw new Error('create needs --name and --email');
       const { client, secret } = await createClient(db, systemClock, config.APP_ENV, {
@@ -115,19 +187,21 @@ const run = async (argv: string[]) => {
         ipAllowlist: list(values['ip-allowlist']),
         widgetDisclosure: disclosure(values['widget-disclosure']),
         monitoringCadence: cadence(values['monitoring-cadence']),
+        alertEmails: alertEmailChanges(values),
       });
       print({
-        ...describe(client),
+        ...(await described(client)),
         clientSecret: secret,
         note: `The secret is shown only now. Consumers read the name in the consent text and the widget; change it with: pnpm clients update ${client.id} --name "…"`,
       });
     } else if (command === 'list') {
-      print((await listClients(db)).map(describe));
+      const settings = await listAlertEmailSettings(db);
+      print((await listClients(db)).map((client) => describe(client, settings.get(client.id))));
     } else if (command === 'show') {
       if (!clientId) throw new Error('show needs a client id');
       const client = await findClient(db, clientId);
       if (!client) throw new Error(`No client ${clientId}`);
-      print(describe(client));
+      print(await described(client));
     } else if (command === 'rotate-secret') {
       if (!clientId) throw new Error('rotate-secret needs a client id');
       const { secret, revokedTokens } = await rotateClientSecret(db, systemClock, clientId);
@@ -147,8 +221,9 @@ const run = async (argv: string[]) => {
         },
         widgetDisclosure: disclosure(values['widget-disclosure']),
         monitoringCadence: cadence(values['monitoring-cadence']),
+        alertEmails: alertEmailChanges(values),
       });
-      print(describe(client));
+      print(await described(client));
     } else {
       throw new Error(`Unknown command "${command}". Run with --help.`);
     }

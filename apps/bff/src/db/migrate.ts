@@ -20,6 +20,9 @@ import * as verificationSessionLookup from './migrations/020-verification-sessio
 import * as webhookHealth from './migrations/021-webhook-health.ts';
 import * as eventPositions from './migrations/022-event-positions.ts';
 import * as monitoringCadence from './migrations/023-monitoring-cadence.ts';
+import * as bureauTriggers from './migrations/024-bureau-triggers.ts';
+import * as alertEmails from './migrations/025-alert-emails.ts';
+import * as pullWriteCosts from './migrations/027-pull-write-costs.ts';
 
 /** Ordered, append-only. A migration never changes once released; add a new one instead. */
 export const MIGRATIONS: { version: string; sql: string }[] = [
@@ -44,6 +47,9 @@ export const MIGRATIONS: { version: string; sql: string }[] = [
   { version: '021-webhook-health', sql: webhookHealth.sql },
   { version: '022-event-positions', sql: eventPositions.sql },
   { version: '023-monitoring-cadence', sql: monitoringCadence.sql },
+  { version: '024-bureau-triggers', sql: bureauTriggers.sql },
+  { version: '025-alert-emails', sql: alertEmails.sql },
+  { version: '027-pull-write-costs', sql: pullWriteCosts.sql },
 ];
 
 // Any fixed 64-bit number shared by every instance: whoever holds it migrates, the others wait.

@@ -1,4 +1,5 @@
 import type { Queryable } from './db.ts';
+import { isWriteBehind } from './write-behind.ts';
 
 /** Only plain writes can join a batch: their results are never read, and a data-modifying `WITH` must be top level. */
 const BATCHABLE = /^\s*(insert|update|delete)\s/i;
@@ -46,6 +47,13 @@ export class StatementBatch implements Queryable {
   /** Sends the batch as one statement (nothing when it is empty), then runs the `afterCommit` callbacks. */
   async run(db: Queryable): Promise<void> {
     if (this.#statements.length === 0) return;
+    if (isWriteBehind(db)) {
+      // Held one by one, sent with the transaction's other writes: no combined statement needed.
+      for (const statement of this.#statements) db.hold(statement.sql, statement.params);
+      for (const channel of this.#channels) db.hold(`select pg_notify('${channel}', '')`, []);
+      for (const callback of this.#committed) callback();
+      return;
+    }
     const params: unknown[] = [];
     const parts = this.#statements.map((statement, i) => {
       const offset = params.length;

@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../core/api-error.ts';
 import type { ClientRecord } from '../core/principal.ts';
+import { realNow } from '../lib/clock.ts';
 import type { HttpRequest } from './api-request.ts';
 import { isBasicAuthorization, parseBasicCredentials } from './basic-credentials.ts';
 
@@ -95,11 +96,12 @@ export class RateLimits {
     return limiter;
   }
 
-  async consume(bucket: LimiterName, key: string, limit: number): Promise<RateLimitOutcome> {
+  /** Counts one request against `key`; `now` dates the window's reset (the limiter itself only says how far off it is). */
+  async consume(bucket: LimiterName, key: string, limit: number, now: Date): Promise<RateLimitOutcome> {
     try {
-      return outcomeOf(limit, await this.#limiter(bucket, limit).consume(key), true);
+      return outcomeOf(limit, await this.#limiter(bucket, limit).consume(key), true, now);
     } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return outcomeOf(limit, rejection, false);
+      if (rejection instanceof RateLimiterRes) return outcomeOf(limit, rejection, false, now);
       throw rejection;
     }
   }
@@ -115,10 +117,10 @@ export class RateLimits {
   }
 }
 
-const outcomeOf = (limit: number, res: RateLimiterRes, allowed: boolean): RateLimitOutcome => ({
+const outcomeOf = (limit: number, res: RateLimiterRes, allowed: boolean, now: Date): RateLimitOutcome => ({
   limit,
   remaining: Math.max(0, res.remainingPoints),
-  resetAtSeconds: Math.ceil((Date.now() + res.msBeforeNext) / 1000),
+  resetAtSeconds: Math.ceil((now.getTime() + res.msBeforeNext) / 1000),
   retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
   allowed,
 });
@@ -169,18 +171,21 @@ export const countRequest = async (
   const client = principal?.client ?? (operation?.auth.kind === 'client-credentials' ? await claimedClient(ctx, req) : undefined);
   const key = principal ? `client:${principal.client.id}` : client ? `client:${client.id}:ip:${req.ip}` : `ip:${req.ip}`;
   const limit = client?.rateLimits[bucket] ?? ctx.rateLimits.defaults[bucket];
+  // Windows concern the caller, not a user's test clock: the base clock dates them.
+  const now = realNow(ctx.clock);
   let outcome: RateLimitOutcome;
   if (principal?.kind === 'user') {
     const own = await ctx.rateLimits.consume(
       bucket,
       `${key}:user:${principal.externalUserId}`,
       Math.min(limit, ctx.config.RATE_LIMIT_USER_TOKEN_PER_MIN),
+      now,
     );
-    const shared = own.allowed ? await ctx.rateLimits.consume(bucket, key, limit) : undefined;
+    const shared = own.allowed ? await ctx.rateLimits.consume(bucket, key, limit, now) : undefined;
     // The headers describe the window that runs out first.
     outcome = !shared || (shared.allowed && own.remaining < shared.remaining) ? own : shared;
   } else {
-    outcome = await ctx.rateLimits.consume(bucket, key, limit);
+    outcome = await ctx.rateLimits.consume(bucket, key, limit, now);
   }
   setHeaders(res, outcome);
   if (!outcome.allowed) {
@@ -225,5 +230,6 @@ export const assertCredentialAttemptsLeft = async (ctx: AppContext, req: HttpReq
 
 /** Counts one failed client authentication against the address, for the client id it named and overall. */
 export const recordFailedCredentials = async (ctx: AppContext, req: HttpRequest, clientId: string): Promise<void> => {
-  for (const { key, limit } of failureKeys(ctx, req, clientId)) await ctx.rateLimits.consume('authFailures', key, limit);
+  const now = realNow(ctx.clock);
+  for (const { key, limit } of failureKeys(ctx, req, clientId)) await ctx.rateLimits.consume('authFailures', key, limit, now);
 };

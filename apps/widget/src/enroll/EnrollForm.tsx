@@ -8,7 +8,7 @@ import { useApi, useEmitEvent, useWidgetServices } from '../app/WidgetServicesPr
 import { ConsentInstruction, useConsentFacts } from '../consent/ConsentInstruction.tsx';
 import { instructionMessages } from '../consent/instruction-messages.ts';
 import { ErrorScreen } from '../errors/ErrorScreen.tsx';
-import { useMessages } from '../i18n/index.ts';
+import { useI18n, useMessages } from '../i18n/index.ts';
 import { Button } from '../ui/Button.tsx';
 import { SelectField, TextField } from '../ui/Field.tsx';
 import { ScreenHeader } from '../ui/ScreenHeader.tsx';
@@ -37,6 +37,7 @@ const dateBounds = () => {
 
 export function EnrollForm({ onEnrolled }: { onEnrolled: (userId: string | null) => Promise<unknown> | undefined }) {
   const t = useMessages(messages);
+  const { locale } = useI18n();
   const consentText = useMessages(instructionMessages);
   const api = useApi();
   const { session } = useWidgetServices();
@@ -117,7 +118,8 @@ export function EnrollForm({ onEnrolled }: { onEnrolled: (userId: string | null)
       return;
     }
     setErrors({});
-    const input = toEnrollmentInput(values);
+    // The language of this form is the language of the customer's alert e-mails.
+    const input = { ...toEnrollmentInput(values), locale };
     enroll.mutate(
       facts
         ? {

@@ -1,5 +1,6 @@
 import type { HostBridge, LaunchSettings } from '../bridge/index.ts';
 import { WidgetError } from '../errors/widget-error.ts';
+import { detectLocale } from '../i18n/index.ts';
 import type { SessionRefresher } from './refresh.ts';
 import type { WidgetSession, WidgetSessionState } from './session.ts';
 
@@ -15,9 +16,14 @@ export interface BootDependencies {
 }
 
 /** The host's token may already have expired while the page waited; one fresh token from the host, then give up. */
-const startWithFreshTokenIfExpired = async (deps: BootDependencies, userToken: string): Promise<WidgetSessionState> => {
+const startWithFreshTokenIfExpired = async (
+  deps: BootDependencies,
+  userToken: string,
+  settings: LaunchSettings,
+): Promise<WidgetSessionState> => {
   try {
-    return await deps.session.start(userToken);
+    // The language the frame shows (as App picks it), kept by the server for the user's alert e-mails.
+    return await deps.session.start(userToken, settings.locale ?? deps.bridge.launch.fragmentSettings.locale ?? detectLocale());
   } catch (error) {
     if (error instanceof WidgetError && error.code === 'INVALID_TOKEN') return deps.refresher.refresh();
     throw error;
@@ -41,7 +47,7 @@ export const boot = async (deps: BootDependencies, onSettings: (settings: Launch
       launch.mode === 'standalone' ? 'The widget was opened without a user token.' : 'The host sent no user token.',
     );
   }
-  const session = await startWithFreshTokenIfExpired(deps, userToken);
+  const session = await startWithFreshTokenIfExpired(deps, userToken, settings);
   // Once the cookie carries the session, nothing in the frame may still hold the user token. Bearer mode needs it.
   if (session.mode === 'cookie') deps.bridge.forgetToken(settings);
   return { settings, session };

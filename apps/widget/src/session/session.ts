@@ -1,5 +1,5 @@
 import type { TWidgetSession } from '@credit/contract';
-import { WIDGET_CSRF_HEADER, type WidgetDisclosure } from '@credit/contract/widget-protocol';
+import { WIDGET_CSRF_HEADER, type WidgetDisclosure, type WidgetLocale } from '@credit/contract/widget-protocol';
 import { type CreditAuth, CreditClient, isCreditApiError } from '@credit/sdk/browser';
 import { WidgetSessionClient } from '@credit/sdk/widget-session';
 import { WidgetError } from '../errors/widget-error.ts';
@@ -63,11 +63,11 @@ export class WidgetSession {
   /**
    * Exchanges a user token for a widget session, then checks whether the cookie came back: browsers
    * that block third-party cookies (Safari, partitioning off) drop it, and the frame falls back to
-   * sending the token itself.
+   * sending the token itself. `locale`, the language the frame shows, becomes that of the user's alert e-mails.
    */
-  async start(userToken: string): Promise<WidgetSessionState> {
+  async start(userToken: string, locale?: WidgetLocale): Promise<WidgetSessionState> {
     const exchanged = await sessionClient(fixedAuth({ authorization: `Bearer ${userToken}` }), this.fetch)
-      .request('createWidgetSession', { body: { parentOrigin: this.parentOrigin } })
+      .request('createWidgetSession', { body: { parentOrigin: this.parentOrigin, ...(locale ? { locale } : {}) } })
       .catch((error: unknown) => {
         throw sessionRefusal(error);
       });

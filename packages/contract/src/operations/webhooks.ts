@@ -187,9 +187,10 @@ export const recoverWebhook = defineOperation({
   description:
     'Queues, once each, every event whose `createdAt` (the envelope’s, as `GET /v1/events` lists it) is in ' +
     `[\`since\`, \`until\`) (at most ${RECOVER_MAX_DAYS} days back; without \`until\`, from \`since\` on, so events a ` +
-    'sandbox test clock dated ahead of now are included) that this subscription did not receive: deliveries that failed for good (their ' +
-    'last retry failed), and events of the types it subscribes to now that were never sent to it because it was ' +
-    '`failed` or `disabled` (from its creation on), on a fresh retry schedule. ' +
+    'sandbox test clock dated ahead of now are included) and of the types it subscribes to now, that this subscription ' +
+    'did not receive: deliveries that failed for good (their last retry failed), and events never sent to it because it ' +
+    'was `failed` or `disabled` (from its creation on), on a fresh retry schedule. A type it no longer subscribes to is ' +
+    'left as it was. ' +
     'It never changes the subscription’s status: on an `active` subscription they go out at once; on a `failed` or ' +
     '`disabled` one they wait until you re-activate it (`PATCH {"status":"active"}`). After an outage: re-activate, ' +
     'then recover since the outage began. A second call queues nothing already waiting.',

@@ -210,9 +210,11 @@ export const MAX_SIMULATED_MONTHS = 24;
 
 export const ZSimulationAction = z
   .discriminatedUnion('type', [
-    z
-      .strictObject({ type: z.literal('pay_down_balance'), accountId: ZAccountId, amount: positiveAmount(2000) })
-      .meta({ id: 'PayDownBalanceAction', description: 'Pay an open account’s balance down by `amount` (at most its balance).' }),
+    z.strictObject({ type: z.literal('pay_down_balance'), accountId: ZAccountId, amount: positiveAmount(2000) }).meta({
+      id: 'PayDownBalanceAction',
+      description:
+        'Pay an account’s balance down by `amount` (at most its balance). A closed card’s balance still counts toward utilization, so a closed account with a balance can be paid down too.',
+    }),
     z
       .strictObject({
         type: z.literal('pay_on_time'),
@@ -223,7 +225,10 @@ export const ZSimulationAction = z
           .max(MAX_SIMULATED_MONTHS, `must be between 1 and ${MAX_SIMULATED_MONTHS}`)
           .meta({ example: 6 }),
       })
-      .meta({ id: 'PayOnTimeAction', description: 'Pay every open account on time for `months` months.' }),
+      .meta({
+        id: 'PayOnTimeAction',
+        description: `Pay every open account on time for \`months\` months (at most ${MAX_SIMULATED_MONTHS} in all across the actions).`,
+      }),
     z.strictObject({ type: z.literal('open_credit_card'), creditLimit: positiveAmount(5000) }).meta({
       id: 'OpenCreditCardAction',
       description: 'Open a new card with this credit line (a hard inquiry and a new account).',
@@ -250,13 +255,32 @@ export const ZSimulationAction = z
 export type TSimulationAction = z.infer<typeof ZSimulationAction>;
 export type TSimulationActionType = TSimulationAction['type'];
 
+export const SIMULATED_MONTHS_PROBLEM = `pay_on_time months add up to more than ${MAX_SIMULATED_MONTHS} across the actions; a simulation looks at most ${MAX_SIMULATED_MONTHS} months ahead`;
+
 export const ZSimulationInput = z
   .strictObject({
     actions: z
       .array(ZSimulationAction)
       .min(1, 'must name at least one action')
       .max(MAX_SIMULATION_ACTIONS, `must name at most ${MAX_SIMULATION_ACTIONS} actions`)
-      .meta({ description: `1–${MAX_SIMULATION_ACTIONS} actions, applied in order.` }),
+      .check((ctx) => {
+        // The per-action bound alone lets ten actions look twenty years ahead; the horizon is one simulation's.
+        let months = 0;
+        for (const [index, action] of ctx.value.entries()) {
+          // An action refused on its own (months not a whole number within bounds) is already named by its own issue.
+          const { type, months: more } = (action ?? {}) as { type?: unknown; months?: unknown };
+          if (type !== 'pay_on_time' || typeof more !== 'number' || !Number.isInteger(more) || more > MAX_SIMULATED_MONTHS) {
+            continue;
+          }
+          months += more;
+          if (months <= MAX_SIMULATED_MONTHS) continue;
+          ctx.issues.push({ code: 'custom', input: more, path: [index, 'months'], message: SIMULATED_MONTHS_PROBLEM });
+          return;
+        }
+      })
+      .meta({
+        description: `1–${MAX_SIMULATION_ACTIONS} actions, applied in order. Their \`pay_on_time\` months add up to at most ${MAX_SIMULATED_MONTHS} months in all: more is a 400 naming the action that goes past it.`,
+      }),
   })
   .meta({ id: 'SimulationInput' });
 export type TSimulationInput = z.infer<typeof ZSimulationInput>;

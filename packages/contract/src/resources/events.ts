@@ -1,4 +1,4 @@
-import { ZAlertId, ZClickId, ZDate, ZEventId, ZOfferId, ZTimestamp, ZUserId } from '../common.ts';
+import { prefixedId, ZAlertId, ZClickId, ZDate, ZEventId, ZOfferId, ZTimestamp, ZUserId } from '../common.ts';
 import { z } from '../zod.ts';
 import { ZAlertSeverity, ZAlertType } from './alerts.ts';
 import { ZConsentId } from './consent.ts';
@@ -18,6 +18,11 @@ export const EVENT_DESCRIPTIONS = {
   'score.updated': 'A credit score was refreshed.',
   'score.changed': 'A credit score changed by more than 10 points (sent together with `score.updated`).',
   'alert.created': 'A new credit-monitoring alert was generated.',
+  'alert.email.sent':
+    'An alert e-mail went to the customer under your name: one alert, or a day’s digest (docs/partner/alert-emails.md).',
+  'alert.email.suppressed':
+    'An alert e-mail was not sent: when its turn came the customer was deleted, had no current consent or had unsubscribed, or you turned alert e-mails off.',
+  'alert.email.failed': 'An alert e-mail could not be handed to the mail server after its last retry; it is not sent.',
   'offer.clicked': 'A user clicked an offer.',
   'offer.converted': 'An application from an offer click reached a stage (`applied`, `approved`, `declined`, `funded`).',
   'sandbox.clock.ready':
@@ -74,6 +79,66 @@ export const ZAlertCreatedData = z
     }),
   })
   .meta({ id: 'AlertCreatedEventData' });
+export const ALERT_EMAIL_MODES = ['each', 'daily_digest'] as const;
+export const ALERT_EMAIL_SUPPRESSED_REASONS = [
+  'user_deleted',
+  'consent_withdrawn',
+  'consent_expired',
+  'consent_required',
+  'unsubscribed',
+  'alert_emails_off',
+] as const;
+export type TAlertEmailSuppressedReason = (typeof ALERT_EMAIL_SUPPRESSED_REASONS)[number];
+
+/** Who and which alerts an alert e-mail was about: never the address, the name or what the alerts say. */
+const alertEmailFields = {
+  userId: ZUserId,
+  externalUserId: z.string().nullable().meta({
+    description: 'Your own id for the user; null once a deleted user’s personal data has been purged.',
+    example: 'cust-001234',
+  }),
+  emailId: prefixedId('eml', 'eml_3Kd8sW2nQ7xV5bT1').meta({
+    description: 'The e-mail: the same id in its `alert.email.sent`, `alert.email.suppressed` or `alert.email.failed`.',
+  }),
+  mode: z.enum(ALERT_EMAIL_MODES).meta({
+    description: '`each`: an e-mail of one alert; `daily_digest`: one e-mail for the customer’s alerts of a day.',
+    example: 'each',
+  }),
+  alertIds: z.array(ZAlertId).min(1).meta({ description: 'The alerts the e-mail announced (one for `each`).' }),
+  alertCount: z.number().int().min(1).meta({ description: 'How many alerts: the length of `alertIds`.', example: 1 }),
+};
+
+export const ZAlertEmailSentData = z
+  .object({
+    ...alertEmailFields,
+    attempts: z
+      .number()
+      .int()
+      .min(1)
+      .meta({ description: 'Hand-overs to the mail server it took, this one included.', example: 1 }),
+    sentAt: ZTimestamp,
+  })
+  .meta({ id: 'AlertEmailSentEventData' });
+export const ZAlertEmailSuppressedData = z
+  .object({
+    ...alertEmailFields,
+    reason: z.enum(ALERT_EMAIL_SUPPRESSED_REASONS).meta({
+      description:
+        'Why, as found when its turn came: `user_deleted`; `consent_withdrawn`, `consent_expired` or `consent_required` (no current consent); `unsubscribed` (the customer’s one-click unsubscribe); `alert_emails_off` (your setting).',
+      example: 'consent_withdrawn',
+    }),
+  })
+  .meta({ id: 'AlertEmailSuppressedEventData' });
+export const ZAlertEmailFailedData = z
+  .object({
+    ...alertEmailFields,
+    attempts: z.number().int().min(1).meta({ example: 6 }),
+    lastError: z.string().meta({
+      description: 'The class of the last failure (`ECONNECTION`, `ETIMEDOUT`, `EENVELOPE 550`, …), never the server’s text.',
+      example: 'ECONNECTION',
+    }),
+  })
+  .meta({ id: 'AlertEmailFailedEventData' });
 export const ZOfferClickedData = z.object(offerFields).meta({ id: 'OfferClickedEventData' });
 export const ZOfferConvertedData = z
   .object({
@@ -99,6 +164,9 @@ export const EVENT_DATA_SCHEMAS = {
   'score.updated': ZScoreUpdatedData,
   'score.changed': ZScoreChangedData,
   'alert.created': ZAlertCreatedData,
+  'alert.email.sent': ZAlertEmailSentData,
+  'alert.email.suppressed': ZAlertEmailSuppressedData,
+  'alert.email.failed': ZAlertEmailFailedData,
   'offer.clicked': ZOfferClickedData,
   'offer.converted': ZOfferConvertedData,
   'sandbox.clock.ready': ZSandboxClockReadyData,
@@ -125,6 +193,9 @@ export const EVENT_ENVELOPE_SCHEMAS = {
   'score.updated': eventOf('score.updated', 'ScoreUpdatedEvent'),
   'score.changed': eventOf('score.changed', 'ScoreChangedEvent'),
   'alert.created': eventOf('alert.created', 'AlertCreatedEvent'),
+  'alert.email.sent': eventOf('alert.email.sent', 'AlertEmailSentEvent'),
+  'alert.email.suppressed': eventOf('alert.email.suppressed', 'AlertEmailSuppressedEvent'),
+  'alert.email.failed': eventOf('alert.email.failed', 'AlertEmailFailedEvent'),
   'offer.clicked': eventOf('offer.clicked', 'OfferClickedEvent'),
   'offer.converted': eventOf('offer.converted', 'OfferConvertedEvent'),
   'sandbox.clock.ready': eventOf('sandbox.clock.ready', 'SandboxClockReadyEvent'),
@@ -139,6 +210,9 @@ export const ZEventEnvelope = z
     EVENT_ENVELOPE_SCHEMAS['score.updated'],
     EVENT_ENVELOPE_SCHEMAS['score.changed'],
     EVENT_ENVELOPE_SCHEMAS['alert.created'],
+    EVENT_ENVELOPE_SCHEMAS['alert.email.sent'],
+    EVENT_ENVELOPE_SCHEMAS['alert.email.suppressed'],
+    EVENT_ENVELOPE_SCHEMAS['alert.email.failed'],
     EVENT_ENVELOPE_SCHEMAS['offer.clicked'],
     EVENT_ENVELOPE_SCHEMAS['offer.converted'],
     EVENT_ENVELOPE_SCHEMAS['sandbox.clock.ready'],

@@ -1,5 +1,6 @@
 import { dateInput, sortQuery, ZCreatedWindowQuery, ZDate, ZPageQuery, ZTimestamp, ZUserId } from '../common.ts';
 import { ZErrorCode, ZErrorDetail } from '../errors.ts';
+import { WIDGET_LOCALES } from '../widget-protocol.ts';
 import { z } from '../zod.ts';
 import { ZConsentSummary, ZEnrollmentConsent } from './consent.ts';
 
@@ -104,6 +105,14 @@ export const ZAddress = z
   })
   .meta({ id: 'Address' });
 
+/** The customer's language, for what reaches them outside the widget: their alert e-mails. */
+export const ZCustomerLocale = z.enum(WIDGET_LOCALES, `must be one of ${WIDGET_LOCALES.join(', ')}`).meta({
+  description:
+    'The language of the customer’s alert e-mails (docs/partner/alert-emails.md): `en` (the default) or `es`. The widget ' +
+    'sends the language it shows, at enrolment and whenever it opens.',
+  example: 'es',
+});
+
 /** Identity fields a person provides themselves; the rest comes from the partner or the user token. */
 export const ZIdentityInput = z.strictObject({
   ssn: ZSsnLast4,
@@ -120,12 +129,16 @@ export const ZEnrollmentInput = z
     lastName: ZPersonName.meta({ example: 'Doe' }),
     ...ZIdentityInput.shape,
     consent: ZEnrollmentConsent.optional(),
+    locale: ZCustomerLocale.optional(),
   })
   .meta({ id: 'EnrollmentInput' });
 export type TEnrollmentInput = z.infer<typeof ZEnrollmentInput>;
 
 /** With a user token, externalUserId, e-mail and names come from the token. */
-export const ZSelfEnrollmentInput = ZIdentityInput.extend({ consent: ZEnrollmentConsent.optional() }).meta({
+export const ZSelfEnrollmentInput = ZIdentityInput.extend({
+  consent: ZEnrollmentConsent.optional(),
+  locale: ZCustomerLocale.optional(),
+}).meta({
   id: 'SelfEnrollmentInput',
 });
 export type TSelfEnrollmentInput = z.infer<typeof ZSelfEnrollmentInput>;

@@ -17,6 +17,9 @@ export const EVENT_TYPES = [
   'score.updated',
   'score.changed',
   'alert.created',
+  'alert.email.sent',
+  'alert.email.suppressed',
+  'alert.email.failed',
   'offer.clicked',
   'offer.converted',
   'sandbox.clock.ready',
@@ -371,11 +374,13 @@ export const ZWebhookRecovery = z
     webhookId: ZWebhookId,
     queued: z.number().int().min(0).meta({
       description:
-        'Events queued, each once: deliveries that had failed for good, and events never sent while the subscription was `failed` or `disabled`.',
+        'Events queued, each once, of the types the subscription receives now: deliveries that had failed for good, and events never sent while the subscription was `failed` or `disabled`.',
       example: 3,
     }),
     since: ZTimestamp,
-    until: ZTimestamp.meta({ description: 'The `until` asked for, or the moment of the call when none was.' }),
+    until: ZTimestamp.optional().meta({
+      description: 'The `until` asked for. Absent when none was: the window then has no end.',
+    }),
     status: ZWebhookStatus,
   })
   .meta({ id: 'WebhookRecovery' });

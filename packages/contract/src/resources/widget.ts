@@ -1,5 +1,5 @@
 import { ZTimestamp, ZUserId } from '../common.ts';
-import { WIDGET_DISCLOSURES } from '../widget-protocol.ts';
+import { WIDGET_DISCLOSURES, WIDGET_LOCALES } from '../widget-protocol.ts';
 import { z } from '../zod.ts';
 
 // `.` and `-` escaped inside the class so the documented pattern also compiles as a Unicode-sets (`v`) expression.
@@ -18,6 +18,15 @@ export const ZWidgetSessionInput = z
         'The origin of the page that embeds the frame (from the `parent` query parameter the loader set), or `null` for a ' +
         'top-level mobile webview. It must be one of the client’s embed origins.',
     }),
+    locale: z
+      .enum(WIDGET_LOCALES)
+      .optional()
+      .meta({
+        description:
+          'The language the frame shows. Kept on the enrolled user as the language of their alert e-mails ' +
+          '(docs/partner/alert-emails.md); before enrolment the enrolment carries it.',
+        example: 'es',
+      }),
   })
   .meta({ id: 'WidgetSessionInput' });
 

@@ -14,6 +14,8 @@ import type {
   PullOptions,
   SimulatedScore,
   SimulationAction,
+  TriggerFeed,
+  TriggerPage,
 } from '../provider.ts';
 import {
   BUREAU_PATHS,
@@ -22,6 +24,8 @@ import {
   ZBureauCreditFileAnswer,
   ZBureauIdentityFileAnswer,
   ZBureauSimulationAnswer,
+  ZBureauStopTriggersAnswer,
+  ZBureauTriggerPage,
 } from './contract.ts';
 import {
   BureauAnswerError,
@@ -133,14 +137,21 @@ export class HttpBureau implements BureauProvider {
   }
 
   pullCreditFile(subject: CreditSubject, asOf: Date, options: PullOptions = {}): Promise<CreditFileResult> {
-    const payload = toBureauRequest(subject, asOf, options.pullId);
-    return this.#call('credit_file', BUREAU_PATHS.creditFile, subject, options, payload, ZBureauCreditFileAnswer);
+    const payload = toBureauRequest(subject, asOf, options.pullId, options.monitor);
+    return this.#call('credit_file', BUREAU_PATHS.creditFile, subject.userId, options, payload, ZBureauCreditFileAnswer);
   }
 
   async pullIdentityFile(subject: CreditSubject, asOf: Date, options: BureauCallOptions = {}): Promise<CreditFile> {
     const payload = toBureauRequest(subject, asOf);
-    return (await this.#call('identity_file', BUREAU_PATHS.identityFile, subject, options, payload, ZBureauIdentityFileAnswer))
-      .file;
+    const answer = await this.#call(
+      'identity_file',
+      BUREAU_PATHS.identityFile,
+      subject.userId,
+      options,
+      payload,
+      ZBureauIdentityFileAnswer,
+    );
+    return answer.file;
   }
 
   /** Through the same cap, retries and breaker as a pull (it loads the same bureau), but with no pullId: never billed. */
@@ -151,21 +162,51 @@ export class HttpBureau implements BureauProvider {
     options: BureauCallOptions = {},
   ): Promise<SimulatedScore> {
     const payload = toBureauSimulationRequest(subject, asOf, actions);
-    return this.#call('score_simulation', BUREAU_PATHS.scoreSimulation, subject, options, payload, ZBureauSimulationAnswer);
+    return this.#call(
+      'score_simulation',
+      BUREAU_PATHS.scoreSimulation,
+      subject.userId,
+      options,
+      payload,
+      ZBureauSimulationAnswer,
+    );
   }
+
+  /** The feed's reads and stops go through the same cap (as monitoring calls), retries and breaker as a pull. */
+  readonly triggers: TriggerFeed = {
+    read: (after, limit, options = {}): Promise<TriggerPage> =>
+      this.#call(
+        'triggers',
+        BUREAU_PATHS.triggers,
+        '',
+        { callClass: 'monitoring', ...options },
+        { after, limit },
+        ZBureauTriggerPage,
+      ),
+    stop: async (references, options = {}) => {
+      await this.#call(
+        'stop_triggers',
+        BUREAU_PATHS.stopTriggers,
+        '',
+        { callClass: 'monitoring', ...options },
+        { references },
+        ZBureauStopTriggersAnswer,
+      );
+    },
+  };
 
   close(): Promise<void> {
     return this.#transport.close();
   }
 
   /**
-   * One call: `subject` only names whose call it was in the log (by user id); `payload` is what is sent. The slot is
+   * One call: `userId` only names whose call it was in the log; `payload` is what is sent. The slot is
    * taken before the breaker, so a call waiting for its client's share never holds up a half-open circuit's trial.
    */
   async #call<T>(
     operation: string,
     path: string,
-    subject: CreditSubject,
+    userId: string,
     options: BureauCallOptions,
     payload: unknown,
     schema: z.ZodType<T>,
@@ -188,7 +229,7 @@ export class HttpBureau implements BureauProvider {
         },
       );
     } catch (error) {
-      throw this.#failure(error, { operation, userId: subject.userId, ...call });
+      throw this.#failure(error, { operation, userId, ...call });
     }
   }
 

@@ -1,6 +1,13 @@
 import { CREDIT_BUREAUS, SCORE_MAX, SCORE_MIN } from '@credit/contract';
 import { z } from 'zod';
-import type { CreditFile, CreditFileResult, CreditSubject, SimulatedScore, SimulationAction } from '../provider.ts';
+import {
+  type CreditFile,
+  type CreditFileResult,
+  type CreditSubject,
+  type SimulatedScore,
+  type SimulationAction,
+  TRIGGER_TYPES,
+} from '../provider.ts';
 
 /**
  * The one JSON contract between this platform and a credit bureau (or the gateway in front of one).
@@ -12,7 +19,12 @@ export const BUREAU_PATHS = {
   creditFile: '/v1/credit-file',
   identityFile: '/v1/identity-file',
   scoreSimulation: '/v1/score-simulation',
+  triggers: '/v1/triggers',
+  stopTriggers: '/v1/triggers/stop',
 } as const;
+
+/** Most triggers one feed read answers, and most references one stop names. */
+export const MAX_BUREAU_TRIGGER_PAGE = 1000;
 
 /** Most actions one simulation names. */
 export const MAX_BUREAU_SIMULATION_ACTIONS = 10;
@@ -51,6 +63,11 @@ export const ZBureauFileRequest = z.object({
   reference: z.string().max(100).optional(),
   /** The pull's idempotency key: a bureau bills one pull per key (the platform repeats a request only after a crash). */
   pullId: z.string().max(200).optional(),
+  /**
+   * `/v1/credit-file` only: keep this file in trigger monitoring under `reference` (every pull of a monitored customer
+   * sends it, so a bureau that lost its list has it back within a period).
+   */
+  monitor: z.boolean().optional(),
 });
 export type TBureauFileRequest = z.infer<typeof ZBureauFileRequest>;
 
@@ -178,6 +195,33 @@ export const ZBureauSimulationAnswer = z.object({
   simulatedScore: z.number().int().min(SCORE_MIN).max(SCORE_MAX),
 });
 
+/** `POST /v1/triggers`: the triggers after `after` (null: from the oldest kept), oldest first. */
+export const ZBureauTriggerRequest = z.object({
+  after: z.string().max(200).nullable().default(null),
+  limit: z.number().int().min(1).max(MAX_BUREAU_TRIGGER_PAGE).default(100),
+});
+
+export const ZBureauTriggerPage = z.object({
+  triggers: z
+    .array(
+      z.object({
+        id: text(200),
+        reference: text(100),
+        types: z.array(z.enum(TRIGGER_TYPES)).min(1).max(TRIGGER_TYPES.length),
+        occurredOn: isoDay,
+      }),
+    )
+    .max(MAX_BUREAU_TRIGGER_PAGE),
+  /** Where the next read starts (the last trigger's position, or `after` again when nothing is new). */
+  cursor: z.string().max(200).nullable(),
+});
+
+/** `POST /v1/triggers/stop`: these files leave trigger monitoring. */
+export const ZBureauStopTriggersRequest = z.object({
+  references: z.array(text(100)).min(1).max(MAX_BUREAU_TRIGGER_PAGE),
+});
+export const ZBureauStopTriggersAnswer = z.object({ stopped: z.number().int().min(0) });
+
 const wireSubject = (subject: CreditSubject): TBureauFileRequest['subject'] => ({
   firstName: subject.firstName,
   lastName: subject.lastName,
@@ -192,11 +236,12 @@ const wireSubject = (subject: CreditSubject): TBureauFileRequest['subject'] => (
 });
 
 /** The wire body of a call: the identity fields, the day, and the platform's user id as the reference. */
-export const toBureauRequest = (subject: CreditSubject, asOf: Date, pullId?: string): TBureauFileRequest => ({
+export const toBureauRequest = (subject: CreditSubject, asOf: Date, pullId?: string, monitor?: boolean): TBureauFileRequest => ({
   subject: wireSubject(subject),
   asOf: asOf.toISOString(),
   reference: subject.userId,
   ...(pullId ? { pullId } : {}),
+  ...(monitor ? { monitor: true } : {}),
 });
 
 /** The wire body of a simulation: a file request's fields but the pull id, and the actions. */

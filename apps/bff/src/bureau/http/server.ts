@@ -2,9 +2,17 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { z } from 'zod';
 import type { BureauProvider, CreditSubject } from '../provider.ts';
 import { SimulationActionError } from '../simulation.ts';
-import { BUREAU_API_KEY_HEADER, BUREAU_PATHS, ZBureauFileRequest, ZBureauSimulationRequest } from './contract.ts';
+import {
+  BUREAU_API_KEY_HEADER,
+  BUREAU_PATHS,
+  ZBureauFileRequest,
+  ZBureauSimulationRequest,
+  ZBureauStopTriggersRequest,
+  ZBureauTriggerRequest,
+} from './contract.ts';
 
 /** A request body is one identity (and a simulation's ten actions at most): a few hundred bytes. */
 const MAX_REQUEST_BYTES = 16 * 1024;
@@ -72,15 +80,37 @@ export const bureauRequestHandler = ({ provider, apiKey, onAnswer }: BureauHandl
       } catch {
         return fail(res, 400, 'invalid_request', 'The body is not JSON');
       }
-      const parsed = (path === BUREAU_PATHS.scoreSimulation ? ZBureauSimulationRequest : ZBureauFileRequest).safeParse(json);
-      if (!parsed.success) {
-        const fields = parsed.error.issues.map((issue) => issue.path.join('.') || '(body)');
+      const invalid = (error: z.ZodError) => {
+        const fields = error.issues.map((issue) => issue.path.join('.') || '(body)');
         return fail(res, 400, 'invalid_request', `Invalid fields: ${[...new Set(fields)].join(', ')}`);
+      };
+      if (path === BUREAU_PATHS.triggers || path === BUREAU_PATHS.stopTriggers) {
+        const feed = provider.triggers;
+        if (!feed) return fail(res, 404, 'not_found', 'This bureau has no trigger feed');
+        if (path === BUREAU_PATHS.stopTriggers) {
+          const stop = ZBureauStopTriggersRequest.safeParse(json);
+          if (!stop.success) return invalid(stop.error);
+          await feed.stop(stop.data.references);
+          return send(res, 200, { stopped: stop.data.references.length });
+        }
+        const read = ZBureauTriggerRequest.safeParse(json);
+        if (!read.success) return invalid(read.error);
+        try {
+          return send(res, 200, await feed.read(read.data.after, read.data.limit));
+        } catch (error) {
+          if (error instanceof RangeError) return fail(res, 400, 'invalid_request', 'Invalid fields: after');
+          throw error;
+        }
       }
+      const parsed = (path === BUREAU_PATHS.scoreSimulation ? ZBureauSimulationRequest : ZBureauFileRequest).safeParse(json);
+      if (!parsed.success) return invalid(parsed.error);
       const subject: CreditSubject = { userId: parsed.data.reference ?? '', ...parsed.data.subject };
       const asOf = new Date(parsed.data.asOf);
       if ('actions' in parsed.data) return send(res, 200, await provider.simulateScore(subject, asOf, parsed.data.actions));
-      if (path === BUREAU_PATHS.creditFile) return send(res, 200, await provider.pullCreditFile(subject, asOf));
+      if (path === BUREAU_PATHS.creditFile) {
+        const options = { pullId: parsed.data.pullId, monitor: 'monitor' in parsed.data ? parsed.data.monitor : undefined };
+        return send(res, 200, await provider.pullCreditFile(subject, asOf, options));
+      }
       return send(res, 200, { file: await provider.pullIdentityFile(subject, asOf) });
     } catch (error) {
       if (res.headersSent) return;

@@ -7,10 +7,13 @@ import type {
   PullOptions,
   SimulatedScore,
   SimulationAction,
+  TriggerType,
 } from '../provider.ts';
+import { nextSandboxFileChange } from './file-changes.ts';
 import { generateCreditFile } from './generate-file.ts';
 import { SANDBOX_SSN } from './magic-ssn.ts';
 import { sandboxSimulatedScore } from './simulate-score.ts';
+import type { SandboxTriggerLog } from './trigger-log.ts';
 
 export { SANDBOX_SSN } from './magic-ssn.ts';
 
@@ -20,9 +23,16 @@ export { SANDBOX_SSN } from './magic-ssn.ts';
  */
 export class SandboxBureau implements BureauProvider {
   readonly name = 'sandbox';
+  /** Only behind `pnpm bureau`: the platform in process schedules the sandbox's changes itself (nextFileChange). */
+  readonly triggers?: SandboxTriggerLog;
 
-  async pullCreditFile(subject: CreditSubject, asOf: Date, _options?: PullOptions): Promise<CreditFileResult> {
+  constructor(options: { triggerLog?: SandboxTriggerLog } = {}) {
+    this.triggers = options.triggerLog;
+  }
+
+  async pullCreditFile(subject: CreditSubject, asOf: Date, options?: PullOptions): Promise<CreditFileResult> {
     if (subject.ssnLast4 === SANDBOX_SSN.frozen) return { status: 'frozen' };
+    if (options?.monitor) this.triggers?.monitor(subject, asOf);
     return { status: 'ok', file: generateCreditFile(subject, asOf) };
   }
 
@@ -38,6 +48,10 @@ export class SandboxBureau implements BureauProvider {
     _options?: BureauCallOptions,
   ): Promise<SimulatedScore> {
     return sandboxSimulatedScore(generateCreditFile(subject, asOf), asOf, actions);
+  }
+
+  async nextFileChange(subject: CreditSubject, after: Date): Promise<{ on: string; types: TriggerType[] } | null> {
+    return nextSandboxFileChange(subject, after);
   }
 
   alwaysFailsVerification(subject: CreditSubject): boolean {

@@ -5,6 +5,7 @@ import { cursorsOf } from '../../core/cursor.ts';
 import type { Caller } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
+import { queueEmailForAlert } from '../alert-emails/service.ts';
 import {
   creditFileOnRecord,
   getCurrentScore,
@@ -21,8 +22,8 @@ import { sandboxAlertDraft } from './sandbox-alert-drafts.ts';
 export { ACCOUNT_LABELS, type AlertDraft, scoreChangeAlertDraft, usd } from './alert-draft.ts';
 
 /**
- * Stores a new `unread` alert and writes `alert.created` in the caller's transaction, so the alert
- * and its event commit together or not at all.
+ * Stores a new `unread` alert and writes `alert.created` in the caller's transaction, with the customer's alert e-mail
+ * when their bank has those on, so the alert, its event and its e-mail commit together or not at all.
  */
 export const recordAlert = async (tx: Queryable, ctx: AppContext, user: UserRow, draft: AlertDraft): Promise<TAlert> => {
   const createdAt = ctx.clock.now();
@@ -54,6 +55,7 @@ export const recordAlert = async (tx: Queryable, ctx: AppContext, user: UserRow,
       },
     },
   });
+  await queueEmailForAlert(tx, ctx, { alertId: alert.alertId, clientId: user.client_id, userId: user.id, createdAt });
   return alert;
 };
 

@@ -13,9 +13,15 @@ type AuditContext = Pick<AppContext, 'db' | 'clock' | 'ids'>;
  * everything else it offers.
  */
 export const auditedBureau = (ctx: AuditContext, bureau: BureauProvider): BureauProvider => {
-  const record = async (subject: CreditSubject, file: 'credit' | 'identity', outcome: string, pullId?: string) => {
+  const record = async (
+    subject: CreditSubject,
+    file: 'credit' | 'identity',
+    outcome: string,
+    options: { pullId?: string; clientId?: string } = {},
+  ) => {
+    const { pullId } = options;
     const scope = currentAuditScope();
-    const clientId = scope?.caller.clientId ?? (await clientOfUser(ctx.db, subject.userId));
+    const clientId = scope?.caller.clientId ?? options.clientId ?? (await clientOfUser(ctx.db, subject.userId));
     if (!clientId) return;
     await recordAudit(ctx, {
       type: 'bureau.pull',
@@ -31,14 +37,14 @@ export const auditedBureau = (ctx: AuditContext, bureau: BureauProvider): Bureau
       if (property === 'pullCreditFile') {
         return async (...args: Parameters<BureauProvider['pullCreditFile']>) => {
           const result = await target.pullCreditFile(...args);
-          await record(args[0], 'credit', result.status, args[2]?.pullId);
+          await record(args[0], 'credit', result.status, args[2]);
           return result;
         };
       }
       if (property === 'pullIdentityFile') {
         return async (...args: Parameters<BureauProvider['pullIdentityFile']>) => {
           const file = await target.pullIdentityFile(...args);
-          await record(args[0], 'identity', 'ok');
+          await record(args[0], 'identity', 'ok', args[2]);
           return file;
         };
       }

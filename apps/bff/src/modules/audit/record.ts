@@ -11,6 +11,30 @@ export type { AuditActor, AuditEventInput } from './entry.ts';
 
 type AuditContext = Pick<AppContext, 'db' | 'clock'> & Partial<Pick<AppContext, 'audit'>>;
 
+type SpooledEntry = ReturnType<typeof toSpooledEntry>;
+
+/**
+ * The audit entries of several commits in one transaction (a monitoring group commit), spooled as one row by `flush`
+ * at the transaction's end instead of one insert each. A transaction carries it as `auditCollector`.
+ */
+export class AuditCollector {
+  readonly #entries: SpooledEntry[] = [];
+
+  collect(entry: SpooledEntry): void {
+    this.#entries.push(entry);
+  }
+
+  async flush(ctx: AuditContext, tx: Queryable): Promise<void> {
+    if (this.#entries.length === 0) return;
+    await insertSpoolBatch(tx, JSON.stringify(this.#entries));
+    this.#entries.length = 0;
+    ctx.audit?.spooledByWrite();
+  }
+}
+
+const collectorOf = (tx: Queryable): AuditCollector | undefined =>
+  (tx as Queryable & { auditCollector?: AuditCollector }).auditCollector;
+
 /**
  * Records one audit entry and resolves once it is durable. Every entry waits in the spool (`audit_spool`) until the
  * chainer links it into its client's hash chain, within AUDIT_CHAIN_INTERVAL_MS, in spool order, which is commit
@@ -38,6 +62,11 @@ export const recordAudit = async (ctx: AuditContext, event: AuditEventInput, tx?
     occurredAt: realNow(ctx.clock),
   };
   const spooled = toSpooledEntry(entry);
+  const collector = tx && collectorOf(tx);
+  if (collector) {
+    collector.collect(spooled);
+    return;
+  }
   if (tx) {
     await insertSpoolBatch(tx, JSON.stringify([spooled]));
     // Once committed, not now: a chaining pass that ran before the commit would not see the row.

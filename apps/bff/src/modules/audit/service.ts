@@ -10,6 +10,6 @@ export type { AuditActor, AuditEventInput } from './entry.ts';
 export { exportTrail } from './export.ts';
 export { operationAudit } from './operation-audit.ts';
 export { pruneAuditTrails } from './prune.ts';
-export { actorOf, recordAudit } from './record.ts';
+export { AuditCollector, actorOf, recordAudit } from './record.ts';
 export { recordUserPurges } from './user-purges.ts';
 export { type BrokenLink, type VerifyFrom, type VerifyResult, verifyChain, verifyTrail } from './verify.ts';

@@ -3,6 +3,7 @@ import type { WriteTx } from '../../cache/invalidation.ts';
 import { clientTag } from '../../cache/read-cache.ts';
 import type { ClientRecord, MonitoringCadence } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
+import { type AlertEmailSettings, DEFAULT_ALERT_EMAIL_SETTINGS } from './alert-email-settings.ts';
 
 export type { ClientRecord };
 
@@ -68,6 +69,51 @@ export const listClients = async (db: Queryable): Promise<ClientRecord[]> => {
   return rows.map(toClient);
 };
 
+const ALERT_EMAIL_COLUMNS = `c.alert_emails_enabled, c.alert_email_display_name, c.alert_email_logo_url,
+  c.alert_email_brand_color, c.alert_email_reply_to, c.alert_email_link_url, c.alert_email_mode`;
+
+interface AlertEmailRow {
+  id: string;
+  name: string;
+  alert_emails_enabled: boolean;
+  alert_email_display_name: string | null;
+  alert_email_logo_url: string | null;
+  alert_email_brand_color: string | null;
+  alert_email_reply_to: string | null;
+  alert_email_link_url: string | null;
+  alert_email_mode: AlertEmailSettings['mode'];
+}
+
+/** A client's alert e-mail settings with its name, which stands in for an unset display name. */
+export interface ClientAlertEmailSettings extends AlertEmailSettings {
+  clientId: string;
+  clientName: string;
+}
+
+const toAlertEmailSettings = (row: AlertEmailRow): ClientAlertEmailSettings => ({
+  clientId: row.id,
+  clientName: row.name,
+  enabled: row.alert_emails_enabled,
+  displayName: row.alert_email_display_name,
+  logoUrl: row.alert_email_logo_url,
+  brandColor: row.alert_email_brand_color,
+  replyTo: row.alert_email_reply_to,
+  linkUrl: row.alert_email_link_url,
+  mode: row.alert_email_mode,
+});
+
+export const findAlertEmailSettings = async (db: Queryable, id: string): Promise<ClientAlertEmailSettings | undefined> => {
+  const { rows } = await db.query<AlertEmailRow>(`select c.id, c.name, ${ALERT_EMAIL_COLUMNS} from clients c where c.id = $1`, [
+    id,
+  ]);
+  return rows[0] ? toAlertEmailSettings(rows[0]) : undefined;
+};
+
+export const listAlertEmailSettings = async (db: Queryable): Promise<Map<string, ClientAlertEmailSettings>> => {
+  const { rows } = await db.query<AlertEmailRow>(`select c.id, c.name, ${ALERT_EMAIL_COLUMNS} from clients c`);
+  return new Map(rows.map((row) => [row.id, toAlertEmailSettings(row)]));
+};
+
 export interface NewClient {
   id: string;
   name: string;
@@ -79,6 +125,7 @@ export interface NewClient {
   ipAllowlist: string[];
   widgetDisclosure: WidgetDisclosure;
   monitoringCadence: MonitoringCadence;
+  alertEmails?: Partial<AlertEmailSettings>;
   isBootstrap: boolean;
   createdAt: Date;
 }
@@ -87,8 +134,9 @@ export interface NewClient {
 export const insertClient = async (db: Queryable, c: NewClient): Promise<boolean> => {
   const { rowCount } = await db.query(
     `insert into clients (id, name, environment, secret_hash, scopes, contact_email, embed_origins, ip_allowlist,
-       widget_disclosure, monitoring_cadence, is_bootstrap, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) on conflict (id) do nothing`,
+       widget_disclosure, monitoring_cadence, is_bootstrap, created_at, alert_emails_enabled, alert_email_display_name,
+       alert_email_logo_url, alert_email_brand_color, alert_email_reply_to, alert_email_link_url, alert_email_mode)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) on conflict (id) do nothing`,
     [
       c.id,
       c.name,
@@ -102,9 +150,30 @@ export const insertClient = async (db: Queryable, c: NewClient): Promise<boolean
       c.monitoringCadence,
       c.isBootstrap,
       c.createdAt,
+      ...alertEmailValues({ ...DEFAULT_ALERT_EMAIL_SETTINGS, ...c.alertEmails }),
     ],
   );
   return rowCount === 1;
+};
+
+const alertEmailValues = (s: AlertEmailSettings) => [
+  s.enabled,
+  s.displayName,
+  s.logoUrl,
+  s.brandColor,
+  s.replyTo,
+  s.linkUrl,
+  s.mode,
+];
+
+const ALERT_EMAIL_COLUMN_OF: Record<keyof AlertEmailSettings, string> = {
+  enabled: 'alert_emails_enabled',
+  displayName: 'alert_email_display_name',
+  logoUrl: 'alert_email_logo_url',
+  brandColor: 'alert_email_brand_color',
+  replyTo: 'alert_email_reply_to',
+  linkUrl: 'alert_email_link_url',
+  mode: 'alert_email_mode',
 };
 
 export interface ClientChanges {
@@ -116,6 +185,8 @@ export interface ClientChanges {
   rateLimits?: Partial<ClientRecord['rateLimits']>;
   widgetDisclosure?: WidgetDisclosure;
   monitoringCadence?: MonitoringCadence;
+  /** Null clears a setting (back to its default); undefined leaves it as it is. */
+  alertEmails?: Partial<AlertEmailSettings>;
 }
 
 /** Changes a client; every instance drops its cached tokens of it, which carry its scopes, origins and limits. */
@@ -136,6 +207,9 @@ export const updateClient = async (tx: WriteTx, id: string, changes: ClientChang
   if (changes.rateLimits?.userOps !== undefined) set('rate_limit_user_ops', changes.rateLimits.userOps);
   if (changes.widgetDisclosure !== undefined) set('widget_disclosure', changes.widgetDisclosure);
   if (changes.monitoringCadence !== undefined) set('monitoring_cadence', changes.monitoringCadence);
+  for (const [key, value] of Object.entries(changes.alertEmails ?? {}) as [keyof AlertEmailSettings, unknown][]) {
+    if (value !== undefined) set(ALERT_EMAIL_COLUMN_OF[key], value);
+  }
   if (sets.length === 0) return Boolean(await findClient(tx, id));
   const { rowCount } = await tx.query(`update clients set ${sets.join(', ')} where id = $1`, params);
   tx.touches(clientTag(id));

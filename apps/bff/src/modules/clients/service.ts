@@ -6,10 +6,13 @@ import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { invalidCidrs } from '../../security/ip-allowlist.ts';
 import { hashSecret, verifySecret } from '../../security/secret-hash.ts';
+import { type AlertEmailSettings, alertEmailSettingProblems, DEFAULT_ALERT_EMAIL_SETTINGS } from './alert-email-settings.ts';
 import { invalidEmbedOrigins, originAllowed } from './embed-origins.ts';
 import {
+  type ClientAlertEmailSettings,
   type ClientChanges,
   type ClientRecord,
+  findAlertEmailSettings,
   findBootstrapClient,
   findClient,
   findMonitoringCadence,
@@ -31,6 +34,8 @@ export interface CreateClientInput {
   /** What host pages may learn about the score through widget events; default `none`. */
   widgetDisclosure?: WidgetDisclosure;
   monitoringCadence?: MonitoringCadence;
+  /** Alert e-mails to the client's customers (docs/partner/alert-emails.md); off unless `enabled`. */
+  alertEmails?: Partial<AlertEmailSettings>;
   id?: string;
   secret?: string;
   isBootstrap?: boolean;
@@ -46,6 +51,13 @@ export const newClientSecret = () => `sk_${randomToken(40)}`;
  * configure). Only the shape is tested, never a stored secret, so telling a caller "this is a secret" leaks nothing.
  */
 export const CLIENT_SECRET_SHAPE = /^sk_[A-Za-z0-9_-]{8,200}$/;
+
+/** Refuses alert e-mail settings that are invalid, or that would leave e-mails on without what every e-mail needs. */
+const checkAlertEmails = (current: AlertEmailSettings, changes: Partial<AlertEmailSettings> | undefined) => {
+  if (!changes) return;
+  const problems = alertEmailSettingProblems(current, changes);
+  if (problems.length) throw new Error(problems.join('; '));
+};
 
 const checkChanges = (changes: ClientChanges) => {
   const badScopes = (changes.scopes ?? []).filter((s) => !(SCOPES as readonly string[]).includes(s));
@@ -88,6 +100,7 @@ export const createClient = async (
     widgetDisclosure: input.widgetDisclosure,
     monitoringCadence: input.monitoringCadence,
   });
+  checkAlertEmails(DEFAULT_ALERT_EMAIL_SETTINGS, input.alertEmails);
   const secret = input.secret ?? newClientSecret();
   const inserted = await insertClient(db, {
     id,
@@ -100,6 +113,7 @@ export const createClient = async (
     ipAllowlist: input.ipAllowlist ?? [],
     widgetDisclosure: input.widgetDisclosure ?? 'none',
     monitoringCadence: input.monitoringCadence ?? 'monthly',
+    alertEmails: input.alertEmails,
     isBootstrap: input.isBootstrap ?? false,
     createdAt: clock.now(),
   });
@@ -112,6 +126,11 @@ export const clientMonitoringCadence = (db: Queryable, id: string): Promise<Moni
 
 export const changeClient = async (db: Db, id: string, changes: ClientChanges): Promise<ClientRecord> => {
   checkChanges(changes);
+  if (changes.alertEmails) {
+    const current = await findAlertEmailSettings(db, id);
+    if (!current) throw new Error(`No client ${id}`);
+    checkAlertEmails(current, changes.alertEmails);
+  }
   if (!(await writeTransaction(db, undefined, (tx) => updateClient(tx, id, changes)))) throw new Error(`No client ${id}`);
   return (await findClient(db, id)) as ClientRecord;
 };
@@ -199,7 +218,13 @@ export const ensureBootstrapClient = async (
 export const isEmbedOriginOfAnyClient = async (db: Db, environment: Environment, origin: string): Promise<boolean> =>
   originAllowed(await listEmbedOriginPatterns(db, environment), origin);
 
-export { CLIENT_COLUMNS, type ClientRow, findClient, toClient } from './repo.ts';
+export { ALERT_EMAIL_MODES, type AlertEmailMode, type AlertEmailSettings } from './alert-email-settings.ts';
+export { CLIENT_COLUMNS, type ClientRow, findClient, listAlertEmailSettings, toClient } from './repo.ts';
+export type { ClientAlertEmailSettings };
+
+/** The client's alert e-mail settings (what `pnpm clients show` prints, what each e-mail is made of). */
+export const clientAlertEmailSettings = (db: Queryable, id: string): Promise<ClientAlertEmailSettings | undefined> =>
+  findAlertEmailSettings(db, id);
 
 /** Revokes every live token of the client; every instance drops the ones it cached. */
 export const revokeClientTokens = (db: Db, clientId: string, at: Date): Promise<number> =>

@@ -18,12 +18,14 @@ export interface AdvanceReport {
 const leaseEnd = (ctx: AppContext) => new Date(realNow(ctx.clock).getTime() + ctx.config.MONITORING_LEASE_SECONDS * 1000);
 
 /**
- * One period of a clock's user, exactly as the scheduler would have run it then: `ctx.clock` reads the period's due
- * time for everything the refresh does (the pull's as-of date, the history point, alerts, events). Periods that were
- * already overdue when the advance began run once, coalesced at the clock's old time, as real time does after an outage.
+ * A clock user's next period or trigger, whichever comes first, exactly as the scheduler would have run it then:
+ * `ctx.clock` reads its time for everything the refresh does (the pull's as-of date, the history point, alerts,
+ * events), so a change's alert is dated on the change's day. What was already overdue when the advance began runs
+ * once, coalesced at the clock's old time, as real time does after an outage.
  */
 const runPeriod = (ctx: AppContext, advance: ClaimedAdvance, user: ClaimedUser): Promise<RefreshOutcome> => {
-  const due = new Date(user.monitoring_due_at ?? advance.frozen_time).getTime();
+  const periodDue = new Date(user.monitoring_due_at ?? advance.frozen_time).getTime();
+  const due = user.trigger_due_at ? Math.min(periodDue, new Date(user.trigger_due_at).getTime()) : periodDue;
   const at = new Date(Math.max(due, new Date(advance.frozen_time).getTime()));
   return runInClockScope({ at, writes: true }, () => refreshClaimedUser(ctx, user));
 };

@@ -154,7 +154,14 @@ export const hasFileOnRecord = async (db: Queryable, userId: string): Promise<bo
  */
 export const eraseCreditData = async (tx: Queryable, userIds: string[]): Promise<void> => {
   if (userIds.length === 0) return;
-  for (const table of ['score_history', 'alerts', 'verification_sessions', 'credit_snapshots', 'monitoring_alert_keys']) {
+  for (const table of [
+    'score_history',
+    'alerts',
+    'verification_sessions',
+    'credit_snapshots',
+    'monitoring_alert_keys',
+    'bureau_triggers',
+  ]) {
     await tx.query(`delete from ${table} where user_id = any($1::text[])`, [userIds]);
   }
   await tx.query(

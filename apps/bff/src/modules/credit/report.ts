@@ -92,44 +92,38 @@ const inquiriesOf = (file: CreditFile, since: number): TCreditReportInquiry[] =>
   return newestFirst([...within('hard', file.inquiries), ...within('soft', file.softInquiries)], (i) => i.date);
 };
 
-/** Street-type words a bank leaves readable: they say nothing about where the person lives. */
-const STREET_TYPES = new Set([
-  'street',
-  'st',
-  'avenue',
-  'ave',
-  'av',
-  'road',
-  'rd',
-  'boulevard',
-  'blvd',
-  'lane',
-  'ln',
-  'drive',
-  'dr',
-  'court',
-  'ct',
-  'place',
-  'pl',
-  'way',
-  'terrace',
-  'ter',
-  'circle',
-  'cir',
-  'parkway',
-  'pkwy',
-  'highway',
-  'hwy',
-  'square',
-  'sq',
-  'trail',
-  'trl',
-  'plaza',
-  'loop',
-  'alley',
-  'path',
-  'pike',
-]);
+/**
+ * Street-type words a bank leaves readable: they say nothing about where the person lives. The USPS street suffixes
+ * (Publication 28, appendix C1), each by its name and its standard abbreviation, and the common `av`.
+ */
+const STREET_TYPES = new Set(
+  `alley aly annex anx arcade arc avenue ave av bayou byu beach bch bend bnd bluff blf bluffs blfs bottom btm
+  boulevard blvd branch br bridge brg brook brk brooks brks burg bg burgs bgs bypass byp camp cp canyon cyn cape cpe
+  causeway cswy center ctr centers ctrs circle cir circles cirs cliff clf cliffs clfs club clb common cmn commons cmns
+  corner cor corners cors course crse court ct courts cts cove cv coves cvs creek crk crescent cres crest crst
+  crossing xing crossroad xrd crossroads xrds curve curv dale dl dam dm divide dv drive dr drives drs estate est
+  estates ests expressway expy extension ext extensions exts fall falls fls ferry fry field fld fields flds flat flt
+  flats flts ford frd fords frds forest frst forge frg forges frgs fork frk forks frks fort ft freeway fwy garden gdn
+  gardens gdns gateway gtwy glen gln glens glns green grn greens grns grove grv groves grvs harbor hbr harbors hbrs
+  haven hvn heights hts highway hwy hill hl hills hls hollow holw inlet inlt island is islands iss isle junction jct
+  junctions jcts key ky keys kys knoll knl knolls knls lake lk lakes lks land landing lndg lane ln light lgt lights
+  lgts loaf lf lock lck locks lcks lodge ldg loop mall manor mnr manors mnrs meadow mdw meadows mdws mews mill ml
+  mills mls mission msn motorway mtwy mount mt mountain mtn mountains mtns neck nck orchard orch oval overpass opas
+  park parks parkway pkwy parkways pass passage psge path pike pine pne pines pnes place pl plain pln plains plns
+  plaza plz point pt points pts port prt ports prts prairie pr radial radl ramp ranch rnch rapid rpd rapids rpds rest
+  rst ridge rdg ridges rdgs river riv road rd roads rds route rte row rue run shoal shl shoals shls shore shr shores
+  shrs skyway skwy spring spg springs spgs spur spurs square sq squares sqs station sta stravenue stra stream strm
+  street st streets sts summit smt terrace ter throughway trwy trace trce track trak trafficway trfy trail trl
+  trailer trlr tunnel tunl turnpike tpke underpass upas union un unions uns valley vly valleys vlys viaduct via view
+  vw views vws village vlg villages vlgs ville vl vista vis walk walks wall way ways well wl wells wls`.split(/\s+/),
+);
+
+/** Words that open a unit after the street (`Apt 4B`, `Suite 300`, `#5`): a street type is never looked for past one. */
+const UNIT_DESIGNATORS = new Set(
+  'apartment apt unit suite ste building bldg floor fl room rm lot space spc department dept office ofc penthouse ph'.split(' '),
+);
+
+const bare = (word: string) => word.replace(/[.,]+$/, '').toLowerCase();
 
 /** A word's first character, then • for each further letter or digit (punctuation stays): `Maple` → `M••••`. */
 const maskWord = (word: string): string => {
@@ -138,16 +132,21 @@ const maskWord = (word: string): string => {
 };
 
 /**
- * A street line as a bank masks it: the house number's first digit and each word's first letter, street types kept
- * (`1234 Maple Street` → `1••• M•••• Street`). A street type is kept only after the name it types, so in
- * `12 Court Street` the name `Court` is still masked.
+ * A street line as a bank masks it: the house number's first digit and each word's first letter, only the street's
+ * type kept (`1234 Maple Street` → `1••• M•••• Street`). The type is the last street-type word after at least one word
+ * of name and before any unit, so every word of the name is masked even when it is a street type too
+ * (`77 Sunset Trail Loop` → `7• S••••• T•••• Loop`, `12 Court St Apt 4` → `1• C•••• St A•• 4`).
  */
 export const maskStreet = (street: string): string => {
   const words = street.trim().split(/\s+/).filter(Boolean);
   const nameStarts = words.length > 1 && /^\d/.test(words[0] ?? '') ? 1 : 0;
-  return words
-    .map((word, i) => (i > nameStarts && STREET_TYPES.has(word.replace(/\.$/, '').toLowerCase()) ? word : maskWord(word)))
-    .join(' ');
+  let typeAt = -1;
+  for (let i = nameStarts + 1; i < words.length; i++) {
+    const word = bare(words[i] ?? '');
+    if (typeAt >= 0 && (UNIT_DESIGNATORS.has(word) || word.startsWith('#'))) break;
+    if (STREET_TYPES.has(word)) typeAt = i;
+  }
+  return words.map((word, i) => (i === typeAt ? word : maskWord(word))).join(' ');
 };
 
 /** An employer's name masked to each word's first letter: `Contoso Ltd` → `C•••••• L••`. */

@@ -5,10 +5,11 @@ import { recordAlert, recordScoreChangeAlert } from '../alerts/service.ts';
 import { recordAudit } from '../audit/service.ts';
 import { type OnSignificantChange, type RecordedScore, recordPulledScore, sealCreditFile } from '../credit/service.ts';
 import { saveOfferProfile } from '../offers/service.ts';
-import { consentPause, type UserRow } from '../users/service.ts';
+import { consentPause, loadCreditSubject, refreshTriggerDue, type UserRow } from '../users/service.ts';
 import { detectAlerts } from './file-diff.ts';
 import { type FileSnapshot, snapshotOf } from './file-snapshot.ts';
 import { claimAlertKey, lockRefreshState, type RefreshState, type SnapshotToSave } from './repo.ts';
+import { insertTriggers, settleTriggers } from './trigger-repo.ts';
 
 const snapshotContext = (userId: string) => `credit_snapshots:${userId}`;
 
@@ -67,11 +68,52 @@ export const applyPulledFile = async (
   return { ...recorded, alertsRaised, snapshot };
 };
 
-/** The three moments that buy a credit file. */
-export type PullSource = 'verification' | 'monitoring' | 'refresh';
+/** The four moments that buy a credit file: verification, a period, refresh now, and a bureau trigger. */
+export type PullSource = 'verification' | 'monitoring' | 'refresh' | 'trigger';
 
-/** Why a pulled file was dropped unused: the user is gone or not verified, the period moved on, or consent ended. */
-export type DropReason = 'deleted' | 'not_active' | 'period_moved' | 'no_consent';
+/**
+ * Why a pulled file was dropped unused: the user is gone or not verified, the period moved on, consent ended, or the
+ * triggers a triggered pull was for were settled by another pull meanwhile.
+ */
+export type DropReason = 'deleted' | 'not_active' | 'period_moved' | 'no_consent' | 'trigger_settled';
+
+const DAY_START = 'T00:00:00.000Z';
+
+/**
+ * Settles the triggers a file as of `asOf` shows, stores the sandbox's next change as a trigger on its day, and moves
+ * the user's trigger instant on. Nothing to do (no statement) when no trigger is pending and the bureau schedules none.
+ */
+const settleTriggersOf = async (
+  tx: Queryable,
+  ctx: AppContext,
+  user: UserRow,
+  state: RefreshState,
+  pull: { result: CreditFileResult; asOf: Date; source: PullSource; pullId: string },
+) => {
+  const nextChange =
+    ctx.bureau?.nextFileChange && pull.result.status === 'ok'
+      ? await ctx.bureau.nextFileChange(
+          await loadCreditSubject(ctx, { ...user, consent_valid_until: state.consentValidUntil }, pull.asOf),
+          pull.asOf,
+        )
+      : null;
+  if (state.triggerDueAt === null && nextChange === null) return;
+  const now = ctx.clock.now();
+  await settleTriggers(tx, user.id, pull.asOf, pull.pullId, now);
+  if (nextChange) {
+    const trigger = {
+      id: `chg_${user.id}_${nextChange.on}`,
+      clientId: user.client_id,
+      userId: user.id,
+      types: nextChange.types,
+      occurredOn: nextChange.on,
+      effectiveAt: new Date(`${nextChange.on}${DAY_START}`),
+    };
+    await insertTriggers(tx, [trigger], now);
+  }
+  // A period's and a triggered pull's own finishing statement sets the next attempt.
+  await refreshTriggerDue(tx, user.id, pull.source === 'refresh' || pull.source === 'verification');
+};
 
 export type PullCommit =
   | { outcome: 'committed'; state: RefreshState; applied: AppliedPull | undefined }
@@ -91,8 +133,10 @@ export const commitPulledFile = async (
   ctx: AppContext,
   user: UserRow,
   pull: { result: CreditFileResult; asOf: Date; source: PullSource; pullId: string; period?: number },
+  /** The user's state when the caller has locked it already (a group commit, lockRefreshStates). */
+  locked?: { state: RefreshState | undefined },
 ): Promise<PullCommit> => {
-  const state = await lockRefreshState(tx, user.id);
+  const state = locked ? locked.state : await lockRefreshState(tx, user.id);
   if (!state || state.deleted) return { outcome: 'dropped', reason: 'deleted', state };
   if (state.status !== 'active') return { outcome: 'dropped', reason: 'not_active', state };
   if (pull.period !== undefined && state.monitoring_period !== pull.period) {
@@ -101,6 +145,8 @@ export const commitPulledFile = async (
   if (consentPause({ consent_valid_until: state.consentValidUntil, consent_ended: null }, pull.asOf)) {
     return { outcome: 'dropped', reason: 'no_consent', state };
   }
+  if (pull.source === 'trigger' && state.triggerDueAt === null) return { outcome: 'dropped', reason: 'trigger_settled', state };
+  await settleTriggersOf(tx, ctx, user, state, pull);
   if (pull.result.status === 'frozen') return { outcome: 'frozen', state };
   const applied = await applyPulledFile(
     tx,
@@ -119,7 +165,7 @@ export const commitPulledFile = async (
         type: 'credit_file.recorded',
         clientId: user.client_id,
         userId: user.id,
-        ...(pull.source === 'monitoring' ? { actor: { kind: 'job', id: 'monitoring' } } : {}),
+        ...(pull.source === 'monitoring' || pull.source === 'trigger' ? { actor: { kind: 'job', id: 'monitoring' } } : {}),
         subject: { source: pull.source, pullId: pull.pullId, asOf: pull.asOf.toISOString() },
       },
       tx,

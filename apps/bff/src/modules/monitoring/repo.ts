@@ -20,7 +20,45 @@ export interface RefreshState {
    * takes this lock too, so it is either seen here or made after the commit.
    */
   consentValidUntil: Date | null;
+  /** The earliest unsettled trigger's instant, or null. */
+  triggerDueAt: Date | null;
 }
+
+interface RefreshStateRow {
+  id: string;
+  status: UserRow['status'];
+  deleted_at: Date | null;
+  monitoring_period: number;
+  snapshot_enc: string | null;
+  snapshot_as_of: Date | null;
+  latest_score: number | null;
+  latest_score_date: string | null;
+  consent_valid_until: Date | null;
+  trigger_due_at: Date | null;
+}
+
+const REFRESH_STATE_SQL = `select u.id, u.status, u.deleted_at, u.monitoring_period, u.consent_valid_until, u.trigger_due_at,
+       s.snapshot_enc, s.as_of as snapshot_as_of, l.score as latest_score, l.score_date::text as latest_score_date
+     from users u
+     left join credit_snapshots s on s.user_id = u.id
+     left join lateral (select score, score_date from score_history h where h.user_id = u.id order by seq desc limit 1) l
+       on true`;
+
+const toRefreshState = (row: RefreshStateRow): RefreshState => ({
+  status: row.status,
+  deleted: row.deleted_at !== null,
+  monitoring_period: row.monitoring_period,
+  snapshot:
+    row.snapshot_enc !== null && row.snapshot_as_of !== null
+      ? { sealed: row.snapshot_enc, asOf: new Date(row.snapshot_as_of) }
+      : undefined,
+  latestScore:
+    row.latest_score !== null && row.latest_score_date !== null
+      ? { score: Number(row.latest_score), scoreDate: row.latest_score_date }
+      : null,
+  consentValidUntil: row.consent_valid_until === null ? null : new Date(row.consent_valid_until),
+  triggerDueAt: row.trigger_due_at === null ? null : new Date(row.trigger_due_at),
+});
 
 /**
  * Locks the user for the rest of the transaction and reads, in the same round trip, everything a pull's commit decides
@@ -29,41 +67,22 @@ export interface RefreshState {
  * webhook never announces a commit that a crash could still erase.
  */
 export const lockRefreshState = async (tx: Queryable, userId: string): Promise<RefreshState | undefined> => {
-  const { rows } = await tx.query<{
-    status: UserRow['status'];
-    deleted_at: Date | null;
-    monitoring_period: number;
-    snapshot_enc: string | null;
-    snapshot_as_of: Date | null;
-    latest_score: number | null;
-    latest_score_date: string | null;
-    consent_valid_until: Date | null;
-  }>(
-    `select u.status, u.deleted_at, u.monitoring_period, u.consent_valid_until, s.snapshot_enc, s.as_of as snapshot_as_of,
-       l.score as latest_score, l.score_date::text as latest_score_date
-     from users u
-     left join credit_snapshots s on s.user_id = u.id
-     left join lateral (select score, score_date from score_history h where h.user_id = u.id order by seq desc limit 1) l
-       on true
-     where u.id = $1 for no key update of u`,
-    [userId],
+  const { rows } = await tx.query<RefreshStateRow>(`${REFRESH_STATE_SQL} where u.id = $1 for no key update of u`, [userId]);
+  return rows[0] ? toRefreshState(rows[0]) : undefined;
+};
+
+/**
+ * lockRefreshState for a group of users committed in one transaction: one round trip, the rows locked in id order so
+ * two groups (or a group and a single commit) never wait on each other in a cycle.
+ */
+export const lockRefreshStates = async (tx: Queryable, userIds: string[]): Promise<Map<string, RefreshState>> => {
+  const sorted = [...userIds].sort();
+  // The sort runs below the lock, so the rows are locked in id order.
+  const { rows } = await tx.query<RefreshStateRow>(
+    `${REFRESH_STATE_SQL} where u.id = any($1::text[]) order by u.id for no key update of u`,
+    [sorted],
   );
-  const row = rows[0];
-  if (!row) return undefined;
-  return {
-    status: row.status,
-    deleted: row.deleted_at !== null,
-    monitoring_period: row.monitoring_period,
-    snapshot:
-      row.snapshot_enc !== null && row.snapshot_as_of !== null
-        ? { sealed: row.snapshot_enc, asOf: new Date(row.snapshot_as_of) }
-        : undefined,
-    latestScore:
-      row.latest_score !== null && row.latest_score_date !== null
-        ? { score: Number(row.latest_score), scoreDate: row.latest_score_date }
-        : null,
-    consentValidUntil: row.consent_valid_until === null ? null : new Date(row.consent_valid_until),
-  };
+  return new Map(rows.map((row) => [row.id, toRefreshState(row)]));
 };
 
 /** The snapshot a pull leaves for the next comparison, written by the statement that finishes the pull. */
@@ -97,12 +116,14 @@ export const saveSnapshot = async (tx: Queryable, userId: string, snapshot: Snap
  * stay sealed in the snapshot. The older keys' digests are checked too, so rotating the key never re-raises an alert.
  */
 export const claimAlertKey = async (tx: Queryable, userId: string, digests: string[], at: Date): Promise<boolean> => {
-  const { rowCount } = await tx.query(
+  // `returning`: the answer is read, so the insert runs at once even in a group commit's held writes.
+  const { rows } = await tx.query(
     `insert into monitoring_alert_keys (user_id, key, created_at)
      select $1, $2, $3
      where not exists (select 1 from monitoring_alert_keys where user_id = $1 and key = any($4::text[]))
-     on conflict do nothing`,
+     on conflict do nothing
+     returning key`,
     [userId, digests[0], at, digests],
   );
-  return rowCount === 1;
+  return rows.length === 1;
 };

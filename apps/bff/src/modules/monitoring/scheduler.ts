@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.ts';
-import { eachLimited, type PollLoop, startPollLoop } from '../../lib/poll-loop.ts';
-import { claimDueUsers, type RefreshOutcome, refreshClaimedUser } from './service.ts';
+import { type PollLoop, startPollLoop } from '../../lib/poll-loop.ts';
+import { claimDueUsers, type RefreshOutcome, refreshClaimedBatch } from './service.ts';
 
 export interface BatchReport {
   claimed: number;
@@ -31,19 +31,15 @@ export const runMonitoringBatch = async (ctx: AppContext): Promise<BatchReport> 
   // A user whose turn comes too late to finish inside the lease is left alone: the lease runs out and another pass takes
   // it, rather than two workers pulling it at once. A quarter of the lease covers one pull with its retries.
   const lastStart = leaseUntil.getTime() - (ctx.config.MONITORING_LEASE_SECONDS * 1000) / 4;
-  await eachLimited(claimed, ctx.config.MONITORING_CONCURRENCY, async (user) => {
-    if (ctx.clock.now().getTime() > lastStart) {
-      report.outcomes.skipped += 1;
-      return;
-    }
-    const started = performance.now();
-    try {
-      report.outcomes[await refreshClaimedUser(ctx, user)] += 1;
-    } catch (error) {
-      report.outcomes.failed += 1;
-      ctx.logger.error({ err: error, userId: user.id }, 'monitoring refresh failed; the lease will expire and it is retried');
-    }
-    report.durationsMs.push(performance.now() - started);
+  await refreshClaimedBatch(ctx, claimed, {
+    mayStart: () => ctx.clock.now().getTime() <= lastStart,
+    settled: (user, outcome, ms) => {
+      if (outcome instanceof Error) {
+        report.outcomes.failed += 1;
+        ctx.logger.error({ err: outcome, userId: user.id }, 'monitoring refresh failed; the lease will expire and it is retried');
+      } else report.outcomes[outcome] += 1;
+      if (ms > 0) report.durationsMs.push(ms);
+    },
   });
   return report;
 };
@@ -80,7 +76,7 @@ export const startMonitoring = (ctx: AppContext): PollLoop => {
     );
     window = emptyReport();
   };
-  let lastFlush = Date.now();
+  let lastFlush = performance.now();
   let busy = false;
   const loop = startPollLoop(ctx.config.MONITORING_POLL_INTERVAL_MS, async () => {
     let batch: BatchReport | undefined;
@@ -93,14 +89,14 @@ export const startMonitoring = (ctx: AppContext): PollLoop => {
       busy = true;
       ctx.logger.debug({ claimed: batch.claimed, ...batch.outcomes }, 'monitoring batch');
       addBatch(window, batch);
-      if (Date.now() - lastFlush >= 5_000) {
+      if (performance.now() - lastFlush >= 5_000) {
         flush();
-        lastFlush = Date.now();
+        lastFlush = performance.now();
       }
       return true;
     }
     flush();
-    lastFlush = Date.now();
+    lastFlush = performance.now();
     if (busy) ctx.logger.debug('monitoring idle');
     busy = false;
     return false;

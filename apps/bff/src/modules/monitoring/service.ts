@@ -2,28 +2,38 @@ import type { TCreditScoreRefreshResult } from '@credit/contract';
 import { MANUAL_REFRESH_INTERVAL_HOURS } from '@credit/contract';
 import { BureauUnavailableError } from '../../bureau/http/errors.ts';
 import type { CreditFileResult } from '../../bureau/provider.ts';
+import type { WriteTx } from '../../cache/invalidation.ts';
 import { userTag } from '../../cache/read-cache.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../core/api-error.ts';
 import type { Caller, MonitoringCadence } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
 import { StatementBatch } from '../../db/statement-batch.ts';
+import { WriteBehind } from '../../db/write-behind.ts';
+import { eachLimited } from '../../lib/poll-loop.ts';
+import { AuditCollector } from '../audit/service.ts';
 import { clientMonitoringCadence } from '../clients/service.ts';
 import { creditScoreOf, getCurrentScore, loadFileOnRecord, requireActiveUser } from '../credit/service.ts';
+import { ScoreBandTally } from '../program/service.ts';
 import {
   type ClaimedUser,
+  type ConsentColumns,
   claimManualRefresh,
   claimUsersDueForRefresh,
   completePeriod,
   deferForConsent,
   endManualRefreshLease,
   findConsentGate,
+  findConsentGates,
+  finishTriggeredPull,
   loadCreditSubject,
   manualRefreshSlot,
   markFrozen,
   markRefreshed,
   recordFailedAttempt,
+  refreshTriggerDue,
   releaseManualRefresh,
+  retryTrigger,
   skipPeriod,
   type UserRow,
   unschedule,
@@ -31,7 +41,7 @@ import {
 } from '../users/service.ts';
 import { commitPulledFile, type DropReason } from './apply-pull.ts';
 import { dueOfPeriod, nextDueAfter, type Schedule } from './cadence.ts';
-import { type SnapshotToSave, saveSnapshot } from './repo.ts';
+import { lockRefreshStates, type RefreshState, type SnapshotToSave, saveSnapshot } from './repo.ts';
 
 export { type ClaimedUser, dueOnClock } from '../users/service.ts';
 export { periodDays } from './cadence.ts';
@@ -97,34 +107,51 @@ const retryDelay = (ctx: AppContext, failuresSoFar: number) => {
   return schedule[Math.min(failuresSoFar, schedule.length - 1)] ?? HOUR_MS;
 };
 
+/** A period's file, bought and not yet committed. */
+interface PulledPeriod {
+  user: ClaimedUser;
+  now: Date;
+  claimedPeriod: number;
+  period: number;
+  nextDueAt: Date;
+  pullId: string;
+  result: CreditFileResult;
+}
+
+type PeriodPull = { outcome: RefreshOutcome } | { pulled: PulledPeriod };
+
+/** Whether this claim is for a trigger between periods (a period due as well covers the trigger: one pull). */
+const isTriggerClaim = (user: ClaimedUser, now: Date) => {
+  const triggerAt = user.trigger_due_at ? new Date(user.trigger_due_at).getTime() : null;
+  const periodDue = user.monitoring_due_at === null || new Date(user.monitoring_due_at).getTime() <= now.getTime();
+  return triggerAt !== null && triggerAt <= now.getTime() && !periodDue;
+};
+
 /**
- * The commit re-checks under the row lock that the period is still the one claimed and the user still monitored, so a
- * period commits once whatever races it (a lapsed lease, a retried batch) and a user gone meanwhile is skipped.
+ * Buys the period's file, or records why not (no consent, a failed or refused pull). `gate` is the consent read just
+ * before, for a group of users in one query; without it, it is read here: a withdrawal since the claim stops the pull.
  */
-export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Promise<RefreshOutcome> => {
-  const now = ctx.clock.now();
+const pullPeriod = async (ctx: AppContext, user: ClaimedUser, now: Date, gate?: ConsentColumns): Promise<PeriodPull> => {
   const claimedPeriod = user.monitoring_period;
   const { period, nextDueAt } = periodsAt(ctx, user, now);
   // The claim has already put a user without consent aside; no attempt is counted.
-  if (!user.consented) return 'skipped';
+  if (!user.consented) return { outcome: 'skipped' };
   if (user.status !== 'active') {
     await unschedule(ctx.db, user.id);
-    return 'skipped';
+    return { outcome: 'skipped' };
   }
-
-  let result: CreditFileResult;
   // Keyed by the period: a request repeated after a crash is the same pull to the bureau, billed once.
   const pullId = `${user.id}:period:${period}`;
   try {
-    // Consent is re-read so a withdrawal since the claim stops the pull itself, not only its commit.
-    const gate = await findConsentGate(ctx.db, user.id);
-    const call = { pullId, clientId: user.client_id, callClass: 'monitoring' } as const;
-    result = await bureauOf(ctx).pullCreditFile(await loadCreditSubject(ctx, { ...user, ...gate }), now, call);
+    const consent = gate ?? (await findConsentGate(ctx.db, user.id));
+    const call = { pullId, clientId: user.client_id, callClass: 'monitoring', monitor: true } as const;
+    const result = await bureauOf(ctx).pullCreditFile(await loadCreditSubject(ctx, { ...user, ...consent }), now, call);
+    return { pulled: { user, now, claimedPeriod, period, nextDueAt, pullId, result } };
   } catch (error) {
     if (error instanceof ApiError && error.code === 'CONSENT_REQUIRED') {
       // Consent ended between the claim and the pull: a skip, not a failed pull.
       await deferForConsent(ctx.db, user.id, claimedPeriod, new Date(now.getTime() + CONSENT_RECHECK_MS));
-      return 'skipped';
+      return { outcome: 'skipped' };
     }
     const attempt = user.monitoring_attempts + 1;
     const reason = error instanceof BureauUnavailableError ? error.reason : (error as Error).name;
@@ -135,7 +162,7 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
         { userId: user.id, period: claimedPeriod, attempt, reason, nextRefreshAt: nextDueAt },
         'monitoring pull refused after every retry; the period is skipped',
       );
-      return 'failed';
+      return { outcome: 'failed' };
     }
     const retryAt = new Date(now.getTime() + retryDelay(ctx, user.monitoring_attempts));
     await recordFailedAttempt(ctx.db, user.id, claimedPeriod, retryAt);
@@ -145,36 +172,195 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
       { userId: user.id, period: claimedPeriod, attempt, retryAt, reason },
       'monitoring pull failed; the period will be retried',
     );
+    return { outcome: 'failed' };
+  }
+};
+
+/**
+ * Commits one pulled period in the caller's transaction. The commit re-checks under the row lock that the period is
+ * still the one claimed and the user still monitored, so a period commits once whatever races it (a lapsed lease, a
+ * retried batch) and a user gone meanwhile is skipped.
+ */
+const commitPeriod = async (
+  tx: WriteTx,
+  ctx: AppContext,
+  pulled: PulledPeriod,
+  locked?: { state: RefreshState | undefined },
+): Promise<RefreshOutcome> => {
+  const { user, now, claimedPeriod, period, nextDueAt, pullId, result } = pulled;
+  const committed = await commitPulledFile(
+    tx,
+    ctx,
+    user,
+    { result, asOf: now, source: 'monitoring', pullId, period: claimedPeriod },
+    locked,
+  );
+  if (committed.outcome === 'dropped') {
+    if (committed.reason === 'period_moved') return 'skipped';
+    if (committed.reason === 'no_consent') {
+      // Consent ended mid-pull: the file is dropped and the period waits like the claim's consent skip, no attempt counted.
+      await deferForConsent(tx, user.id, claimedPeriod, new Date(now.getTime() + CONSENT_RECHECK_MS));
+      return 'skipped';
+    }
+    await unschedule(tx, user.id);
+    return 'skipped';
+  }
+  tx.touches(userTag(user.id));
+  const next = { nextPeriod: period + 1, dueAt: nextDueAt };
+  if (committed.outcome === 'frozen') {
+    await completePeriod(tx, user.id, { ...next, refreshedAt: null, pausedReason: 'credit_frozen' });
+    return 'frozen';
+  }
+  await withSnapshot(tx, user.id, committed.applied?.snapshot, (batch) =>
+    completePeriod(batch, user.id, { ...next, refreshedAt: now, pausedReason: null }),
+  );
+  return 'refreshed';
+};
+
+/** One claimed user's period (or trigger), pulled and committed in its own transaction. */
+export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Promise<RefreshOutcome> => {
+  const now = ctx.clock.now();
+  if (isTriggerClaim(user, now)) return refreshTriggeredFile(ctx, user, now);
+  const pull = await pullPeriod(ctx, user, now);
+  if ('outcome' in pull) return pull.outcome;
+  return writeUser(ctx, (tx) => commitPeriod(tx, ctx, pull.pulled));
+};
+
+/**
+ * Commits a group of pulled periods in one transaction: their rows locked in one statement, their audit entries
+ * spooled as one row, one commit and one wake-up of the dispatcher and the caches. Under the lock each user is
+ * re-checked exactly as alone. If the group fails (a deadlock, one user's bad row), each user is committed alone, so
+ * one failure costs no other user's period.
+ */
+const commitGroup = async (ctx: AppContext, group: PulledPeriod[]): Promise<(RefreshOutcome | Error)[]> => {
+  try {
+    return await writeUser(ctx, async (tx) => {
+      const auditCollector = new AuditCollector();
+      const scoreBands = new ScoreBandTally();
+      const held = new WriteBehind(tx);
+      const groupTx: WriteTx = Object.assign(held, { touches: tx.touches, auditCollector, scoreBands });
+      const ids = group.map((pulled) => pulled.user.id);
+      const states = await lockRefreshStates(groupTx, ids);
+      await scoreBands.preload(groupTx, ids);
+      const outcomes: RefreshOutcome[] = [];
+      for (const pulled of group) outcomes.push(await commitPeriod(groupTx, ctx, pulled, { state: states.get(pulled.user.id) }));
+      // Shared rows last, so their locks are held only for the commit's final statements.
+      await scoreBands.flush(groupTx);
+      await auditCollector.flush(ctx, groupTx);
+      await held.flush();
+      return outcomes;
+    });
+  } catch (error) {
+    if (group.length === 1) return [error as Error];
+    ctx.logger.warn({ err: error, users: group.length }, 'monitoring group commit failed; committing its users one by one');
+    const outcomes: (RefreshOutcome | Error)[] = [];
+    for (const pulled of group) {
+      outcomes.push(await writeUser(ctx, (tx) => commitPeriod(tx, ctx, pulled)).catch((failure: Error) => failure));
+    }
+    return outcomes;
+  }
+};
+
+export interface ClaimedBatchOptions {
+  /** Asked before each user's pull: false leaves the user to its lease (its turn came too late). */
+  mayStart(): boolean;
+  /** Each user's outcome (an Error when its commit failed; its lease then runs out), with the time it took. */
+  settled(user: ClaimedUser, outcome: RefreshOutcome | Error, ms: number): void;
+}
+
+/**
+ * A claimed batch, the scheduler's way: consent re-read for all in one query, pulls MONITORING_CONCURRENCY at a time,
+ * and their commits in groups of MONITORING_COMMIT_GROUP. Triggers between periods and users the claim put aside take
+ * the one-user path.
+ */
+export const refreshClaimedBatch = async (ctx: AppContext, users: ClaimedUser[], options: ClaimedBatchOptions) => {
+  const now = ctx.clock.now();
+  const periods = users.filter((user) => user.consented && user.status === 'active' && !isTriggerClaim(user, now));
+  const others = users.filter((user) => !periods.includes(user));
+  const gates = await findConsentGates(
+    ctx.db,
+    periods.map((user) => user.id),
+  );
+  const started = new Map<string, number>();
+  let group: PulledPeriod[] = [];
+  const flush = async () => {
+    const taken = group;
+    group = [];
+    if (taken.length === 0) return;
+    const outcomes = await commitGroup(ctx, taken);
+    taken.forEach((pulled, i) => {
+      options.settled(pulled.user, outcomes[i] ?? 'skipped', performance.now() - (started.get(pulled.user.id) ?? 0));
+    });
+  };
+  await eachLimited([...others, ...periods], ctx.config.MONITORING_CONCURRENCY, async (user) => {
+    if (!options.mayStart()) {
+      options.settled(user, 'skipped', 0);
+      return;
+    }
+    started.set(user.id, performance.now());
+    const settle = (outcome: RefreshOutcome | Error) =>
+      options.settled(user, outcome, performance.now() - (started.get(user.id) ?? 0));
+    try {
+      if (!periods.includes(user)) return settle(await refreshClaimedUser(ctx, user));
+      const pull = await pullPeriod(
+        ctx,
+        user,
+        now,
+        gates.get(user.id) ?? { consent_valid_until: null, consent_ended: 'required' },
+      );
+      if ('outcome' in pull) return settle(pull.outcome);
+      group.push(pull.pulled);
+      if (group.length >= ctx.config.MONITORING_COMMIT_GROUP) await flush();
+    } catch (error) {
+      settle(error as Error);
+    }
+  });
+  await flush();
+};
+
+/**
+ * A pull for a bureau trigger, between periods: keyed by the trigger's instant (a repeated request after a crash is billed
+ * once), committed through the one commit unit, which settles every trigger the file shows. It leaves the period alone.
+ */
+const refreshTriggeredFile = async (ctx: AppContext, user: ClaimedUser, now: Date): Promise<RefreshOutcome> => {
+  if (!user.consented) return 'skipped';
+  if (user.status !== 'active') {
+    await unschedule(ctx.db, user.id);
+    return 'skipped';
+  }
+  const pullId = `${user.id}:trigger:${new Date(user.trigger_due_at ?? now).toISOString()}`;
+  let result: CreditFileResult;
+  try {
+    const gate = await findConsentGate(ctx.db, user.id);
+    const call = { pullId, clientId: user.client_id, callClass: 'monitoring', monitor: true } as const;
+    result = await bureauOf(ctx).pullCreditFile(await loadCreditSubject(ctx, { ...user, ...gate }), now, call);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'CONSENT_REQUIRED') {
+      await retryTrigger(ctx.db, user.id, new Date(now.getTime() + CONSENT_RECHECK_MS));
+      return 'skipped';
+    }
+    const reason = error instanceof BureauUnavailableError ? error.reason : (error as Error).name;
+    // A refusal the bureau will repeat waits longest; the period after it still runs as usual.
+    const retryAt = new Date(now.getTime() + retryDelay(ctx, isPermanentRefusal(error) ? Number.MAX_SAFE_INTEGER : 0));
+    await retryTrigger(ctx.db, user.id, retryAt);
+    ctx.logger.warn({ userId: user.id, retryAt, reason }, 'triggered pull failed; it will be retried');
     return 'failed';
   }
-
   return writeUser(ctx, async (tx, touches) => {
-    const committed = await commitPulledFile(tx, ctx, user, {
-      result,
-      asOf: now,
-      source: 'monitoring',
-      pullId,
-      period: claimedPeriod,
-    });
+    const committed = await commitPulledFile(tx, ctx, user, { result, asOf: now, source: 'trigger', pullId });
     if (committed.outcome === 'dropped') {
-      if (committed.reason === 'period_moved') return 'skipped';
-      if (committed.reason === 'no_consent') {
-        // Consent ended mid-pull: the file is dropped and the period waits like the claim's consent skip, no attempt counted.
-        await deferForConsent(tx, user.id, claimedPeriod, new Date(now.getTime() + CONSENT_RECHECK_MS));
-        return 'skipped';
-      }
-      await unschedule(tx, user.id);
+      if (committed.reason === 'no_consent') await retryTrigger(tx, user.id, new Date(now.getTime() + CONSENT_RECHECK_MS));
+      else if (committed.reason === 'trigger_settled') await refreshTriggerDue(tx, user.id, true);
+      else await unschedule(tx, user.id);
       return 'skipped';
     }
     touches(userTag(user.id));
-    const next = { nextPeriod: period + 1, dueAt: nextDueAt };
     if (committed.outcome === 'frozen') {
-      await completePeriod(tx, user.id, { ...next, refreshedAt: null, pausedReason: 'credit_frozen' });
+      await markFrozen(tx, user.id);
+      await refreshTriggerDue(tx, user.id, true);
       return 'frozen';
     }
-    await withSnapshot(tx, user.id, committed.applied?.snapshot, (batch) =>
-      completePeriod(batch, user.id, { ...next, refreshedAt: now, pausedReason: null }),
-    );
+    await withSnapshot(tx, user.id, committed.applied?.snapshot, (batch) => finishTriggeredPull(batch, user.id, now));
     return 'refreshed';
   });
 };
@@ -276,6 +462,7 @@ export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string
       pullId,
       clientId: user.client_id,
       callClass: 'interactive',
+      monitor: true,
     });
   } catch (error) {
     await giveBack();

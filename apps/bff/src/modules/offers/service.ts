@@ -1,6 +1,5 @@
 import {
   offerShapeProblems,
-  ratingForScore,
   type TAudienceMember,
   type TCreateOfferInput,
   type TListOffersCatalogQuery,

@@ -65,22 +65,49 @@ export const listProgramCounts = async (
   return rows;
 };
 
-export const lockCustomerScore = async (tx: Queryable, userId: string) => {
-  const { rows } = await tx.query<{ score: number; first_score: number }>(
-    'select score, first_score from program_customer_scores where user_id = $1 for update',
-    [userId],
+/**
+ * Stores the customer's new score in one statement: their first with us is inserted, a later one replaces the last
+ * under the row lock. Answers the score it replaced (null for a first score) and the first score.
+ */
+export const replaceCustomerScore = async (
+  tx: Queryable,
+  clientId: string,
+  userId: string,
+  score: number,
+): Promise<{ before: number | null; first: number }> => {
+  const { rows } = await tx.query<{ before: number | null; first: number | null }>(
+    `with old as (select score, first_score from program_customer_scores where user_id = $1 for update),
+     inserted as (
+       insert into program_customer_scores (user_id, client_id, score, first_score)
+       select $1, $2, $3, $3 where not exists (select 1 from old)
+       on conflict (user_id) do nothing returning first_score),
+     updated as (update program_customer_scores p set score = $3 from old where p.user_id = $1 and old.score <> $3)
+     select (select score from old) as before, coalesce((select first_score from old), (select first_score from inserted)) as first`,
+    [userId, clientId, score],
   );
-  return rows[0];
+  const row = rows[0];
+  return {
+    before: row?.before === null || row?.before === undefined ? null : Number(row.before),
+    first: Number(row?.first ?? score),
+  };
 };
 
-/** The customer's first score with us; false when they already have a row (then `lockCustomerScore` and update it). */
+/** Several customers' scores, locked, in id order (a group commit); a customer without a row is absent. */
+export const lockCustomerScores = async (tx: Queryable, userIds: string[]) => {
+  const { rows } = await tx.query<{ user_id: string; score: number; first_score: number }>(
+    'select user_id, score, first_score from program_customer_scores where user_id = any($1::text[]) order by user_id for update',
+    [[...userIds].sort()],
+  );
+  return new Map(rows.map((row) => [row.user_id, { score: Number(row.score), first: Number(row.first_score) }]));
+};
+
+/** A customer's first score: a plain write, so a group commit sends it with the others. */
 export const insertCustomerScore = async (tx: Queryable, clientId: string, userId: string, score: number) => {
-  const { rowCount } = await tx.query(
+  await tx.query(
     `insert into program_customer_scores (user_id, client_id, score, first_score) values ($1, $2, $3, $3)
      on conflict (user_id) do nothing`,
     [userId, clientId, score],
   );
-  return rowCount > 0;
 };
 
 export const updateCustomerScore = async (tx: Queryable, userId: string, score: number) => {

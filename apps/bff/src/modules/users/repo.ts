@@ -76,13 +76,15 @@ export interface NewUser {
   createdAt: Date;
   /** The expiry of the consent recorded with the enrolment (the gate, migration 008). */
   consentValidUntil: Date;
+  /** The language of the customer's alert e-mails (migration 025); `en` when the enrolment names none. */
+  locale?: 'en' | 'es';
 }
 
 export const insertUser = async (tx: Queryable, u: NewUser): Promise<void> => {
   await tx.query(
     `insert into users (id, client_id, external_user_id, email, first_name, last_name, status,
-       ssn_enc, date_of_birth_enc, address_enc, phone_enc, created_at, consent_valid_until)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+       ssn_enc, date_of_birth_enc, address_enc, phone_enc, created_at, consent_valid_until, locale)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
     [
       u.id,
       u.clientId,
@@ -97,7 +99,24 @@ export const insertUser = async (tx: Queryable, u: NewUser): Promise<void> => {
       u.phoneEnc,
       u.createdAt,
       u.consentValidUntil,
+      u.locale ?? 'en',
     ],
+  );
+};
+
+/** The customer's one-click unsubscribe from alert e-mails (modules/alert-emails); the first one is kept. */
+export const markAlertEmailsUnsubscribed = async (db: Queryable, clientId: string, userId: string, at: Date): Promise<void> => {
+  await db.query(
+    'update users set alert_emails_unsubscribed_at = $3 where id = $1 and client_id = $2 and alert_emails_unsubscribed_at is null',
+    [userId, clientId, at],
+  );
+};
+
+/** The language the customer's widget shows, kept for their alert e-mails; written only when it changes. */
+export const setUserLocale = async (db: Queryable, clientId: string, userId: string, locale: 'en' | 'es'): Promise<void> => {
+  await db.query(
+    'update users set locale = $3 where id = $1 and client_id = $2 and deleted_at is null and locale is distinct from $3',
+    [userId, clientId, locale],
   );
 };
 

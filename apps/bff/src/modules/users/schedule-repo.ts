@@ -10,6 +10,8 @@ export interface ClaimedUser extends UserRow, IdentityRow {
   monitoring_anchor_at: Date;
   monitoring_attempts: number;
   consent_valid_until: Date | null;
+  /** The earliest unsettled bureau trigger's instant: a claim before the period's due date is for it. */
+  trigger_due_at: Date | null;
   /** The client's cadence (monthly or weekly), read with the claim so a period needs no second lookup. */
   monitoring_cadence: MonitoringCadence;
   /** A due user without consent is claimed only to be put aside: nothing is pulled and no attempt is counted. */
@@ -20,6 +22,7 @@ const CLAIM_COLUMNS =
   'id, client_id, external_user_id, email, first_name, last_name, status, created_at, last_score_date::text, locked_until, ' +
   'monitoring_due_at, monitoring_last_at, monitoring_paused_reason, manual_refresh_at, manual_refresh_pending_until, ' +
   'ssn_enc, date_of_birth_enc, address_enc, monitoring_period, monitoring_anchor_at, monitoring_attempts, consent_valid_until, ' +
+  'trigger_due_at, ' +
   '(select monitoring_cadence from clients where clients.id = users.client_id) as monitoring_cadence';
 
 /**
@@ -47,8 +50,8 @@ export const claimUsersDueForRefresh = async (
 };
 
 /**
- * One period per user per call, so each user's periods run in order; the advance's lease on the clock is their claim. A
- * user whose consent ended by a period's run time is left out, so the advance skips the rest of their periods.
+ * One period or trigger per user per call (whichever comes first), so each user's pulls run in order; the advance's lease
+ * on the clock is their claim. A user whose consent ended by a pull's run time is left out, so the advance skips the rest.
  */
 export const dueOnClock = async (
   db: Queryable,
@@ -59,22 +62,26 @@ export const dueOnClock = async (
 ): Promise<ClaimedUser[]> => {
   const { rows } = await db.query<ClaimedUser>(
     `select ${CLAIM_COLUMNS}, true as consented from users
-     where clock_id = $1 and deleted_at is null and monitoring_next_attempt_at is not null and monitoring_due_at <= $2
-       and consent_valid_until > greatest(monitoring_due_at, $4::timestamptz)
+     where clock_id = $1 and deleted_at is null and monitoring_next_attempt_at is not null
+       and least(monitoring_due_at, trigger_due_at) <= $2
+       and consent_valid_until > greatest(least(monitoring_due_at, trigger_due_at), $4::timestamptz)
      order by id limit $3`,
     [clockId, until, limit, from],
   );
   return rows;
 };
 
-/** A plain write, so it can join a StatementBatch with the pull's snapshot as one statement. */
+/**
+ * A plain write, so it can join a StatementBatch with the pull's snapshot as one statement. The next attempt is the next
+ * period or an earlier pending trigger (refreshTriggerDue has settled what this pull covered, in the same transaction).
+ */
 export const completePeriod = async (
   tx: Queryable,
   userId: string,
   update: { nextPeriod: number; dueAt: Date; refreshedAt: Date | null; pausedReason: 'credit_frozen' | null },
 ): Promise<void> => {
   await tx.query(
-    `update users set monitoring_period = $2, monitoring_due_at = $3, monitoring_next_attempt_at = $3,
+    `update users set monitoring_period = $2, monitoring_due_at = $3, monitoring_next_attempt_at = least($3, trigger_due_at),
        monitoring_attempts = 0, monitoring_last_at = coalesce($4, monitoring_last_at), monitoring_paused_reason = $5
      where id = $1`,
     [userId, update.nextPeriod, update.dueAt, update.refreshedAt, update.pausedReason],
@@ -107,7 +114,8 @@ export const skipPeriod = async (
   update: { nextPeriod: number; dueAt: Date },
 ): Promise<void> => {
   await db.query(
-    `update users set monitoring_period = $3, monitoring_due_at = $4, monitoring_next_attempt_at = $4, monitoring_attempts = 0
+    `update users set monitoring_period = $3, monitoring_due_at = $4, monitoring_next_attempt_at = least($4, trigger_due_at),
+       monitoring_attempts = 0
      where id = $1 and monitoring_period = $2 and deleted_at is null`,
     [userId, period, update.nextPeriod, update.dueAt],
   );
@@ -115,7 +123,60 @@ export const skipPeriod = async (
 
 /** Takes a user off the schedule (deleted, or no longer verified): nothing is pulled until verification schedules it. */
 export const unschedule = async (tx: Queryable, userId: string): Promise<void> => {
-  await tx.query('update users set monitoring_next_attempt_at = null where id = $1', [userId]);
+  await tx.query('update users set monitoring_next_attempt_at = null, trigger_due_at = null where id = $1', [userId]);
+};
+
+/**
+ * Triggers just received for monitored users: each user's trigger instant becomes the earliest unsettled one, and the
+ * next attempt moves up to it, unless a claim holds the user (its lease, a retry wait or a trigger already due): that
+ * claim's pull settles what it covers, and refreshTriggerDue then schedules the rest.
+ */
+export const scheduleTriggers = async (tx: Queryable, triggers: { userId: string; at: Date }[], now: Date): Promise<void> => {
+  if (triggers.length === 0) return;
+  await tx.query(
+    `update users u set trigger_due_at = least(u.trigger_due_at, t.at),
+       monitoring_next_attempt_at = case
+         when u.trigger_due_at is not null and u.trigger_due_at <= $3 then u.monitoring_next_attempt_at
+         when u.monitoring_next_attempt_at <= u.monitoring_due_at then least(u.monitoring_next_attempt_at, t.at)
+         else u.monitoring_next_attempt_at end
+     from (select user_id, min(at) as at from unnest($1::text[], $2::timestamptz[]) as x(user_id, at) group by user_id) t
+     where u.id = t.user_id and u.deleted_at is null and u.monitoring_next_attempt_at is not null`,
+    [triggers.map((t) => t.userId), triggers.map((t) => t.at), now],
+  );
+};
+
+/**
+ * After a pull settled triggers: the user's trigger instant becomes the earliest still unsettled. With `reschedule`, an
+ * idle user's next attempt follows it (a held claim keeps its own); a period's commit sets the next attempt itself.
+ */
+export const refreshTriggerDue = async (tx: Queryable, userId: string, reschedule: boolean): Promise<void> => {
+  await tx.query(
+    `update users u set trigger_due_at = t.due,
+       monitoring_next_attempt_at = case when $2 and u.monitoring_next_attempt_at <= u.monitoring_due_at
+         then least(u.monitoring_due_at, t.due) else u.monitoring_next_attempt_at end
+     from (select min(effective_at) as due from bureau_triggers where user_id = $1 and settled_at is null) t
+     where u.id = $1`,
+    [userId, reschedule],
+  );
+};
+
+/** A triggered pull committed: the file is current as of `at`, and the next attempt is the period or the next trigger. */
+export const finishTriggeredPull = async (tx: Queryable, userId: string, at: Date): Promise<void> => {
+  await tx.query(
+    `update users set monitoring_last_at = $2, monitoring_paused_reason = null,
+       monitoring_next_attempt_at = least(monitoring_due_at, trigger_due_at)
+     where id = $1 and monitoring_next_attempt_at is not null`,
+    [userId, at],
+  );
+};
+
+/** A triggered pull that failed or found no consent: tried again at `retryAt`, or with the period if that comes first. */
+export const retryTrigger = async (db: Queryable, userId: string, retryAt: Date): Promise<void> => {
+  await db.query(
+    `update users set monitoring_next_attempt_at = least(monitoring_due_at, $2)
+     where id = $1 and deleted_at is null and monitoring_next_attempt_at is not null`,
+    [userId, retryAt],
+  );
 };
 
 /** The day's slot as a claim found it: given back as it was when the claim's pull fails. */

@@ -35,20 +35,23 @@ import {
   listLiveUsers,
   markUserDeleted,
   purgeUsersDeletedBefore,
+  setUserLocale,
   toUser,
   type UserRow,
   usersOnClock,
 } from './repo.ts';
 
+export type { ConsentColumns } from './consent-gate.ts';
 export { assertCurrentConsent, consentPause } from './consent-gate.ts';
 export type { RequestOrigin } from './consent-record.ts';
-export { findConsentGate } from './consent-repo.ts';
+export { findConsentGate, findConsentGates } from './consent-repo.ts';
 export {
   attachUsersToClock,
   clearExpiredLock,
   detachClockUsers,
   effectiveStatus,
   type IdentityRow,
+  markAlertEmailsUnsubscribed,
   markVerified,
   recordFailureOutcome,
   setLastScoreDate,
@@ -62,13 +65,17 @@ export {
   deferForConsent,
   dueOnClock,
   endManualRefreshLease,
+  finishTriggeredPull,
   type ManualRefreshClaim,
   type ManualRefreshSlot,
   manualRefreshSlot,
   markFrozen,
   markRefreshed,
   recordFailedAttempt,
+  refreshTriggerDue,
   releaseManualRefresh,
+  retryTrigger,
+  scheduleTriggers,
   skipPeriod,
   unschedule,
 } from './schedule-repo.ts';
@@ -109,6 +116,7 @@ const enrollValidated = async (
       ...sealIdentity(ctx, userId, input),
       createdAt,
       consentValidUntil: consent.expiresAt,
+      locale: input.locale,
     });
     await recordEvent(tx, ctx.ids, {
       clientId,
@@ -284,6 +292,10 @@ export const pausedUsersOnClock = async (db: Queryable, clockId: string, realNow
     const { monitoring } = toUser(row, realNow);
     return monitoring.status === 'paused' && monitoring.pausedReason ? [{ userId: row.id, reason: monitoring.pausedReason }] : [];
   });
+
+/** Keeps the language the token's enrolled user sees the widget in, for their alert e-mails. */
+export const recordWidgetLocale = async (ctx: AppContext, caller: Caller, userId: string, locale: 'en' | 'es') =>
+  setUserLocale(ctx.db, caller.clientId, userId, locale);
 
 export const getMe = async (ctx: AppContext, caller: Caller): Promise<TUser> => {
   const row = await findLiveUserByExternalId(ctx.db, caller.clientId, tokenUser(caller).externalUserId);

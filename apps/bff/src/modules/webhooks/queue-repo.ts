@@ -419,8 +419,9 @@ export const restartPendingDeliveries = async (tx: Queryable, webhookId: string,
 };
 
 /**
- * `recover`: re-queues failed deliveries and never-delivered events of the window; a null `nextAttemptAt` parks them. The
- * unique (webhook, event) pair keeps a concurrent fan-out from queueing an event twice.
+ * `recover`: re-queues failed deliveries and never-delivered events of the window, of the event types the subscription
+ * receives now (a type it has dropped stays as it was); a null `nextAttemptAt` parks them. The unique (webhook, event)
+ * pair keeps a concurrent fan-out from queueing an event twice.
  */
 export const requeueSince = async (
   tx: Queryable,
@@ -434,9 +435,9 @@ export const requeueSince = async (
     `update webhook_deliveries d set state = 'pending', schedule_base = d.attempts, next_attempt_at = $4,
        lease_token = null, lease_until = null
      from outbox_events e
-     where d.webhook_id = $1 and d.state = 'failed' and e.id = d.event_id and e.created_at >= $2
-       and ($3::timestamptz is null or e.created_at < $3) and ${notOfPurgedUser('e')}`,
-    [webhook.id, window.since, window.until, nextAttemptAt],
+     where d.webhook_id = $1 and d.state = 'failed' and e.id = d.event_id and e.type = any($5::text[])
+       and e.created_at >= $2 and ($3::timestamptz is null or e.created_at < $3) and ${notOfPurgedUser('e')}`,
+    [webhook.id, window.since, window.until, nextAttemptAt, webhook.events],
   );
   const { rows } = await tx.query<{ id: string; type: TEventType }>(
     `select e.id, e.type from outbox_events e

@@ -3,6 +3,14 @@ import type { TEventType } from '@credit/contract';
 /** Realistic `data` for test deliveries, one per event type, shaped as the contract's event schemas. */
 export const sampleEventData = (type: TEventType, at: Date, ids: { id(prefix: string): string }): Record<string, unknown> => {
   const who = { userId: 'usr_TestUser000000001', externalUserId: 'test-user-1' };
+  // An alert e-mail's events name the customer and the alerts, never the address or what the alerts say.
+  const alertEmail = {
+    ...who,
+    emailId: 'eml_TestEmail00000001',
+    mode: 'each',
+    alertIds: ['alt_TestAlert00000001'],
+    alertCount: 1,
+  };
   const offer = { ...who, offerId: 'off_TestOffer00000001', offerType: 'credit_card', provider: 'Test Bank', offerVersion: 1 };
   switch (type) {
     case 'user.enrolled':
@@ -26,6 +34,12 @@ export const sampleEventData = (type: TEventType, at: Date, ids: { id(prefix: st
           severity: 'warning',
         },
       };
+    case 'alert.email.sent':
+      return { ...alertEmail, attempts: 1, sentAt: at.toISOString() };
+    case 'alert.email.suppressed':
+      return { ...alertEmail, reason: 'unsubscribed' };
+    case 'alert.email.failed':
+      return { ...alertEmail, attempts: 6, lastError: 'ECONNECTION' };
     case 'offer.clicked':
       return { ...offer, clickId: ids.id('clk') };
     case 'offer.converted':

@@ -63,7 +63,13 @@ const serveAsset = (assetsDir: string) => async (req: Request, res: Response, ne
 export const widgetRoutes = (ctx: AppContext): ModuleRoutes => {
   const operations = [
     bindRoute(ctx, createSessionOp, async ({ req, body, caller }) => {
-      const { session, sealed, expiresAt } = await createWidgetSession(ctx, caller, req.presentedToken, body.parentOrigin);
+      const { session, sealed, expiresAt } = await createWidgetSession(
+        ctx,
+        caller,
+        req.presentedToken,
+        body.parentOrigin,
+        body.locale,
+      );
       return { data: session, headers: { 'Set-Cookie': widgetSessionCookie(sealed, expiresAt), 'Cache-Control': 'no-store' } };
     }),
     bindRoute(ctx, getSessionOp, async ({ caller }) => ({ data: await getWidgetSessionStatus(ctx, caller) })),

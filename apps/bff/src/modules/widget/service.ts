@@ -5,7 +5,7 @@ import { type Caller, tokenUser } from '../../core/principal.ts';
 import { type SealedWidgetSession, sealWidgetSession } from '../../security/widget-session.ts';
 import { isEmbedOriginOfAnyClient, originAllowed } from '../clients/service.ts';
 import { periodDays } from '../monitoring/service.ts';
-import { getMe } from '../users/service.ts';
+import { getMe, recordWidgetLocale } from '../users/service.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -28,6 +28,7 @@ export const createWidgetSession = async (
   caller: Caller,
   presentedToken: string | undefined,
   parentOrigin: string | null,
+  locale?: 'en' | 'es',
 ): Promise<{ session: TWidgetSession; sealed: SealedWidgetSession; expiresAt: Date }> => {
   const principal = tokenUser(caller);
   if (principal.via !== 'bearer' || !presentedToken) {
@@ -41,13 +42,16 @@ export const createWidgetSession = async (
     );
   }
   const sealed = sealWidgetSession(ctx, presentedToken);
+  const userId = await enrolledUserId(ctx, caller);
+  // The language the customer reads the widget in is the language of their alert e-mails.
+  if (userId && locale) await recordWidgetLocale(ctx, caller, userId, locale);
   return {
     sealed,
     expiresAt: principal.expiresAt,
     session: {
       csrfToken: sealed.csrfToken,
       expiresAt: principal.expiresAt.toISOString(),
-      userId: await enrolledUserId(ctx, caller),
+      userId,
       // From the token's client, read by the server: the host page has no say in what the frame may tell it.
       disclosure: principal.client.widgetDisclosure,
       consentTerms: {

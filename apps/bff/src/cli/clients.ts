@@ -1,5 +1,13 @@
 import { parseArgs } from 'node:util';
-import { SCOPES, type Scope, WIDGET_DISCLOSURES, type WidgetDisclosure } from '@credit/contract';
+import {
+  CONSOLE_ROLES,
+  type ConsoleRole,
+  SCOPES,
+  type Scope,
+  WIDGET_DISCLOSURES,
+  type WidgetDisclosure,
+  ZConsoleLinkInput,
+} from '@credit/contract';
 import { loadConfig } from '../config.ts';
 import { MONITORING_CADENCES, type MonitoringCadence } from '../core/principal.ts';
 import { migrate } from '../db/migrate.ts';
@@ -8,6 +16,10 @@ import { systemClock } from '../lib/clock.ts';
 import type { ClientRecord } from '../modules/clients/repo.ts';
 import { findClient, listClients } from '../modules/clients/repo.ts';
 import { changeClient, createClient, rotateClientSecret } from '../modules/clients/service.ts';
+import { createConsoleLink } from '../modules/console/service.ts';
+import { DataCipher } from '../security/encryption.ts';
+import { loadInstanceKeys } from '../security/instance-keys.ts';
+import { TokenHasher } from '../security/token-hasher.ts';
 
 const USAGE = `Manage API clients (partners).
 
@@ -21,11 +33,14 @@ const USAGE = `Manage API clients (partners).
                       [--ip-allowlist ..|none] [--rate-limit-auth N|default] [--rate-limit-batch N|default]
                       [--rate-limit-user-ops N|default] [--widget-disclosure none|band|exact]
                       [--monitoring-cadence monthly|weekly]
+  pnpm clients console <clientId> [--role viewer|editor] [--staff-id ..] [--email ..]
+                                               a one-time console link (ten minutes) for a staff member
 
 Uses DATABASE_URL, or the embedded database in DATA_DIR (stop the server first: it holds that database).
 Scopes: ${SCOPES.join(', ')}.
 Widget disclosure: what the partner's page may learn about the score through widget events: ${WIDGET_DISCLOSURES.join(', ')}
-(default none; see docs/partner/disclosure.md). Monitoring cadence: customers' files are refreshed each calendar month
+(default none; see docs/partner/disclosure.md). Console roles: ${CONSOLE_ROLES.join(', ')} (default viewer; the link
+signs in as --staff-id, default "operator", with --email, default the client's contact address; docs/partner/console.md). Monitoring cadence: customers' files are refreshed each calendar month
 on the day of their first pull (default) or each week (docs/operator/monitoring.md). Secrets are printed once and stored only as hashes.`;
 
 const list = (value: string | undefined) =>
@@ -52,6 +67,13 @@ const cadence = (value: string | undefined): MonitoringCadence | undefined => {
     throw new Error(`--monitoring-cadence is one of ${MONITORING_CADENCES.join(', ')}, not ${value}`);
   }
   return value as MonitoringCadence;
+};
+
+const consoleRole = (value: string | undefined): ConsoleRole => {
+  if (value === undefined) return 'viewer';
+  if (!(CONSOLE_ROLES as readonly string[]).includes(value))
+    throw new Error(`--role is one of ${CONSOLE_ROLES.join(', ')}, not ${value}`);
+  return value as ConsoleRole;
 };
 
 const limit = (value: string | undefined) => {
@@ -92,6 +114,8 @@ const run = async (argv: string[]) => {
       'rate-limit-user-ops': { type: 'string' },
       'widget-disclosure': { type: 'string' },
       'monitoring-cadence': { type: 'string' },
+      role: { type: 'string' },
+      'staff-id': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -149,6 +173,35 @@ const run = async (argv: string[]) => {
         monitoringCadence: cadence(values['monitoring-cadence']),
       });
       print(describe(client));
+    } else if (command === 'console') {
+      if (!clientId) throw new Error('console needs a client id');
+      const client = await findClient(db, clientId);
+      if (!client) throw new Error(`No client ${clientId}`);
+      const input = ZConsoleLinkInput.safeParse({
+        staff: { id: values['staff-id'] ?? 'operator', email: values.email ?? client.contactEmail },
+        role: consoleRole(values.role),
+      });
+      if (!input.success) throw new Error(input.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+      const keys = await loadInstanceKeys(db, config);
+      const link = await createConsoleLink(
+        {
+          db,
+          clock: systemClock,
+          config,
+          tokens: new TokenHasher(keys.tokenSigning),
+          cipher: new DataCipher(keys.dataEncryption),
+        },
+        client.id,
+        input.data,
+        { kind: 'operator', id: 'clients-cli' },
+      );
+      print({
+        clientId: client.id,
+        staff: input.data.staff,
+        role: input.data.role,
+        ...link,
+        note: 'Opens once, within ten minutes; give it only to that person. The base URL is PUBLIC_URL (or HOST and PORT).',
+      });
     } else {
       throw new Error(`Unknown command "${command}". Run with --help.`);
     }

@@ -20,6 +20,7 @@ import * as verificationSessionLookup from './migrations/020-verification-sessio
 import * as webhookHealth from './migrations/021-webhook-health.ts';
 import * as eventPositions from './migrations/022-event-positions.ts';
 import * as monitoringCadence from './migrations/023-monitoring-cadence.ts';
+import * as consoleSessions from './migrations/026-console.ts';
 
 /** Ordered, append-only. A migration never changes once released; add a new one instead. */
 export const MIGRATIONS: { version: string; sql: string }[] = [
@@ -44,6 +45,7 @@ export const MIGRATIONS: { version: string; sql: string }[] = [
   { version: '021-webhook-health', sql: webhookHealth.sql },
   { version: '022-event-positions', sql: eventPositions.sql },
   { version: '023-monitoring-cadence', sql: monitoringCadence.sql },
+  { version: '026-console', sql: consoleSessions.sql },
 ];
 
 // Any fixed 64-bit number shared by every instance: whoever holds it migrates, the others wait.

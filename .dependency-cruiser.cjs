@@ -79,17 +79,18 @@ module.exports = {
     {
       name: 'browser-app-imports-no-server',
       comment:
-        "The widget and the demo partner's sources reach the server over HTTP (@credit/sdk), never its code (their tests may start it).",
+        "The widget's, the console's and the demo partner's sources reach the server over HTTP (@credit/sdk), never its code (their tests may start it).",
       severity: 'error',
-      from: { path: '^apps/(widget|demo)/src/' },
+      from: { path: '^apps/(widget|console|demo)/src/' },
       to: { path: '^apps/bff/' },
     },
     {
       name: 'server-imports-no-browser-source',
-      comment: "The server serves the widget's and the embed script's built files; it never imports their browser source.",
+      comment:
+        "The server serves the widget's, the console's and the embed script's built files; it never imports their browser source.",
       severity: 'error',
       from: { path: BFF },
-      to: { path: '^apps/widget/src/|^packages/(react|embed)/src/' },
+      to: { path: '^apps/(widget|console)/src/|^packages/(react|embed)/src/' },
     },
     {
       name: 'server-source-for-bench-and-tests-only',

@@ -45,6 +45,7 @@ const predictableIds = () => {
 const scrub = (text: string) =>
   text
     .replace(/\b(at|ut)_sbx_[A-Za-z0-9]{20,80}/g, '$1_sbx_3fKq8ZsT1xWc7YpLm2Rn9VbG')
+    .replace(/\bcst_sbx_[A-Za-z0-9]{40}/g, 'cst_sbx_4Fh8Kq2Lm9Xz4Pw7RnBv3Tc6Yd1Ue5Ga8Hb0Jc2')
     .replace(/\bcli_sbx_[A-Za-z0-9]{8,40}/g, 'cli_sbx_9aF3kQ2xLm7PzR4t')
     .replace(/\breq_[A-Za-z0-9]{20}\b/g, 'req_5tGh8Kq2Lm9Xz4Pw7RnB')
     .replace(/"csrfToken": "[^"]+"/g, '"csrfToken": "5fe1cb1104dc451a9afb6baf7da96531c0653601c9adee105cf3693ef585e831"')
@@ -310,6 +311,10 @@ const main = async () => {
     // The audit trail of Jane's consent: given at enrolment, attested, withdrawn.
     await call('listAuditEvents', { token, query: { userId, type: 'consent.given', limit: '2' } });
     await call('verifyAuditTrail', { token });
+    await call('createConsoleLink', {
+      token,
+      body: { staff: { id: 'emp-4821', email: 'ana.ruiz@maple.example' }, role: 'viewer' },
+    });
     await call('deleteUser', { token, params: { userId } });
 
     const missing = ALL_OPERATIONS.map((op) => op.operationId).filter((id) => !recorded[id]);

@@ -6,7 +6,7 @@ import { accessLog } from './http/access-log.ts';
 import { ApiRequest, type HttpRequest, type TrustProxy } from './http/api-request.ts';
 import { classifyBodyError } from './http/body-errors.ts';
 import { arrivesEmpty, bodyShapeProblem, EMPTY_BODY_PROBE_BYTES, hasBody } from './http/body-shape.ts';
-import { dispatchOperations, serveOperation } from './http/dispatch.ts';
+import { type Admission, dispatchOperations, serveOperation } from './http/dispatch.ts';
 import { errorAnswer } from './http/error-response.ts';
 import { OperationTable } from './http/operation-table.ts';
 import { assignRequestId } from './http/request-id.ts';
@@ -18,6 +18,7 @@ import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { clockScopePerRequest } from './modules/clocks/request-scope.ts';
 import { clockRoutes } from './modules/clocks/routes.ts';
+import { consoleAdmission, consoleApiPath, consoleRoutes, consoleStaticRoutes, isConsoleFile } from './modules/console/routes.ts';
 import { creditRoutes } from './modules/credit/routes.ts';
 import { docsRoutes } from './modules/docs/routes.ts';
 import { eventRoutes } from './modules/events/routes.ts';
@@ -114,6 +115,7 @@ export const moduleRoutes = (ctx: AppContext): ModuleRoutes[] => [
   auditRoutes(ctx),
   widgetRoutes(ctx),
   kitRoutes(ctx),
+  consoleRoutes(ctx),
 ];
 
 /** No operation and no page: a 404 (counted like any request, before it got here). */
@@ -140,8 +142,10 @@ const plainPath = (url: string): string | undefined => {
  * The server's request listener. A request that names a contract operation is served by the operation table's
  * dispatcher over a request context of its own (http/api-request.ts): the same steps as every API request (request id,
  * access log, security headers, no-store, body, clock scope, who is calling, the rate limit), then the operation's
- * route. Everything else (static files, docs, the widget frame, the sandbox landing page, OPTIONS, 405, 404) goes to
- * Express, used as its authors intend, through the same steps. Neither path touches the other's objects.
+ * route. The console's calls (`/console/api/v1/…`) are the same operations by the same steps, admitted by the
+ * console's session instead of a bearer token. Everything else (static files, docs, the widget frame, the console's
+ * pages, the sandbox landing page, OPTIONS, 405, 404) goes to Express, used as its authors intend, through the same
+ * steps. Neither path touches the other's objects.
  */
 export const createApp = (ctx: AppContext): RequestListener => {
   const app = express();
@@ -156,6 +160,8 @@ export const createApp = (ctx: AppContext): RequestListener => {
   // The one operation table, built here from every module's operations in order; Express mounts only pages (below).
   const operations = new OperationTable(modules.flatMap((m) => m.operations));
   const widgetFiles = widgetStaticRoutes();
+  const consoleFiles = consoleStaticRoutes();
+  const consoleApi = consoleAdmission(ctx);
   const logAccess = accessLog(ctx.logger);
   const setSecurityHeaders = securityHeaders();
   const answerError = (error: unknown, req: HttpRequest, res: ServerResponse) => {
@@ -176,6 +182,7 @@ export const createApp = (ctx: AppContext): RequestListener => {
   });
   // Static files need neither a principal nor a database: served before both, and not counted.
   app.use((req, res, next) => (isWidgetFile(req.path) ? widgetFiles(req, res, next) : next()));
+  app.use((req, res, next) => (isConsoleFile(req.path) ? consoleFiles(req, res, next) : next()));
   app.use((req, res, next) => {
     noStore(req, res);
     readBody(req, req, res).then(() => clockScopePerRequest(req.method, res, next), next);
@@ -196,7 +203,12 @@ export const createApp = (ctx: AppContext): RequestListener => {
     }
   };
 
-  const serve = async (req: ApiRequest, res: ServerResponse, match: Parameters<typeof serveOperation>[3]) => {
+  const serve = async (
+    req: ApiRequest,
+    res: ServerResponse,
+    match: Parameters<typeof serveOperation>[3],
+    admission?: Admission,
+  ) => {
     try {
       assignRequestId(req, res);
       logAccess(req, res);
@@ -206,7 +218,7 @@ export const createApp = (ctx: AppContext): RequestListener => {
       // An error is answered inside the scope too, so its `meta.timestamp` reads the request's clock.
       await new Promise<void>((resolve) =>
         clockScopePerRequest(req.method, res, () =>
-          serveOperation(ctx, req, res, match)
+          serveOperation(ctx, req, res, match, admission)
             .catch((error: unknown) => answerError(error, req, res))
             .catch((error: unknown) => answerFailed(error, req, res))
             .then(resolve),
@@ -219,6 +231,15 @@ export const createApp = (ctx: AppContext): RequestListener => {
 
   return (incoming, outgoing) => {
     const path = incoming.method === 'OPTIONS' ? undefined : plainPath(incoming.url ?? '');
+    // The console's calls: the same operations, at `/console/api` + their path, admitted by its session (modules/console).
+    const consolePath = path === undefined ? undefined : consoleApiPath(path);
+    if (consolePath !== undefined) {
+      const consoleMatch = operations.match(incoming.method ?? '', consolePath);
+      if (consoleMatch && 'route' in consoleMatch) {
+        void serve(new ApiRequest(incoming, consolePath, trust), outgoing, consoleMatch, consoleApi);
+        return;
+      }
+    }
     const match = path === undefined ? undefined : operations.match(incoming.method ?? '', path);
     if (match && 'route' in match) void serve(new ApiRequest(incoming, path as string, trust), outgoing, match);
     else app(incoming, outgoing);

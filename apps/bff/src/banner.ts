@@ -9,6 +9,8 @@ export interface BannerInput {
   demo?: RunningDemo;
   /** The partner kit this build serves (modules/kit): where it is listed and the command that installs it. */
   kit?: { url: string; install: string };
+  /** A one-time console link (modules/console) for the client the newcomer tries, and whose it is. */
+  console?: { url: string; clientId: string; whose: string };
 }
 
 /** A value a POSIX shell reads back unchanged. */
@@ -46,7 +48,7 @@ const partnerExports = (url: string, outcome: BootstrapOutcome): string[] => {
 
 /** What the start command prints: where everything is, and credentials that make docs/partner/quickstart-curl.md runnable. */
 export const startBanner = (input: BannerInput): string => {
-  const { url, outcome, role, env, demo, kit } = input;
+  const { url, outcome, role, env, demo, kit, console: consoleLink } = input;
   const lines = [`Credit API (${env}, role ${role}) is running.`];
   if (demo) lines.push(`  Demo bank:     ${demo.url}   (open it: a partner page embedding the widget; port from DEMO_PORT)`);
   if (url) {
@@ -73,6 +75,13 @@ export const startBanner = (input: BannerInput): string => {
     else lines.push(`  Client secret: shown when it was created; new one: pnpm clients rotate-secret ${outcome.client.id}`);
   }
   if (url && outcome) lines.push(...partnerExports(url, outcome));
+  if (consoleLink) {
+    lines.push(
+      `  Console:       ${consoleLink.url}`,
+      `    (the bank's console for ${consoleLink.whose}, role editor: opens once, within ten minutes; a new link: ` +
+        `POST /v1/console/links, docs/partner/console.md)`,
+    );
+  }
   if (demo)
     lines.push(`  Demo client:   ${demo.clientId}   (what the demo bank signs in as; its secret is the same at every start)`);
   const credentials = shellCredentials(input);

@@ -9,6 +9,7 @@ import { openDatabase } from './db/open.ts';
 import { createLogger, openLogDestination } from './logger.ts';
 import { chainSpooledEntries } from './modules/audit/service.ts';
 import { ensureBootstrapClient } from './modules/clients/service.ts';
+import { createConsoleLink } from './modules/console/service.ts';
 import { kitOffer } from './modules/kit/routes.ts';
 import { listen } from './server.ts';
 import { startDemo } from './start-demo.ts';
@@ -62,6 +63,24 @@ const chainSpoolAtShutdown = async (ctx: AppContext) => {
   }
 };
 
+/**
+ * A console link for the client the banner's credentials are for: the demo bank's when it runs (it has customers to
+ * look at), else the bootstrap client's. Signed in as the local operator, as an editor.
+ */
+const sandboxConsoleLink = async (
+  ctx: AppContext,
+  outcome: Awaited<ReturnType<typeof ensureBootstrapClient>> | undefined,
+  demo: Awaited<ReturnType<typeof startDemo>> | undefined,
+) => {
+  const client = demo
+    ? { id: demo.clientId, whose: 'Maple Bank, the demo' }
+    : outcome && { id: outcome.client.id, whose: 'your client' };
+  if (!client) return undefined;
+  const staff = { id: 'local-operator', email: outcome?.client.contactEmail ?? 'operator@localhost.test' };
+  const link = await createConsoleLink(ctx, client.id, { staff, role: 'editor' }, { kind: 'operator', id: 'start' });
+  return { url: link.url, clientId: client.id, whose: client.whose };
+};
+
 const main = async () => {
   const config = loadConfig();
   if (cluster.isWorker) return runApiProcess(config);
@@ -97,7 +116,10 @@ const main = async () => {
   const worker = config.ROLE === 'api' ? undefined : startWorker(ctx);
   const demo = server && config.APP_ENV === 'sandbox' ? await startDemo(ctx, server.url) : undefined;
   const kit = server ? kitOffer(config) : undefined;
-  process.stdout.write(`${startBanner({ url: server?.url, outcome, role: config.ROLE, env: config.APP_ENV, demo, kit })}\n`);
+  const consoleLink = server && config.APP_ENV === 'sandbox' ? await sandboxConsoleLink(ctx, outcome, demo) : undefined;
+  process.stdout.write(
+    `${startBanner({ url: server?.url, outcome, role: config.ROLE, env: config.APP_ENV, demo, kit, console: consoleLink })}\n`,
+  );
 
   onShutdownSignal(async (signal) => {
     logger.info({ signal }, 'shutting down');

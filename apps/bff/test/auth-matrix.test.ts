@@ -141,6 +141,7 @@ const EXTENSIONS = [
   'POST /v1/users/{userId}/offers/impressions',
   'POST /widget/session', // the widget frame's cookie session
   'GET /widget/session',
+  'POST /v1/console/links', // a one-time console sign-in for one of the bank's staff (docs/partner/console.md)
 ];
 
 const endpointOf = (op: Operation) => endpointKey(op.method, op.path);

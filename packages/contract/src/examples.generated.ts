@@ -3979,5 +3979,29 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         }
       }
     }
+  },
+  "createConsoleLink": {
+    "request": {
+      "body": {
+        "staff": {
+          "id": "emp-4821",
+          "email": "ana.ruiz@maple.example"
+        },
+        "role": "viewer"
+      }
+    },
+    "response": {
+      "status": 201,
+      "body": {
+        "data": {
+          "url": "http://127.0.0.1:3000/console/auth?token=cst_sbx_4Fh8Kq2Lm9Xz4Pw7RnBv3Tc6Yd1Ue5Ga8Hb0Jc2",
+          "expiresAt": "2026-04-16T14:40:00.000Z"
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-04-16T14:30:00.000Z"
+        }
+      }
+    }
   }
 };

@@ -1,4 +1,5 @@
 export * from './common.ts';
+export * from './console.ts';
 export * from './errors.ts';
 export {
   buildOpenApiDocument,
@@ -14,6 +15,7 @@ export * from './resources/alerts.ts';
 export * from './resources/audit.ts';
 export * from './resources/auth.ts';
 export * from './resources/consent.ts';
+export * from './resources/console.ts';
 export * from './resources/credit.ts';
 export * from './resources/credit-report.ts';
 export * from './resources/event-log.ts';

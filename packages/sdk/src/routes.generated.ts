@@ -33,6 +33,7 @@ export const SERVER_ROUTES: Record<Exclude<OperationId, UserTokenOperationId>, s
   advanceSandboxClock: 'POST /v1/sandbox/clocks/{clockId}/advance idempotent',
   archiveOffer: 'POST /v1/offers/{offerId}/archive',
   attachSandboxClockUsers: 'POST /v1/sandbox/clocks/{clockId}/users idempotent',
+  createConsoleLink: 'POST /v1/console/links',
   createOffer: 'POST /v1/offers idempotent',
   createSandboxClock: 'POST /v1/sandbox/clocks idempotent',
   createUserToken: 'POST /v1/auth/user-token idempotent',

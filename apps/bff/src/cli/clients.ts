@@ -1,5 +1,13 @@
 import { parseArgs } from 'node:util';
-import { SCOPES, type Scope, WIDGET_DISCLOSURES, type WidgetDisclosure } from '@credit/contract';
+import {
+  CONSOLE_ROLES,
+  type ConsoleRole,
+  SCOPES,
+  type Scope,
+  WIDGET_DISCLOSURES,
+  type WidgetDisclosure,
+  ZConsoleLinkInput,
+} from '@credit/contract';
 import { loadConfig } from '../config.ts';
 import { MONITORING_CADENCES, type MonitoringCadence } from '../core/principal.ts';
 import { migrate } from '../db/migrate.ts';
@@ -18,6 +26,10 @@ import {
   listAlertEmailSettings,
   rotateClientSecret,
 } from '../modules/clients/service.ts';
+import { createConsoleLink } from '../modules/console/service.ts';
+import { DataCipher } from '../security/encryption.ts';
+import { loadInstanceKeys } from '../security/instance-keys.ts';
+import { TokenHasher } from '../security/token-hasher.ts';
 
 const USAGE = `Manage API clients (partners).
 
@@ -32,6 +44,8 @@ const USAGE = `Manage API clients (partners).
                       [--ip-allowlist ..|none] [--rate-limit-auth N|default] [--rate-limit-batch N|default]
                       [--rate-limit-user-ops N|default] [--widget-disclosure none|band|exact]
                       [--monitoring-cadence monthly|weekly] [alert e-mail settings, below]
+  pnpm clients console <clientId> [--role viewer|editor] [--staff-id ..] [--email ..]
+                                               a one-time console link (ten minutes) for a staff member
 
 Alert e-mails to the client's customers, under the bank's name (docs/partner/alert-emails.md):
   --alert-emails on|off                 off by default; on needs --alert-email-link and --alert-email-reply-to
@@ -45,7 +59,8 @@ Alert e-mails to the client's customers, under the bank's name (docs/partner/ale
 Uses DATABASE_URL, or the embedded database in DATA_DIR (stop the server first: it holds that database).
 Scopes: ${SCOPES.join(', ')}.
 Widget disclosure: what the partner's page may learn about the score through widget events: ${WIDGET_DISCLOSURES.join(', ')}
-(default none; see docs/partner/disclosure.md). Monitoring cadence: customers' files are refreshed each calendar month
+(default none; see docs/partner/disclosure.md). Console roles: ${CONSOLE_ROLES.join(', ')} (default viewer; the link
+signs in as --staff-id, default "operator", with --email, default the client's contact address; docs/partner/console.md). Monitoring cadence: customers' files are refreshed each calendar month
 on the day of their first pull (default) or each week (docs/operator/monitoring.md). Secrets are printed once and stored only as hashes.`;
 
 const list = (value: string | undefined) =>
@@ -72,6 +87,13 @@ const cadence = (value: string | undefined): MonitoringCadence | undefined => {
     throw new Error(`--monitoring-cadence is one of ${MONITORING_CADENCES.join(', ')}, not ${value}`);
   }
   return value as MonitoringCadence;
+};
+
+const consoleRole = (value: string | undefined): ConsoleRole => {
+  if (value === undefined) return 'viewer';
+  if (!(CONSOLE_ROLES as readonly string[]).includes(value))
+    throw new Error(`--role is one of ${CONSOLE_ROLES.join(', ')}, not ${value}`);
+  return value as ConsoleRole;
 };
 
 const limit = (value: string | undefined) => {
@@ -163,6 +185,8 @@ const run = async (argv: string[]) => {
       'alert-email-reply-to': { type: 'string' },
       'alert-email-link': { type: 'string' },
       'alert-email-mode': { type: 'string' },
+      role: { type: 'string' },
+      'staff-id': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -224,6 +248,35 @@ const run = async (argv: string[]) => {
         alertEmails: alertEmailChanges(values),
       });
       print(await described(client));
+    } else if (command === 'console') {
+      if (!clientId) throw new Error('console needs a client id');
+      const client = await findClient(db, clientId);
+      if (!client) throw new Error(`No client ${clientId}`);
+      const input = ZConsoleLinkInput.safeParse({
+        staff: { id: values['staff-id'] ?? 'operator', email: values.email ?? client.contactEmail },
+        role: consoleRole(values.role),
+      });
+      if (!input.success) throw new Error(input.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+      const keys = await loadInstanceKeys(db, config);
+      const link = await createConsoleLink(
+        {
+          db,
+          clock: systemClock,
+          config,
+          tokens: new TokenHasher(keys.tokenSigning),
+          cipher: new DataCipher(keys.dataEncryption),
+        },
+        client.id,
+        input.data,
+        { kind: 'operator', id: 'clients-cli' },
+      );
+      print({
+        clientId: client.id,
+        staff: input.data.staff,
+        role: input.data.role,
+        ...link,
+        note: 'Opens once, within ten minutes; give it only to that person. The base URL is PUBLIC_URL (or HOST and PORT).',
+      });
     } else {
       throw new Error(`Unknown command "${command}". Run with --help.`);
     }

@@ -1,4 +1,4 @@
-import type { Scope, WidgetDisclosure } from '@credit/contract';
+import type { ConsoleRole, Scope, WidgetDisclosure } from '@credit/contract';
 
 /** How often a client's monitored customers are refreshed: calendar months (the default) or weeks. */
 export const MONITORING_CADENCES = ['monthly', 'weekly'] as const;
@@ -31,8 +31,24 @@ export interface UserTokenClaims {
   externalId?: string;
 }
 
+/** One of the bank's staff, signed in to the console (modules/console): the console calls operations as them. */
+export interface ConsoleStaff {
+  /** The bank's own id for the person: what the audit trail records as the actor. */
+  id: string;
+  email: string;
+  role: ConsoleRole;
+  /** The session's stored hash, which names the session without being its token. */
+  sessionHash: string;
+}
+
 export type Principal =
-  | { kind: 'access'; client: ClientRecord; scopes: Scope[] }
+  | {
+      kind: 'access';
+      client: ClientRecord;
+      scopes: Scope[];
+      /** Set when the call comes from the console on a staff member's behalf rather than from the bank's server. */
+      staff?: ConsoleStaff;
+    }
   | {
       kind: 'user';
       client: ClientRecord;

@@ -22,6 +22,7 @@ import * as eventPositions from './migrations/022-event-positions.ts';
 import * as monitoringCadence from './migrations/023-monitoring-cadence.ts';
 import * as bureauTriggers from './migrations/024-bureau-triggers.ts';
 import * as alertEmails from './migrations/025-alert-emails.ts';
+import * as consoleSessions from './migrations/026-console.ts';
 import * as pullWriteCosts from './migrations/027-pull-write-costs.ts';
 
 /** Ordered, append-only. A migration never changes once released; add a new one instead. */
@@ -49,6 +50,7 @@ export const MIGRATIONS: { version: string; sql: string }[] = [
   { version: '023-monitoring-cadence', sql: monitoringCadence.sql },
   { version: '024-bureau-triggers', sql: bureauTriggers.sql },
   { version: '025-alert-emails', sql: alertEmails.sql },
+  { version: '026-console', sql: consoleSessions.sql },
   { version: '027-pull-write-costs', sql: pullWriteCosts.sql },
 ];
 

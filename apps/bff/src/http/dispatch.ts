@@ -9,13 +9,31 @@ import { resolvePrincipal } from './principal.ts';
 import { countRequest } from './rate-limit.ts';
 
 /**
+ * How a request says who is calling. A partner's (and the widget's) is the bearer token or the widget session cookie;
+ * the console's is its session cookie (modules/console), with `permit` refusing, once the request is counted, what
+ * the staff member's role or the CSRF check does not allow.
+ */
+export interface Admission {
+  resolve(ctx: AppContext, req: HttpRequest): Promise<void>;
+  permit?(req: HttpRequest, op: ContractRoute['op']): Promise<void>;
+}
+
+const BEARER_ADMISSION: Admission = { resolve: resolvePrincipal };
+
+/**
  * Who is calling, counted in the bucket of the operation the request names (or the pages' bucket): every request
  * but the static files passes here once, whichever way it is served.
  */
-const admit = async (ctx: AppContext, req: HttpRequest, res: ServerResponse, op?: ContractRoute['op']): Promise<void> => {
+const admit = async (
+  ctx: AppContext,
+  req: HttpRequest,
+  res: ServerResponse,
+  op?: ContractRoute['op'],
+  admission: Admission = BEARER_ADMISSION,
+): Promise<void> => {
   let unresolved: unknown;
   try {
-    await resolvePrincipal(ctx, req);
+    await admission.resolve(ctx, req);
   } catch (error) {
     // The database could not say who is calling: still counted (by address), then answered as the failure it is.
     unresolved = error;
@@ -24,17 +42,19 @@ const admit = async (ctx: AppContext, req: HttpRequest, res: ServerResponse, op?
   if (unresolved) throw unresolved;
 };
 
-/** A contract operation the table matched: admitted, then served by its route. */
+/** A contract operation the table matched: admitted (by `admission`: a partner's, unless said), then served by its route. */
 export const serveOperation = async (
   ctx: AppContext,
   req: HttpRequest,
   res: ServerResponse,
   match: Extract<OperationMatch, { route: ContractRoute }>,
+  admission: Admission = BEARER_ADMISSION,
 ): Promise<void> => {
-  await admit(ctx, req, res, match.route.op);
+  await admit(ctx, req, res, match.route.op, admission);
   // A path that cannot be decoded cannot be routed: answered before authentication, like an unknown route.
   if ('undecodable' in match) throw undecodableParamError(match.undecodable);
   req.params = match.params;
+  await admission.permit?.(req, match.route.op);
   await match.route.serve(req, res);
 };
 

@@ -93,8 +93,11 @@ const authorize = (op: Operation, req: HttpRequest, ctx: AppContext): Principal 
       { credentialsRefused: Boolean(req.authFailure) },
     );
   }
-  // The allowlist names the partner's servers; user tokens are used from customers' browsers and phones.
-  if (ctx.config.APP_ENV === 'production' && principal.kind === 'access') assertIpAllowed(principal.client.ipAllowlist, req.ip);
+  // The allowlist names the partner's servers; user tokens are used from customers' browsers and phones, and the
+  // console from the bank's staff's browsers, each signed in by a link the bank's server asked for.
+  if (ctx.config.APP_ENV === 'production' && principal.kind === 'access' && !principal.staff) {
+    assertIpAllowed(principal.client.ipAllowlist, req.ip);
+  }
   if (principal.kind === 'user') {
     if (!op.auth.userToken) throw new ApiError('AUTHORIZATION_ERROR', USER_TOKEN_ON_PARTNER_ROUTE);
   } else if (op.auth.userTokenOnly) {

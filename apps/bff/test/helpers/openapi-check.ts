@@ -11,9 +11,11 @@ export interface CheckedDocument {
 }
 
 /** Paths outside the API reference (the reference itself, health) are checked for headers only. */
-const UNDOCUMENTED = /^\/(openapi\.json|docs(\/.*)?|health|widget\/?)$/;
+const UNDOCUMENTED = /^\/(openapi\.json|docs(\/.*)?|health|widget\/?|console(?!\/api\/v1\/)(\/.*)?)$/;
+/** The console's calls are the operations themselves under a prefix: checked as the operation they name. */
+const CONSOLE_API = /^\/console\/api(?=\/v1\/)/;
 /** Static files, served before authentication and rate limiting: nothing to check. */
-const STATIC = /^\/(embed\.js|widget\/assets\/.*)$/;
+const STATIC = /^\/(embed\.js|widget\/assets\/.*|console\/assets\/.*)$/;
 const ERROR_CODE_NAMES = Object.keys(ERROR_CODES);
 
 export interface OpenApiChecker {
@@ -58,8 +60,9 @@ export const createOpenApiChecker = (document: CheckedDocument): OpenApiChecker 
       : operations.find((op) => op.method === method && op.pattern.test(path));
 
   return {
-    assertMatches(method, path, status, headers, body, template) {
-      const where = `${method} ${path} → ${status}`;
+    assertMatches(method, requested, status, headers, body, template) {
+      const where = `${method} ${requested} → ${status}`;
+      const path = requested.replace(CONSOLE_API, '');
       if (STATIC.test(path)) return;
       for (const header of ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
         if (!headers.get(header)) throw new Error(`${where}: missing ${header} header`);

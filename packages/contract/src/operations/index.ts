@@ -3,6 +3,7 @@ import * as alerts from './alerts.ts';
 import * as audit from './audit.ts';
 import * as auth from './auth.ts';
 import * as consent from './consent.ts';
+import * as consoleLinks from './console.ts';
 import * as credit from './credit.ts';
 import * as events from './events.ts';
 import * as offers from './offers.ts';
@@ -17,6 +18,7 @@ export * from './alerts.ts';
 export * from './audit.ts';
 export * from './auth.ts';
 export * from './consent.ts';
+export * from './console.ts';
 export * from './credit.ts';
 export * from './events.ts';
 export * from './offers.ts';
@@ -42,4 +44,5 @@ export const ALL_OPERATIONS: Operation[] = [
   ...Object.values(sandboxClocks),
   ...Object.values(widget),
   ...Object.values(audit),
+  ...Object.values(consoleLinks),
 ];

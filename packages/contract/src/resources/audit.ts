@@ -14,13 +14,17 @@ export const AUDIT_EVENT_TYPES = [
   'user.purged',
   'webhook.secret_rotated',
   'offer.changed',
+  'console.link_created',
+  'console.signed_in',
+  'console.signed_out',
+  'console.request',
 ] as const;
 export type TAuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 export const ZAuditEventType = z
   .enum(AUDIT_EVENT_TYPES, `must be one of ${AUDIT_EVENT_TYPES.join(', ')}`)
   .meta({ id: 'AuditEventType', example: 'credit_data.read' });
 
-export const AUDIT_ACTOR_KINDS = ['client', 'user_token', 'widget', 'job'] as const;
+export const AUDIT_ACTOR_KINDS = ['client', 'user_token', 'widget', 'job', 'staff', 'operator'] as const;
 export type TAuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
 
 export const ZAuditEventId = prefixedId('aud', 'aud_4Rt7yU9iO2pA5sD8fG1h');
@@ -35,9 +39,14 @@ export const ZAuditEvent = z
         kind: z.enum(AUDIT_ACTOR_KINDS).meta({
           description:
             '`client`: your access token; `user_token`: a user token sent as a bearer token; `widget`: the widget ' +
-            'session of a user; `job`: our own scheduled work (monitoring).',
+            'session of a user; `job`: our own scheduled work (monitoring); `staff`: one of your staff in the console; ' +
+            '`operator`: our operator, minting a console link with `pnpm clients console`.',
         }),
-        id: z.string().meta({ description: 'Your client id, the user id of a user token, or the job name.' }),
+        id: z.string().meta({
+          description:
+            'Your client id, the user id of a user token, the job name, or the staff member’s id (your own, as the ' +
+            'console link named them).',
+        }),
       })
       .meta({ id: 'AuditActor' }),
     userId: ZUserId.nullable().meta({ description: 'The user the entry is about, if any.' }),

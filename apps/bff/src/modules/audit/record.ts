@@ -84,10 +84,17 @@ export const recordAudit = async (ctx: AuditContext, event: AuditEventInput, tx?
   }
 };
 
-/** The actor of an API caller: the client's access token, a user token, or the widget session carrying one. */
+/**
+ * The actor of an API caller: the client's access token, a staff member in the console, a user token, or the widget
+ * session carrying one.
+ */
 export const actorOf = (
-  principal: { kind: 'access'; client: { id: string } } | { kind: 'user'; client: { id: string }; tokenRef: string; via: string },
+  principal:
+    | { kind: 'access'; client: { id: string }; staff?: { id: string } | undefined }
+    | { kind: 'user'; client: { id: string }; tokenRef: string; via: string },
 ): AuditActor => {
-  if (principal.kind === 'access') return { kind: 'client', id: principal.client.id };
+  if (principal.kind === 'access') {
+    return principal.staff ? { kind: 'staff', id: principal.staff.id } : { kind: 'client', id: principal.client.id };
+  }
   return { kind: principal.via === 'widget-session' ? 'widget' : 'user_token', id: principal.tokenRef };
 };

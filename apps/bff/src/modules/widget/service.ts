@@ -84,3 +84,6 @@ export const frameAncestorsFor = async (ctx: AppContext, parent: unknown): Promi
   if (origin !== parent) return "'none'";
   return (await isEmbedOriginOfAnyClient(ctx.db, ctx.config.APP_ENV, origin)) ? origin : "'none'";
 };
+
+/** How the widget's built files are served, shared with the console's (modules/console): hashed, precompressed, cached. */
+export { assetFileFor, IMMUTABLE, isBuilt, sendBuiltFile } from './static-files.ts';

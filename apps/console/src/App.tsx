@@ -1,0 +1,77 @@
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { CustomersPage } from './pages/Customers.tsx';
+import { ProgramPage } from './pages/Program.tsx';
+import { WebhooksPage } from './pages/Webhooks.tsx';
+import { Link, PAGES, type PageId, useAddress } from './router.tsx';
+import { useConsole } from './services.tsx';
+import { signOut } from './session.ts';
+import { describeError } from './ui/States.tsx';
+
+const TITLES: Record<PageId, string> = { program: 'Program', webhooks: 'Webhooks', customers: 'Customers' };
+
+const SignOut = () => {
+  const { session } = useConsole();
+  const out = useMutation({ mutationFn: () => signOut(session.csrfToken) });
+  return (
+    <>
+      <button type="button" className="button button-quiet" onClick={() => out.mutate()} disabled={out.isPending}>
+        Sign out
+      </button>
+      {out.isError ? (
+        <p role="alert" className="field-problem">
+          {out.error instanceof Error ? out.error.message : describeError(out.error).advice}
+        </p>
+      ) : null}
+    </>
+  );
+};
+
+/** The signed-in console: who and for which bank, the pages, and the page the address names. */
+export const App = () => {
+  const { session } = useConsole();
+  const { page, query } = useAddress();
+  const main = useRef<HTMLElement>(null);
+  const first = useRef(true);
+  useEffect(() => {
+    document.title = `${TITLES[page]} · ${session.clientName} console`;
+    // After a move between pages (not on the first load), focus goes to the new page's heading, as a page load would.
+    if (first.current) first.current = false;
+    else main.current?.querySelector<HTMLElement>('h1')?.focus();
+  }, [page, session.clientName]);
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="top">
+        <div className="brand">
+          <span className="bank">{session.clientName}</span>
+          <span className="muted">Console{session.environment === 'sandbox' ? ' · sandbox' : ''}</span>
+        </div>
+        <nav aria-label="Console">
+          <ul>
+            {PAGES.map((p) => (
+              <li key={p.id}>
+                <Link href={p.path} aria-current={p.id === page ? 'page' : undefined}>
+                  {p.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="who">
+          <span>
+            {session.staff.email} <span className={`badge badge-role`}>{session.role}</span>
+          </span>
+          <SignOut />
+        </div>
+      </header>
+      <main id="main" ref={main}>
+        {page === 'program' ? <ProgramPage query={query} /> : null}
+        {page === 'webhooks' ? <WebhooksPage /> : null}
+        {page === 'customers' ? <CustomersPage query={query} /> : null}
+      </main>
+    </>
+  );
+};

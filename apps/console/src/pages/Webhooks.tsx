@@ -1,0 +1,256 @@
+import type { TEventType, TWebhook } from '@credit/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import { formatInstant } from '../format.ts';
+import { useConsole } from '../services.tsx';
+import { describeError, ErrorState, Loading } from '../ui/States.tsx';
+
+const WEBHOOKS_KEY = ['listWebhooks'] as const;
+
+/** A change's outcome under its button: what happened, or what went wrong and what to do. */
+const Outcome = ({
+  mutation,
+  success,
+}: {
+  mutation: { isPending: boolean; isError: boolean; error: unknown; isSuccess: boolean };
+  success: string | undefined;
+}) => {
+  if (mutation.isPending) return <p role="status">Working…</p>;
+  if (mutation.isError) {
+    const { title, advice } = describeError(mutation.error);
+    return (
+      <p role="alert" className="field-problem">
+        {title}: {advice}
+      </p>
+    );
+  }
+  return mutation.isSuccess && success ? <p role="status">{success}</p> : null;
+};
+
+/** `datetime-local` wants `YYYY-MM-DDTHH:mm` in local time; this is a day ago. */
+const aDayAgoLocal = () => {
+  const date = new Date(Date.now() - 86_400_000);
+  date.setMinutes(date.getMinutes() - date.getTimezoneOffset());
+  return date.toISOString().slice(0, 16);
+};
+
+const TestEvent = ({ webhook }: { webhook: TWebhook }) => {
+  const { api } = useConsole();
+  const queryClient = useQueryClient();
+  const [eventType, setEventType] = useState<TEventType>(webhook.events[0] ?? 'user.enrolled');
+  const test = useMutation({
+    mutationFn: () => api.call('testWebhook', { params: { webhookId: webhook.webhookId }, body: { eventType } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: WEBHOOKS_KEY }),
+  });
+  const result = test.data
+    ? test.data.status === 'success'
+      ? `Delivered: your endpoint answered HTTP ${test.data.statusCode} in ${test.data.responseTime} ms.`
+      : `Not delivered: ${test.data.error ?? `HTTP ${test.data.statusCode}`}.`
+    : undefined;
+  return (
+    <form
+      className="action"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        test.mutate();
+      }}
+    >
+      <label>
+        Test event
+        <select value={eventType} onChange={(e) => setEventType(e.target.value as TEventType)}>
+          {webhook.events.map((type) => (
+            <option key={type} value={type}>
+              {type}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className="button" disabled={test.isPending}>
+        Send a test event
+      </button>
+      <Outcome mutation={test} success={result} />
+    </form>
+  );
+};
+
+const Recover = ({ webhook }: { webhook: TWebhook }) => {
+  const { api } = useConsole();
+  const queryClient = useQueryClient();
+  const [since, setSince] = useState(aDayAgoLocal);
+  const recover = useMutation({
+    mutationFn: () =>
+      api.call('recoverWebhook', { params: { webhookId: webhook.webhookId }, body: { since: new Date(since).toISOString() } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: WEBHOOKS_KEY }),
+  });
+  const result = recover.data
+    ? `${recover.data.queued} missed ${recover.data.queued === 1 ? 'event' : 'events'} queued` +
+      (recover.data.status === 'active' ? '; they go out now.' : '; they go out once the endpoint is re-activated.')
+    : undefined;
+  return (
+    <form
+      className="action"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        recover.mutate();
+      }}
+    >
+      <label>
+        Missed since (your time)
+        <input type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} required />
+      </label>
+      <button type="submit" className="button" disabled={recover.isPending}>
+        Recover missed events
+      </button>
+      <Outcome mutation={recover} success={result} />
+    </form>
+  );
+};
+
+const RotateSecret = ({ webhook }: { webhook: TWebhook }) => {
+  const { api } = useConsole();
+  const [confirming, setConfirming] = useState(false);
+  const secretId = useId();
+  const rotate = useMutation({
+    mutationFn: () => api.call('rotateWebhookSecret', { params: { webhookId: webhook.webhookId }, body: {} }),
+    onSettled: () => setConfirming(false),
+  });
+  return (
+    <div className="action">
+      {confirming ? (
+        <>
+          <p>A new secret signs every delivery from now on; the old one also signs for 24 hours.</p>
+          <button type="button" className="button button-danger" onClick={() => rotate.mutate()}>
+            Rotate now
+          </button>
+          <button type="button" className="button button-quiet" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </>
+      ) : (
+        <button type="button" className="button" onClick={() => setConfirming(true)} disabled={rotate.isPending}>
+          Rotate secret
+        </button>
+      )}
+      <Outcome mutation={rotate} success={undefined} />
+      {rotate.data?.secret ? (
+        <div className="secret" role="status">
+          <label htmlFor={secretId}>New secret (shown only now: put it in your receiver’s settings)</label>
+          <input id={secretId} readOnly value={rotate.data.secret} onFocus={(e) => e.target.select()} />
+          <p>The previous secret keeps signing until {formatInstant(rotate.data.previousSecretExpiresAt)}.</p>
+        </div>
+      ) : null}
+    </div>
+  );
+};
+
+const Reactivate = ({ webhook }: { webhook: TWebhook }) => {
+  const { api } = useConsole();
+  const queryClient = useQueryClient();
+  const reactivate = useMutation({
+    mutationFn: () => api.call('updateWebhook', { params: { webhookId: webhook.webhookId }, body: { status: 'active' } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: WEBHOOKS_KEY }),
+  });
+  return (
+    <div className="action">
+      <button type="button" className="button" onClick={() => reactivate.mutate()} disabled={reactivate.isPending}>
+        Re-activate
+      </button>
+      <Outcome mutation={reactivate} success={reactivate.isSuccess ? 'Active again: deliveries resume.' : undefined} />
+    </div>
+  );
+};
+
+const healthy = (webhook: TWebhook) => webhook.status === 'active' && webhook.health.consecutiveFailures === 0;
+
+const WebhookCard = ({ webhook }: { webhook: TWebhook }) => {
+  const { may } = useConsole();
+  const headingId = useId();
+  const { health } = webhook;
+  return (
+    <article className="card" aria-labelledby={headingId}>
+      <div className="card-head">
+        <h2 id={headingId} className="url">
+          {webhook.url}
+        </h2>
+        <span className={`badge ${healthy(webhook) ? 'badge-ok' : 'badge-warn'}`}>
+          {webhook.status === 'active'
+            ? healthy(webhook)
+              ? 'Healthy'
+              : 'Failing'
+            : webhook.status === 'failed'
+              ? 'Failed'
+              : 'Disabled'}
+        </span>
+      </div>
+      <p className="muted">Receives: {webhook.events.join(', ')}</p>
+      <dl className="facts">
+        <div>
+          <dt>Last delivery</dt>
+          <dd>{formatInstant(health.lastDeliveryAt)}</dd>
+        </div>
+        <div>
+          <dt>Last success</dt>
+          <dd>{formatInstant(health.lastSuccessAt)}</dd>
+        </div>
+        <div>
+          <dt>Last failure</dt>
+          <dd>{formatInstant(health.lastFailureAt)}</dd>
+        </div>
+        <div>
+          <dt>Reason</dt>
+          <dd>{health.lastFailureReason ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Failures in a row</dt>
+          <dd>{health.consecutiveFailures}</dd>
+        </div>
+        {health.disabledReason ? (
+          <div>
+            <dt>Stopped</dt>
+            <dd>
+              {formatInstant(health.disabledAt)}: {health.disabledReason}
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+      {may('testWebhook') ? (
+        <div className="actions">
+          <TestEvent webhook={webhook} />
+          <Recover webhook={webhook} />
+          {may('rotateWebhookSecret') ? <RotateSecret webhook={webhook} /> : null}
+          {webhook.status !== 'active' && may('updateWebhook') ? <Reactivate webhook={webhook} /> : null}
+        </div>
+      ) : null}
+    </article>
+  );
+};
+
+/** The bank's webhook endpoints with their health; an editor also tests, recovers and rotates. */
+export const WebhooksPage = () => {
+  const { api, may } = useConsole();
+  const webhooks = useQuery({ queryKey: WEBHOOKS_KEY, queryFn: () => api.call('listWebhooks', { query: { limit: 100 } }) });
+  return (
+    <>
+      <div className="page-head">
+        <h1 tabIndex={-1}>Webhooks</h1>
+        <p className="lede">Where we send your events, and how each endpoint is doing.</p>
+      </div>
+      {may('testWebhook') ? null : (
+        <p className="note">You are signed in as a viewer: you see every endpoint’s health. Changes need an editor link.</p>
+      )}
+      {webhooks.isPending ? (
+        <Loading what="your webhook endpoints" />
+      ) : webhooks.isError ? (
+        <ErrorState error={webhooks.error} retry={() => void webhooks.refetch()} />
+      ) : webhooks.data.data.length === 0 ? (
+        <p>No webhook endpoint yet: your developers add one through the API (createWebhook).</p>
+      ) : (
+        <div className="cards">
+          {webhooks.data.data.map((webhook) => (
+            <WebhookCard key={webhook.webhookId} webhook={webhook} />
+          ))}
+        </div>
+      )}
+    </>
+  );
+};

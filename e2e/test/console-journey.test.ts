@@ -1,0 +1,202 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { CONSOLE_API_PREFIX, listWebhooks, type TProgramResults, testWebhook } from '@credit/contract';
+import type { Page } from 'playwright-core';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { REPO_ROOT } from '../src/built-files.ts';
+import { useDemoBank } from '../src/demo-bank.ts';
+import { runJourney } from '../src/screen-check.ts';
+import { servePage } from '../src/servers.ts';
+import { enrolActiveUser, enrolUser, newExternalUserId } from '../src/users.ts';
+
+const CONSOLE_INDEX = path.join(REPO_ROOT, 'apps/console/dist/index.html');
+const WEBHOOK_URL = 'https://127.0.0.1:9/console-journey';
+const MEASURES = ['Enrolled', 'Looking', 'Clicks', 'Applications', 'Funded'] as const;
+const MEASURE_KEYS = {
+  Enrolled: 'enrolled',
+  Looking: 'looked',
+  Clicks: 'clicks',
+  Applications: 'applications',
+  Funded: 'funded',
+} as const;
+
+/** A console link's token, wherever it appears: no URL the browser loads after the sign-in may carry one. */
+const LINK_TOKEN = /cst_(sbx|live)_[A-Za-z0-9]{40}/;
+
+/** The numbers of the Program table's Total row, by column header. */
+const totalsShown = async (page: Page): Promise<Record<string, string>> => {
+  const table = page.getByRole('table', { name: /Results by/ });
+  const headers = await table.locator('thead th').allInnerTexts();
+  const cells = await table
+    .getByRole('row', { name: /^Total/ })
+    .locator('th, td')
+    .allInnerTexts();
+  return Object.fromEntries(headers.map((header, i) => [header.trim(), (cells[i] ?? '').trim()]));
+};
+
+const whole = (n: number) => new Intl.NumberFormat('en-US').format(n);
+
+describe('the bank’s console in Chromium', () => {
+  const bank = useDemoBank({ demo: false });
+
+  it('is built', () => {
+    expect(existsSync(CONSOLE_INDEX), 'run `pnpm build` first').toBe(true);
+  });
+
+  it('signs a viewer in by a link from the SDK: the Program page shows the results API’s numbers, and nothing changes', {
+    timeout: 90_000,
+  }, async () => {
+    const { app, partner, sdk } = bank;
+    // Three customers enrolled today, two of them verified, and a click on an offer: numbers the page must show.
+    const looked = newExternalUserId('console-looked');
+    const active = await enrolActiveUser(app, partner.accessToken, looked);
+    await enrolActiveUser(app, partner.accessToken, newExternalUserId('console-b'));
+    await enrolUser(app, partner.accessToken, newExternalUserId('console-c'));
+    const offers = await sdk.call('listUserOffers', { params: { userId: active } });
+    const offerId = offers.data[0]?.offerId as string;
+    await sdk.call('recordOfferClick', { params: { userId: active, offerId }, body: {} });
+    const webhook = await sdk.call('createWebhook', { body: { url: WEBHOOK_URL, events: ['user.enrolled'] } });
+
+    const link = await sdk.call('createConsoleLink', {
+      body: { staff: { id: 'emp-viewer', email: 'viewer@bank.example' }, role: 'viewer' },
+    });
+
+    // The bank's admin tool, on another site (localhost; the API is on 127.0.0.1): its link opens the console.
+    const adminTool = await servePage(
+      'localhost',
+      () => `<!doctype html><html lang="en"><title>Admin</title><a href="${link.url}">Open the console</a></html>`,
+    );
+    onTestFinished(() => adminTool.close());
+    await runJourney(bank.browser, 'desktop', 'console-viewer', async ({ page, audit, requestUrls, problems }) => {
+      await page.goto(adminTool.url);
+      await page.getByRole('link', { name: 'Open the console' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Program' }).waitFor();
+      expect(page.url()).toBe(`${app.url}/console/`);
+      expect(await page.evaluate(() => window.location.href)).not.toMatch(LINK_TOKEN);
+      await page.getByRole('table', { name: /Results by/ }).waitFor();
+
+      // The range the page shows, asked of the results API through the SDK: the same totals.
+      const from = await page.getByLabel('From', { exact: true }).inputValue();
+      const to = await page.getByLabel('To', { exact: true }).inputValue();
+      const results: TProgramResults = await sdk.call('getProgramResults', { query: { from, to, interval: 'day' } });
+      expect(results.totals.enrolled).toBe(3);
+      expect(results.totals.clicks).toBe(1);
+      const shown = await totalsShown(page);
+      for (const measure of MEASURES) expect(shown[measure], measure).toBe(whole(results.totals[MEASURE_KEYS[measure]]));
+      expect(
+        await page
+          .getByRole('table', { name: /Results by/ })
+          .locator('tbody tr')
+          .count(),
+      ).toBe(results.series.length);
+      await audit.check('console-program');
+
+      // The export holds the same totals.
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export to CSV' }).click(),
+      ]);
+      const csv = await (await download.createReadStream()).toArray();
+      const lines = Buffer.concat(csv).toString('utf8').trim().split('\r\n');
+      expect(lines[0]).toBe('period_start,enrolled,looked,clicks,applications,funded,approvals,declines,funded_amount_usd');
+      const t = results.totals;
+      expect(lines.at(-1)).toBe(
+        ['total', t.enrolled, t.looked, t.clicks, t.applications, t.funded, t.approvals, t.declines, t.fundedAmount].join(','),
+      );
+
+      // A range in the address is a link a colleague can open: the form writes it, the page reads it.
+      await page.getByRole('combobox', { name: /Group by/ }).selectOption('week');
+      await page.getByRole('button', { name: 'Show' }).click();
+      await page.getByRole('table', { name: 'Results by week' }).waitFor();
+      expect(new URL(page.url()).searchParams.get('interval')).toBe('week');
+
+      // Webhooks: the endpoint and its health, and no button that changes anything.
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+      await page.getByRole('heading', { level: 2, name: WEBHOOK_URL, exact: true }).waitFor();
+      await page.getByText('You are signed in as a viewer').waitFor();
+      for (const name of ['Send a test event', 'Recover missed events', 'Rotate secret', 'Re-activate']) {
+        expect(await page.getByRole('button', { name }).count(), name).toBe(0);
+      }
+      await audit.check('console-webhooks-viewer');
+
+      // And the API refuses the change the page does not offer, even from this signed-in browser.
+      const testPath = `${CONSOLE_API_PREFIX}${testWebhook.path.replace('{webhookId}', webhook.webhookId)}`;
+      const refused = await page.evaluate(async (target) => {
+        const session = await (await fetch('/console/session')).json();
+        const res = await fetch(target, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-console-csrf': session.data.csrfToken },
+          body: JSON.stringify({ eventType: 'user.enrolled' }),
+        });
+        return { status: res.status, body: await res.json() };
+      }, testPath);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.message).toContain('role is viewer');
+
+      // Customers: found by the bank's own id, masked, and the address names our id only.
+      await page.getByRole('link', { name: 'Customers' }).click();
+      await page.getByLabel('Your customer id').fill(looked);
+      await page.getByRole('button', { name: 'Find' }).click();
+      await page.getByRole('heading', { level: 2, name: 'Consent' }).waitFor();
+      expect(new URL(page.url()).searchParams.get('user')).toBe(active);
+      expect(page.url()).not.toContain(looked);
+      await page.getByText('J*** D***').waitFor();
+      expect(await page.getByText(`${looked}@example.test`).count()).toBe(0);
+      await page.getByText(`${looked.slice(0, 1)}***@example.test`).waitFor();
+      await audit.check('console-customer');
+
+      // Signing out ends the session: the console's calls then answer 401.
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: 'You are signed out of the console' }).waitFor();
+      const after = await page.evaluate(
+        async (target) => (await fetch(target)).status,
+        `${CONSOLE_API_PREFIX}${listWebhooks.path}`,
+      );
+      expect(after).toBe(401);
+
+      const signIn = requestUrls.findIndex((url) => LINK_TOKEN.test(url));
+      expect(requestUrls[signIn]).toBe(link.url);
+      expect(requestUrls.slice(signIn + 1).filter((url) => LINK_TOKEN.test(url))).toEqual([]);
+      expect(problems.filter((p) => /Content Security Policy|Refused to/.test(p))).toEqual([]);
+      expect.soft(audit.failures, audit.report()).toEqual([]);
+    });
+
+    // The link opened once: a second visit is a page that says so.
+    await runJourney(bank.browser, 'desktop', 'console-link-reused', async ({ page }) => {
+      const res = await page.goto(link.url);
+      expect(res?.status()).toBe(410);
+      await page.getByRole('heading', { name: 'This console link was already used' }).waitFor();
+    });
+  });
+
+  it('lets an editor send a test event, and works at 390 px', { timeout: 60_000 }, async () => {
+    const { sdk } = bank;
+    const url = `${WEBHOOK_URL}/editor`;
+    await sdk.call('createWebhook', { body: { url, events: ['user.enrolled'] } });
+    const link = await sdk.call('createConsoleLink', {
+      body: { staff: { id: 'emp-editor', email: 'editor@bank.example' }, role: 'editor' },
+    });
+    await runJourney(bank.browser, 'mobile', 'console-editor', async ({ page, audit, problems }) => {
+      await page.goto(link.url);
+      await page.getByRole('heading', { level: 1, name: 'Program' }).waitFor();
+      await page.getByRole('table', { name: /Results by/ }).waitFor();
+      const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(await sideways()).toBeLessThanOrEqual(0);
+      await audit.check('console-program');
+
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      const card = page.getByRole('article', { name: url, exact: true });
+      await card.getByRole('button', { name: 'Send a test event' }).click();
+      // Port 9 refuses at once: the outcome says why, as the endpoint's log does.
+      await card.getByText(/Not delivered: .+/).waitFor();
+      expect(await sideways()).toBeLessThanOrEqual(0);
+      await audit.check('console-webhooks-editor');
+
+      const trail = await sdk.call('listAuditEvents', { query: { type: 'console.request', limit: 100 } });
+      expect(trail.data.some((e) => e.actor.id === 'emp-editor' && e.subject.operationId === 'testWebhook')).toBe(true);
+      expect(problems.filter((p) => /Content Security Policy|Refused to/.test(p))).toEqual([]);
+      expect.soft(audit.failures, audit.report()).toEqual([]);
+    });
+  });
+});

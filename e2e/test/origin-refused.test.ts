@@ -74,7 +74,8 @@ describe('embedding from an origin that is not allowed', () => {
         document.body.append(frame);
       }, src);
       await widgetFrame(page).getByRole('heading', { name: 'The credit widget is not available here' }).waitFor();
-      expect(sessionBodies).toEqual([{ parentOrigin: bank.partnerPage.url }]);
+      // The frame's own origin check asks once, naming who frames it (and the language it shows, for alert e-mails).
+      expect(sessionBodies).toEqual([{ parentOrigin: bank.partnerPage.url, locale: 'en' }]);
     });
   });
 });

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { CONSOLE_CSRF_HEADER } from '@credit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rotateClientSecret } from '../src/modules/clients/service.ts';
 import { CONSOLE_INDEX_FILE } from '../src/modules/console/pages.ts';
 import { enrolActiveUser } from './helpers/credit-users.ts';
 import { type ApiResponse, startTestApp, type TestApp, type TestClient } from './helpers/harness.ts';
@@ -241,6 +242,24 @@ describe('the console session', () => {
     expect(out.headers.get('set-cookie')).toMatch(/^console_session=; Max-Age=0; Path=\/console/);
     expect((await consoleCall(session, 'GET', '/v1/webhooks')).status).toBe(401);
     expect((await app.request('GET', '/console/session', { headers: { cookie: session.cookie } })).status).toBe(401);
+  });
+});
+
+describe('a console session within the bank’s own rights', () => {
+  it('reaches no scope the bank lacks, and ends with the bank’s secret rotation, unused links too', async () => {
+    const bankC = await app.createClient({ name: 'Bank C', scopes: ['read', 'admin'] });
+    const adminC = await app.token(bankC, 'admin');
+    const editor = await signIn(adminC, 'editor');
+    // An editor's role names webhooks and write, but this bank holds neither.
+    expect((await consoleCall(editor, 'GET', '/v1/webhooks')).status).toBe(403);
+    const from = app.clock.now().toISOString().slice(0, 10);
+    const results = `/v1/offers/results?from=${from}&to=${from}&interval=day`;
+    const unused = await mintLink(adminC, 'viewer');
+    expect(unused.status).toBe(201);
+
+    await rotateClientSecret(app.db, app.clock, bankC.id);
+    expect((await consoleCall(editor, 'GET', results)).status).toBe(401);
+    expect((await openLink(unused.body.data.url)).status).toBe(410);
   });
 });
 

@@ -10,6 +10,8 @@ const PLAIN_WRITE = /^\s*(insert|update|delete)\s/i;
 /** A parameter as PostgreSQL would have read it: the text the driver sends, quoted, typed by its context as `$n` is. */
 const literal = (value: unknown): string => {
   if (value === null || value === undefined) return 'NULL';
+  // bytea would need its own escape form; no held write carries one.
+  if (Buffer.isBuffer(value)) throw new TypeError('a held write cannot carry binary data');
   const prepared = prepareValue(value);
   if (prepared === null) return 'NULL';
   const text = String(prepared);

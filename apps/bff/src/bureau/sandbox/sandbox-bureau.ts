@@ -32,7 +32,7 @@ export class SandboxBureau implements BureauProvider {
 
   async pullCreditFile(subject: CreditSubject, asOf: Date, options?: PullOptions): Promise<CreditFileResult> {
     if (subject.ssnLast4 === SANDBOX_SSN.frozen) return { status: 'frozen' };
-    if (options?.monitor) this.triggers?.monitor(subject, asOf);
+    if (options?.monitor && subject.userId) this.triggers?.monitor(subject, asOf);
     return { status: 'ok', file: generateCreditFile(subject, asOf) };
   }
 

@@ -49,6 +49,9 @@ export const createAlertMailer = (ctx: AppContext): AlertMailer => {
   const domain = address.split('@')[1] ?? 'localhost';
   return {
     async send(mail) {
+      // A production instance never keeps customers' e-mails on its disk: without a mail server the attempt fails.
+      if (!SMTP_URL && ctx.config.APP_ENV === 'production')
+        throw Object.assign(new Error('SMTP_URL is not set'), { code: 'ENOSMTP' });
       const info = await transport.sendMail({
         from: { name: mail.fromName, address },
         to: mail.to,

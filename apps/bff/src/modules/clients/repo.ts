@@ -241,6 +241,9 @@ export const revokeClientTokens = async (tx: WriteTx, clientId: string, at: Date
     'update access_tokens set revoked_at = $2 where client_id = $1 and revoked_at is null and expires_at > $2',
     [clientId, at],
   );
+  // The console's sessions and unused links end with them: a rotation is what a bank does when something leaked.
+  await tx.query('update console_sessions set ended_at = $2 where client_id = $1 and ended_at is null', [clientId, at]);
+  await tx.query('update console_links set used_at = $2 where client_id = $1 and used_at is null', [clientId, at]);
   // Every instance drops the tokens it cached for this client (when the caller's write transaction ends).
   tx.touches(clientTag(clientId));
   return rowCount;

@@ -165,11 +165,14 @@ export const findConsoleSession = async (ctx: AppContext, token: string): Promis
   };
 };
 
-/** The caller a console request acts as: the session's client, with the scopes of the staff member's role. */
+/**
+ * The caller a console request acts as: the session's client, with the scopes of the staff member's role that the
+ * client itself holds (a console never reaches further than the bank's own token).
+ */
 export const consolePrincipal = (session: ConsoleSession): Principal => ({
   kind: 'access',
   client: session.client,
-  scopes: CONSOLE_SCOPES[session.staff.role],
+  scopes: CONSOLE_SCOPES[session.staff.role].filter((scope) => session.client.scopes.includes(scope)),
   staff: session.staff,
 });
 

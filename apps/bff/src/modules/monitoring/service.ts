@@ -17,14 +17,12 @@ import { creditScoreOf, getCurrentScore, loadFileOnRecord, requireActiveUser } f
 import { ScoreBandTally } from '../program/service.ts';
 import {
   type ClaimedUser,
-  type ConsentColumns,
   claimManualRefresh,
   claimUsersDueForRefresh,
   completePeriod,
   deferForConsent,
   endManualRefreshLease,
   findConsentGate,
-  findConsentGates,
   finishTriggeredPull,
   loadCreditSubject,
   manualRefreshSlot,
@@ -128,10 +126,10 @@ const isTriggerClaim = (user: ClaimedUser, now: Date) => {
 };
 
 /**
- * Buys the period's file, or records why not (no consent, a failed or refused pull). `gate` is the consent read just
- * before, for a group of users in one query; without it, it is read here: a withdrawal since the claim stops the pull.
+ * Buys the period's file, or records why not (no consent, a failed or refused pull). Consent is read again here, so a
+ * withdrawal since the claim stops the pull itself.
  */
-const pullPeriod = async (ctx: AppContext, user: ClaimedUser, now: Date, gate?: ConsentColumns): Promise<PeriodPull> => {
+const pullPeriod = async (ctx: AppContext, user: ClaimedUser, now: Date): Promise<PeriodPull> => {
   const claimedPeriod = user.monitoring_period;
   const { period, nextDueAt } = periodsAt(ctx, user, now);
   // The claim has already put a user without consent aside; no attempt is counted.
@@ -143,7 +141,7 @@ const pullPeriod = async (ctx: AppContext, user: ClaimedUser, now: Date, gate?: 
   // Keyed by the period: a request repeated after a crash is the same pull to the bureau, billed once.
   const pullId = `${user.id}:period:${period}`;
   try {
-    const consent = gate ?? (await findConsentGate(ctx.db, user.id));
+    const consent = await findConsentGate(ctx.db, user.id);
     const call = { pullId, clientId: user.client_id, callClass: 'monitoring', monitor: true } as const;
     const result = await bureauOf(ctx).pullCreditFile(await loadCreditSubject(ctx, { ...user, ...consent }), now, call);
     return { pulled: { user, now, claimedPeriod, period, nextDueAt, pullId, result } };
@@ -269,7 +267,7 @@ export interface ClaimedBatchOptions {
 }
 
 /**
- * A claimed batch, the scheduler's way: consent re-read for all in one query, pulls MONITORING_CONCURRENCY at a time,
+ * A claimed batch, the scheduler's way: pulls MONITORING_CONCURRENCY at a time, each after its own consent re-read,
  * and their commits in groups of MONITORING_COMMIT_GROUP. Triggers between periods and users the claim put aside take
  * the one-user path.
  */
@@ -277,10 +275,6 @@ export const refreshClaimedBatch = async (ctx: AppContext, users: ClaimedUser[],
   const now = ctx.clock.now();
   const periods = users.filter((user) => user.consented && user.status === 'active' && !isTriggerClaim(user, now));
   const others = users.filter((user) => !periods.includes(user));
-  const gates = await findConsentGates(
-    ctx.db,
-    periods.map((user) => user.id),
-  );
   const started = new Map<string, number>();
   let group: PulledPeriod[] = [];
   const flush = async () => {
@@ -302,12 +296,8 @@ export const refreshClaimedBatch = async (ctx: AppContext, users: ClaimedUser[],
       options.settled(user, outcome, performance.now() - (started.get(user.id) ?? 0));
     try {
       if (!periods.includes(user)) return settle(await refreshClaimedUser(ctx, user));
-      const pull = await pullPeriod(
-        ctx,
-        user,
-        now,
-        gates.get(user.id) ?? { consent_valid_until: null, consent_ended: 'required' },
-      );
+      // Consent and the time are read just before this user's pull, so a withdrawal during the batch stops the pull itself.
+      const pull = await pullPeriod(ctx, user, ctx.clock.now());
       if ('outcome' in pull) return settle(pull.outcome);
       group.push(pull.pulled);
       if (group.length >= ctx.config.MONITORING_COMMIT_GROUP) await flush();

@@ -74,21 +74,23 @@ export const replaceCustomerScore = async (
   clientId: string,
   userId: string,
   score: number,
-): Promise<{ before: number | null; first: number }> => {
-  const { rows } = await tx.query<{ before: number | null; first: number | null }>(
+): Promise<{ before: number | null; first: number; inserted: boolean }> => {
+  const { rows } = await tx.query<{ before: number | null; first: number | null; inserted: boolean }>(
     `with old as (select score, first_score from program_customer_scores where user_id = $1 for update),
      inserted as (
        insert into program_customer_scores (user_id, client_id, score, first_score)
        select $1, $2, $3, $3 where not exists (select 1 from old)
        on conflict (user_id) do nothing returning first_score),
      updated as (update program_customer_scores p set score = $3 from old where p.user_id = $1 and old.score <> $3)
-     select (select score from old) as before, coalesce((select first_score from old), (select first_score from inserted)) as first`,
+     select (select score from old) as before, coalesce((select first_score from old), (select first_score from inserted)) as first,
+       exists (select 1 from inserted) as inserted`,
     [userId, clientId, score],
   );
   const row = rows[0];
   return {
     before: row?.before === null || row?.before === undefined ? null : Number(row.before),
     first: Number(row?.first ?? score),
+    inserted: row?.inserted === true,
   };
 };
 

@@ -117,14 +117,15 @@ const replaceScore = async (tx: Queryable, clientId: string, userId: string, sco
   if (known === null) await insertCustomerScore(tx, clientId, userId, score);
   else if (known.score !== score) await updateCustomerScore(tx, userId, score);
   tally.remember(userId, { score, first: known?.first ?? score });
-  return { before: known?.score ?? null, first: known?.first ?? score };
+  return { before: known?.score ?? null, first: known?.first ?? score, inserted: known === null };
 };
 
 export const noteCustomerScore = async (tx: Queryable, clientId: string, userId: string, score: number): Promise<void> => {
   const band = ratingForScore(score);
-  const { before, first } = await replaceScore(tx, clientId, userId, score);
+  const { before, first, inserted } = await replaceScore(tx, clientId, userId, score);
   if (before === null) {
-    await changeBands(tx, clientId, [{ band, customers: 1, rose: 0 }]);
+    // A first score another transaction stored at the same moment is counted by that one.
+    if (inserted) await changeBands(tx, clientId, [{ band, customers: 1, rose: 0 }]);
     return;
   }
   if (before === score) return;

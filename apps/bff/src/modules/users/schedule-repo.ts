@@ -134,13 +134,15 @@ export const unschedule = async (tx: Queryable, userId: string): Promise<void> =
 export const scheduleTriggers = async (tx: Queryable, triggers: { userId: string; at: Date }[], now: Date): Promise<void> => {
   if (triggers.length === 0) return;
   await tx.query(
-    `update users u set trigger_due_at = least(u.trigger_due_at, t.at),
+    `with locked as (select id from users where id = any($1::text[]) order by id for no key update)
+     update users u set trigger_due_at = least(u.trigger_due_at, t.at),
        monitoring_next_attempt_at = case
          when u.trigger_due_at is not null and u.trigger_due_at <= $3 then u.monitoring_next_attempt_at
          when u.monitoring_next_attempt_at <= u.monitoring_due_at then least(u.monitoring_next_attempt_at, t.at)
          else u.monitoring_next_attempt_at end
      from (select user_id, min(at) as at from unnest($1::text[], $2::timestamptz[]) as x(user_id, at) group by user_id) t
-     where u.id = t.user_id and u.deleted_at is null and u.monitoring_next_attempt_at is not null`,
+     where u.id = t.user_id and u.id in (select id from locked) and u.deleted_at is null
+       and u.monitoring_next_attempt_at is not null`,
     [triggers.map((t) => t.userId), triggers.map((t) => t.at), now],
   );
 };
@@ -163,7 +165,7 @@ export const refreshTriggerDue = async (tx: Queryable, userId: string, reschedul
 /** A triggered pull committed: the file is current as of `at`, and the next attempt is the period or the next trigger. */
 export const finishTriggeredPull = async (tx: Queryable, userId: string, at: Date): Promise<void> => {
   await tx.query(
-    `update users set monitoring_last_at = $2, monitoring_paused_reason = null,
+    `update users set monitoring_last_at = greatest(monitoring_last_at, $2), monitoring_paused_reason = null,
        monitoring_next_attempt_at = least(monitoring_due_at, trigger_due_at)
      where id = $1 and monitoring_next_attempt_at is not null`,
     [userId, at],
@@ -173,7 +175,8 @@ export const finishTriggeredPull = async (tx: Queryable, userId: string, at: Dat
 /** A triggered pull that failed or found no consent: tried again at `retryAt`, or with the period if that comes first. */
 export const retryTrigger = async (db: Queryable, userId: string, retryAt: Date): Promise<void> => {
   await db.query(
-    `update users set monitoring_next_attempt_at = least(monitoring_due_at, $2)
+    `update users set monitoring_next_attempt_at =
+       case when trigger_due_at is null then monitoring_due_at else least(monitoring_due_at, $2) end
      where id = $1 and deleted_at is null and monitoring_next_attempt_at is not null`,
     [userId, retryAt],
   );

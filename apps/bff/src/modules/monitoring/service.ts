@@ -17,12 +17,14 @@ import { creditScoreOf, getCurrentScore, loadFileOnRecord, requireActiveUser } f
 import { ScoreBandTally } from '../program/service.ts';
 import {
   type ClaimedUser,
+  type ConsentColumns,
   claimManualRefresh,
   claimUsersDueForRefresh,
   completePeriod,
   deferForConsent,
   endManualRefreshLease,
   findConsentGate,
+  findConsentGates,
   finishTriggeredPull,
   loadCreditSubject,
   manualRefreshSlot,
@@ -126,10 +128,10 @@ const isTriggerClaim = (user: ClaimedUser, now: Date) => {
 };
 
 /**
- * Buys the period's file, or records why not (no consent, a failed or refused pull). Consent is read again here, so a
- * withdrawal since the claim stops the pull itself.
+ * Buys the period's file, or records why not (no consent, a failed or refused pull). Consent is read again just before
+ * (`gate`, read with the next few users' by the batch; without it, here), so a withdrawal since the claim stops the pull.
  */
-const pullPeriod = async (ctx: AppContext, user: ClaimedUser, now: Date): Promise<PeriodPull> => {
+const pullPeriod = async (ctx: AppContext, user: ClaimedUser, now: Date, gate?: ConsentColumns): Promise<PeriodPull> => {
   const claimedPeriod = user.monitoring_period;
   const { period, nextDueAt } = periodsAt(ctx, user, now);
   // The claim has already put a user without consent aside; no attempt is counted.
@@ -141,7 +143,7 @@ const pullPeriod = async (ctx: AppContext, user: ClaimedUser, now: Date): Promis
   // Keyed by the period: a request repeated after a crash is the same pull to the bureau, billed once.
   const pullId = `${user.id}:period:${period}`;
   try {
-    const consent = await findConsentGate(ctx.db, user.id);
+    const consent = gate ?? (await findConsentGate(ctx.db, user.id));
     const call = { pullId, clientId: user.client_id, callClass: 'monitoring', monitor: true } as const;
     const result = await bureauOf(ctx).pullCreditFile(await loadCreditSubject(ctx, { ...user, ...consent }), now, call);
     return { pulled: { user, now, claimedPeriod, period, nextDueAt, pullId, result } };
@@ -259,6 +261,28 @@ const commitGroup = async (ctx: AppContext, group: PulledPeriod[]): Promise<(Ref
   }
 };
 
+/**
+ * Consent gates read ahead in slices of `slice` users, in the order they are pulled: a slice is read when its first
+ * user's turn comes, so each gate is at most one slice's pulls old, in one query per slice instead of one per user.
+ */
+const consentReadAhead = (ctx: AppContext, users: ClaimedUser[], slice: number) => {
+  const position = new Map(users.map((user, i) => [user.id, i]));
+  const slices = new Map<number, Promise<Map<string, ConsentColumns>>>();
+  const none: ConsentColumns = { consent_valid_until: null, consent_ended: 'required' };
+  return async (userId: string): Promise<ConsentColumns> => {
+    const index = Math.floor((position.get(userId) ?? 0) / slice);
+    let read = slices.get(index);
+    if (!read) {
+      read = findConsentGates(
+        ctx.db,
+        users.slice(index * slice, (index + 1) * slice).map((user) => user.id),
+      );
+      slices.set(index, read);
+    }
+    return (await read).get(userId) ?? none;
+  };
+};
+
 export interface ClaimedBatchOptions {
   /** Asked before each user's pull: false leaves the user to its lease (its turn came too late). */
   mayStart(): boolean;
@@ -267,14 +291,15 @@ export interface ClaimedBatchOptions {
 }
 
 /**
- * A claimed batch, the scheduler's way: pulls MONITORING_CONCURRENCY at a time, each after its own consent re-read,
- * and their commits in groups of MONITORING_COMMIT_GROUP. Triggers between periods and users the claim put aside take
+ * A claimed batch, the scheduler's way: pulls MONITORING_CONCURRENCY at a time, consent re-read just before them, and
+ * their commits in groups of MONITORING_COMMIT_GROUP. Triggers between periods and users the claim put aside take
  * the one-user path.
  */
 export const refreshClaimedBatch = async (ctx: AppContext, users: ClaimedUser[], options: ClaimedBatchOptions) => {
   const now = ctx.clock.now();
   const periods = users.filter((user) => user.consented && user.status === 'active' && !isTriggerClaim(user, now));
   const others = users.filter((user) => !periods.includes(user));
+  const gateOf = consentReadAhead(ctx, periods, ctx.config.MONITORING_CONCURRENCY);
   const started = new Map<string, number>();
   let group: PulledPeriod[] = [];
   const flush = async () => {
@@ -296,8 +321,10 @@ export const refreshClaimedBatch = async (ctx: AppContext, users: ClaimedUser[],
       options.settled(user, outcome, performance.now() - (started.get(user.id) ?? 0));
     try {
       if (!periods.includes(user)) return settle(await refreshClaimedUser(ctx, user));
-      // Consent and the time are read just before this user's pull, so a withdrawal during the batch stops the pull itself.
-      const pull = await pullPeriod(ctx, user, ctx.clock.now());
+      // Consent is read with the next few users' just before their pulls start, so a withdrawal during the batch stops
+      // the pull itself.
+      const gate = await gateOf(user.id);
+      const pull = await pullPeriod(ctx, user, ctx.clock.now(), gate);
       if ('outcome' in pull) return settle(pull.outcome);
       group.push(pull.pulled);
       if (group.length >= ctx.config.MONITORING_COMMIT_GROUP) await flush();

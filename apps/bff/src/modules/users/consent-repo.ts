@@ -155,6 +155,16 @@ export const supersedeOtherTermsVersions = async (tx: Queryable, currentVersion:
 };
 
 /** The gate columns of one user, for a caller whose row was loaded without them. */
+/** The gates of several users in one read; a user not found has none. */
+export const findConsentGates = async (db: Queryable, userIds: string[]): Promise<Map<string, ConsentColumns>> => {
+  if (userIds.length === 0) return new Map();
+  const { rows } = await db.query<ConsentColumns & { id: string }>(
+    `select id, ${CONSENT_COLUMNS} from users where id = any($1::text[])`,
+    [userIds],
+  );
+  return new Map(rows.map(({ id, ...gate }) => [id, gate]));
+};
+
 export const findConsentGate = async (db: Queryable, userId: string): Promise<ConsentColumns> => {
   const { rows } = await db.query<ConsentColumns>(`select ${CONSENT_COLUMNS} from users where id = $1`, [userId]);
   return rows[0] ?? { consent_valid_until: null, consent_ended: 'required' };

@@ -41,9 +41,10 @@ import {
   usersOnClock,
 } from './repo.ts';
 
+export type { ConsentColumns } from './consent-gate.ts';
 export { assertCurrentConsent, consentPause } from './consent-gate.ts';
 export type { RequestOrigin } from './consent-record.ts';
-export { findConsentGate } from './consent-repo.ts';
+export { findConsentGate, findConsentGates } from './consent-repo.ts';
 export {
   attachUsersToClock,
   clearExpiredLock,

@@ -48,6 +48,14 @@ module.exports = {
       to: { path: `${BFF}modules/`, pathNot: [`${BFF}modules/$1/`, `${BFF}modules/[^/]+/service\\.ts$`] },
     },
     {
+      name: 'modules-reach-the-bureau-through-its-port',
+      comment:
+        'Modules see the bureau through bureau/provider.ts and bureau/errors.ts; its HTTP adapter (bureau/http/) is chosen by bootstrap and known to no module.',
+      severity: 'error',
+      from: { path: `${BFF}modules/` },
+      to: { path: `${BFF}bureau/http/` },
+    },
+    {
       name: 'no-cycle-between-modules',
       comment: 'No import cycle between modules (folders), even through service.ts.',
       severity: 'error',

@@ -42,7 +42,12 @@ const {
 } = process.env;
 
 const spawnPinned = (file: string, env: Record<string, string>, cpu: number, onLine: (line: string) => void) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(BFF, file)], { cwd: BFF, env: { ...cleanEnv, ...env } });
+  // BENCH_CPU_PROF=<dir> writes each child's V8 CPU profile there, for finding where a phase's CPU goes.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(BFF, file)], {
+    cwd: BFF,
+    env: { ...cleanEnv, ...env },
+  });
   pin(child.pid, cpu);
   let partial = '';
   const take = (chunk: Buffer) => {

@@ -552,6 +552,34 @@ describe('GET /v1/users/{userId}/credit-report', () => {
   });
 });
 
+describe('the file on record at rest', () => {
+  it('is stored deflated and sealed, under half its JSON, bound to its user', async () => {
+    const userId = await enrolActiveUser(app, await tok(), IDENTITIES[4]);
+    const { rows } = await app.db.query<{ file_enc: string }>('select file_enc from credit_snapshots where user_id = $1', [
+      userId,
+    ]);
+    const stored = rows[0] as { file_enc: string };
+    const file = openCreditFile(app.ctx, userId, stored.file_enc);
+    expect(stored.file_enc.startsWith('v2.')).toBe(true);
+    // Base64 of the sealed bytes is under half the JSON's length: the row stays out of TOAST.
+    expect(stored.file_enc.length).toBeLessThan(JSON.stringify(file).length / 2);
+    expect(() => openCreditFile(app.ctx, 'usr_someone_else', stored.file_enc)).toThrow();
+    expect((await report(userId)).accounts).toHaveLength(file.tradelines.length);
+  });
+
+  it('reads a file sealed uncompressed (format v1) as before', async () => {
+    const userId = await enrolActiveUser(app, await tok(), IDENTITIES[5]);
+    const file = await fileOnRecord(userId);
+    const v1 = app.ctx.cipher.encrypt(JSON.stringify(file), `credit_files:${userId}`);
+    expect(v1.startsWith('v1.')).toBe(true);
+    await app.db.query('update credit_snapshots set file_enc = $2 where user_id = $1', [userId, v1]);
+    app.ctx.readCache.invalidate([userTag(userId)]);
+    const data = await report(userId);
+    const byBalance = (a: number, b: number) => a - b;
+    expect(data.accounts.map((a) => a.balance).sort(byBalance)).toEqual(file.tradelines.map((t) => t.balance).sort(byBalance));
+  });
+});
+
 describe('who may read a credit report', () => {
   it('refuses without consent (403 CONSENT_REQUIRED), for a frozen file (403 CREDIT_FROZEN), and before verification', async () => {
     const userId = await enrolActiveUser(app, await tok(), IDENTITIES[2]);

@@ -65,6 +65,7 @@ describe('the import rules (.dependency-cruiser.cjs, part of pnpm lint)', { time
       'packages/sdk/src/ui-leak.ts': "export * from '../../react/src/index.ts';\n",
       'apps/bff/src/widget-leak.ts': "export * from '../../widget/src/api-shortcut.ts';\n",
       'apps/demo/scripts/peek.ts': "export { createApp } from '../../bff/src/app.ts';\n",
+      'apps/bff/src/modules/monitoring/cadence.ts': "\nimport '../../bureau/http/errors.ts';\n",
     });
     const result = await cruise(copy, ['apps', 'packages']);
     expect(result.code).not.toBe(0);
@@ -85,6 +86,11 @@ describe('the import rules (.dependency-cruiser.cjs, part of pnpm lint)', { time
     reported('server-imports-no-browser-source', 'apps/bff/src/widget-leak.ts', 'apps/widget/src/api-shortcut.ts');
     reported('package-reached-by-name', 'packages/sdk/src/server-leak.ts', 'apps/bff/src/core/api-error.ts');
     reported('server-source-for-bench-and-tests-only', 'apps/demo/scripts/peek.ts', 'apps/bff/src/app.ts');
+    reported(
+      'modules-reach-the-bureau-through-its-port',
+      'apps/bff/src/modules/monitoring/cadence.ts',
+      'apps/bff/src/bureau/http/errors.ts',
+    );
   });
 
   it('fail on an import cycle between modules, even through service.ts', async () => {

@@ -12,7 +12,7 @@ const fileContext = (userId: string) => `credit_files:${userId}`;
 
 /** Seals a pulled file for `credit_snapshots.file_enc`; bound to its user, like other personal data. */
 export const sealCreditFile = (ctx: Pick<AppContext, 'cipher'>, userId: string, file: CreditFile): string =>
-  ctx.cipher.encrypt(JSON.stringify(file), fileContext(userId));
+  ctx.cipher.encryptCompressed(JSON.stringify(file), fileContext(userId));
 
 /** A file sealed before a field existed lacks it; the tradeline fields as they were then. */
 type StoredTradeline = Omit<Tradeline, 'status' | 'monthlyPayment' | 'apr' | 'termMonths' | 'paymentHistory'> &

@@ -64,22 +64,29 @@ export interface CurrentScore {
 const TREND_MONTHS = 3;
 
 /**
- * Stores score points and the user row's last_score_date (the users module writes it) as one statement: one round
- * trip, committed as one write (db/statement-batch.ts).
+ * Stores score points and, unless the caller writes it with its own update of the user row (`rowWritesDate`), the
+ * row's last_score_date, as one statement. Answers the date the row's last_score_date is to read.
  */
-const storeScores = async (tx: Queryable, scores: NewScore[]): Promise<void> => {
+const storeScores = async (tx: Queryable, scores: NewScore[], rowWritesDate = false): Promise<string | null> => {
   const last = scores.at(-1);
-  if (!last) return;
+  if (!last) return null;
   const batch = new StatementBatch();
   await insertScores(batch, scores);
-  await setLastScoreDate(batch, last.userId, last.scoreDate);
+  if (!rowWritesDate) await setLastScoreDate(batch, last.userId, last.scoreDate);
   await batch.run(tx);
+  return last.scoreDate;
 };
 
 /** Stores the file's monthly scores as the user's history and announces the current one; the caller holds the user row. */
-const seedScoreHistory = async (tx: Queryable, ctx: AppContext, user: UserRow, file: CreditFile): Promise<void> => {
+const seedScoreHistory = async (
+  tx: Queryable,
+  ctx: AppContext,
+  user: UserRow,
+  file: CreditFile,
+  rowWritesDate: boolean,
+): Promise<string | null> => {
   const createdAt = ctx.clock.now();
-  await storeScores(
+  const storedThrough = await storeScores(
     tx,
     file.monthlyScores.map((m) => ({
       userId: user.id,
@@ -89,9 +96,10 @@ const seedScoreHistory = async (tx: Queryable, ctx: AppContext, user: UserRow, f
       source: 'bureau' as const,
       createdAt,
     })),
+    rowWritesDate,
   );
   const current = file.monthlyScores.at(-1);
-  if (!current) return;
+  if (!current) return storedThrough;
   await recordEvent(tx, ctx.ids, {
     clientId: user.client_id,
     type: 'score.updated',
@@ -105,6 +113,7 @@ const seedScoreHistory = async (tx: Queryable, ctx: AppContext, user: UserRow, f
     },
     createdAt,
   });
+  return storedThrough;
 };
 
 /** The user's current score: the newest point of the history that committed pulls (and sandbox refreshes) wrote. */
@@ -282,6 +291,8 @@ export interface RecordedScore {
   previousScore: number | null;
   score: number;
   scoreDate: string;
+  /** With `rowWritesDate`: the last_score_date the caller's update of the user row is to set (null: unchanged). */
+  lastScoreDate: string | null;
 }
 
 /**
@@ -303,23 +314,32 @@ export const recordPulledScore = async (
     onSignificantChange: OnSignificantChange;
     /** The newest history point when the caller already read it under the row lock (null: none yet); else read here. */
     latest?: { score: number; scoreDate: string } | null;
+    /** The caller's own update of the user row sets last_score_date (RecordedScore.lastScoreDate): one row version. */
+    rowWritesDate?: boolean;
   },
 ): Promise<RecordedScore> => {
+  const rowWritesDate = options.rowWritesDate ?? false;
   const scoreDate = asOf.toISOString().slice(0, 10);
   const score = file.monthlyScores.at(-1)?.score;
   const latest = options.latest !== undefined ? (options.latest ?? undefined) : (await latestScores(tx, user.id, 1))[0];
   if (!latest) {
-    await seedScoreHistory(tx, ctx, user, file);
+    const storedThrough = await seedScoreHistory(tx, ctx, user, file, rowWritesDate);
     if (score !== undefined) await noteCustomerScore(tx, user.client_id, user.id, score);
-    return { previousScore: null, score: score ?? 0, scoreDate };
+    return { previousScore: null, score: score ?? 0, scoreDate, lastScoreDate: rowWritesDate ? storedThrough : null };
   }
   if (score === undefined || (options.firstComparison && latest.scoreDate === scoreDate)) {
-    return { previousScore: latest.score, score: latest.score, scoreDate: latest.scoreDate };
+    return { previousScore: latest.score, score: latest.score, scoreDate: latest.scoreDate, lastScoreDate: null };
   }
-  await storeScores(tx, [
-    { userId: user.id, clientId: user.client_id, score, scoreDate, source: options.source, createdAt: ctx.clock.now() },
-  ]);
+  const point = {
+    userId: user.id,
+    clientId: user.client_id,
+    score,
+    scoreDate,
+    source: options.source,
+    createdAt: ctx.clock.now(),
+  };
+  const storedThrough = await storeScores(tx, [point], rowWritesDate);
   await noteCustomerScore(tx, user.client_id, user.id, score);
   await recordScoreChange(tx, ctx, user, { previousScore: latest.score, score, scoreDate }, options.onSignificantChange);
-  return { previousScore: latest.score, score, scoreDate };
+  return { previousScore: latest.score, score, scoreDate, lastScoreDate: rowWritesDate ? storedThrough : null };
 };

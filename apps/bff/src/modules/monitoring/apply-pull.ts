@@ -1,6 +1,7 @@
 import type { CreditFile, CreditFileResult } from '../../bureau/provider.ts';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
+import { StatementBatch } from '../../db/statement-batch.ts';
 import { recordAlert, recordScoreChangeAlert } from '../alerts/service.ts';
 import { recordAudit } from '../audit/service.ts';
 import { type OnSignificantChange, type RecordedScore, recordPulledScore, sealCreditFile } from '../credit/service.ts';
@@ -8,7 +9,7 @@ import { saveOfferProfile } from '../offers/service.ts';
 import { consentPause, loadCreditSubject, refreshTriggerDue, type UserRow } from '../users/service.ts';
 import { detectAlerts } from './file-diff.ts';
 import { type FileSnapshot, snapshotOf } from './file-snapshot.ts';
-import { claimAlertKey, lockRefreshState, type RefreshState, type SnapshotToSave } from './repo.ts';
+import { claimAlertKey, lockRefreshState, type RefreshState, type SnapshotToSave, saveSnapshot } from './repo.ts';
 import { insertTriggers, settleTriggers } from './trigger-repo.ts';
 
 const snapshotContext = (userId: string) => `credit_snapshots:${userId}`;
@@ -18,7 +19,7 @@ const noAlert: OnSignificantChange = async () => undefined;
 
 export interface AppliedPull extends RecordedScore {
   alertsRaised: number;
-  /** The snapshot the next comparison starts from: the caller saves it with its own update of the user row. */
+  /** The snapshot the next comparison starts from, with the file on record: saved with the user row's update. */
   snapshot: SnapshotToSave;
 }
 
@@ -26,7 +27,7 @@ export interface AppliedPull extends RecordedScore {
  * Everything one pulled file causes, in the caller's transaction (which holds the user row and read `state` under that
  * lock, lockRefreshState): the score recorded (history point, `score.updated`, `score.changed` and `score_change` past
  * the threshold), an alert for each difference from the previous file whose subject never alerted before, and the new
- * snapshot the next comparison starts from (answered, for the caller to save with its update of the user: one
+ * snapshot the next comparison starts from (answered, for commitPulledFile to save with the update of the user row: one
  * statement). With no previous snapshot this is the first comparison: only what a customer should see at once is raised.
  * `ctx.clock` is the user's "now" (a sandbox clock's time for a user on a clock): every date written comes from it.
  * Answers undefined, changing nothing, when a newer pull has already committed (a refresh now that raced a scheduled
@@ -51,6 +52,7 @@ export const applyPulledFile = async (
     firstComparison: previous === null,
     onSignificantChange: previous === null ? noAlert : recordScoreChangeAlert(ctx),
     latest: state.latestScore,
+    rowWritesDate: true,
   });
   let alertsRaised = 0;
   for (const detected of detectAlerts(previous, next, asOf, user.id)) {
@@ -115,6 +117,16 @@ const settleTriggersOf = async (
   await refreshTriggerDue(tx, user.id, pull.source === 'refresh' || pull.source === 'verification');
 };
 
+/**
+ * The caller's update of the user row at a pull's end (its schedule's next step), which the commit unit writes after
+ * the re-checks: with the file on record in one statement when the file commits, or saying the file is frozen.
+ */
+export interface PullFinish {
+  /** `lastScoreDate`: the newest stored score's date, for the row's last_score_date (null: no score was stored). */
+  committed(batch: Queryable, lastScoreDate: string | null, state: RefreshState): Promise<void>;
+  frozen(tx: Queryable, state: RefreshState): Promise<void>;
+}
+
 export type PullCommit =
   | { outcome: 'committed'; state: RefreshState; applied: AppliedPull | undefined }
   | { outcome: 'frozen'; state: RefreshState }
@@ -125,14 +137,15 @@ export type PullCommit =
  * now, in the caller's transaction. Under the user's row lock it re-checks what may have changed while the bureau
  * answered (deletion, status, the claimed period, consent at `asOf`); a file that passes becomes the file on record
  * with its history point, alerts, events (applyPulledFile) and a `credit_file.recorded` audit entry, all committed or
- * none. A dropped file writes nothing; the caller records what the drop means for its schedule or its answer.
- * The caller saves `applied.snapshot` with its own update of the user row (one statement).
+ * none, and the caller's `finish` of the user row is written with it; a frozen file writes `finish.frozen`. A dropped
+ * file writes nothing; the caller records what the drop means for its schedule or its answer.
  */
 export const commitPulledFile = async (
   tx: Queryable,
   ctx: AppContext,
   user: UserRow,
   pull: { result: CreditFileResult; asOf: Date; source: PullSource; pullId: string; period?: number },
+  finish: PullFinish,
   /** The user's state when the caller has locked it already (a group commit, lockRefreshStates). */
   locked?: { state: RefreshState | undefined },
 ): Promise<PullCommit> => {
@@ -147,7 +160,10 @@ export const commitPulledFile = async (
   }
   if (pull.source === 'trigger' && state.triggerDueAt === null) return { outcome: 'dropped', reason: 'trigger_settled', state };
   await settleTriggersOf(tx, ctx, user, state, pull);
-  if (pull.result.status === 'frozen') return { outcome: 'frozen', state };
+  if (pull.result.status === 'frozen') {
+    await finish.frozen(tx, state);
+    return { outcome: 'frozen', state };
+  }
   const applied = await applyPulledFile(
     tx,
     ctx,
@@ -157,6 +173,10 @@ export const commitPulledFile = async (
     pull.asOf,
     pull.source === 'refresh' ? 'refresh' : 'monitoring',
   );
+  const finishing = new StatementBatch();
+  if (applied) await saveSnapshot(finishing, user.id, applied.snapshot);
+  await finish.committed(finishing, applied?.lastScoreDate ?? null, state);
+  await finishing.run(tx);
   if (applied) {
     await saveOfferProfile(tx, ctx, user, pull.result.file, pull.asOf);
     await recordAudit(

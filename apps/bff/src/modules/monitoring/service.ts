@@ -1,6 +1,6 @@
 import type { TCreditScoreRefreshResult } from '@credit/contract';
 import { MANUAL_REFRESH_INTERVAL_HOURS } from '@credit/contract';
-import { BureauUnavailableError } from '../../bureau/http/errors.ts';
+import { BureauUnavailableError } from '../../bureau/errors.ts';
 import type { CreditFileResult } from '../../bureau/provider.ts';
 import type { WriteTx } from '../../cache/invalidation.ts';
 import { userTag } from '../../cache/read-cache.ts';
@@ -8,7 +8,6 @@ import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../core/api-error.ts';
 import type { Caller, MonitoringCadence } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
-import { StatementBatch } from '../../db/statement-batch.ts';
 import { WriteBehind } from '../../db/write-behind.ts';
 import { eachLimited } from '../../lib/poll-loop.ts';
 import { AuditCollector } from '../audit/service.ts';
@@ -41,7 +40,7 @@ import {
 } from '../users/service.ts';
 import { commitPulledFile, type DropReason } from './apply-pull.ts';
 import { dueOfPeriod, nextDueAfter, type Schedule } from './cadence.ts';
-import { lockRefreshStates, type RefreshState, type SnapshotToSave, saveSnapshot } from './repo.ts';
+import { lockRefreshStates, type RefreshState } from './repo.ts';
 
 export { type ClaimedUser, dueOnClock } from '../users/service.ts';
 export { periodDays } from './cadence.ts';
@@ -56,20 +55,6 @@ export const CONSENT_RECHECK_MS = 24 * 3_600_000;
 /** Claims due users, oldest first; those without consent come back `consented: false`, put aside for CONSENT_RECHECK_MS. */
 export const claimDueUsers = (db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedUser[]> =>
   claimUsersDueForRefresh(db, { now, leaseUntil, limit, consentRecheckAt: new Date(now.getTime() + CONSENT_RECHECK_MS) });
-
-/** The snapshot and the user row's schedule go as one statement, so they are written together in one round trip. */
-const withSnapshot = async (
-  tx: Queryable,
-  userId: string,
-  snapshot: SnapshotToSave | undefined,
-  writeRow: (batch: Queryable) => Promise<void>,
-): Promise<void> => {
-  if (!snapshot) return writeRow(tx);
-  const batch = new StatementBatch();
-  await saveSnapshot(batch, userId, snapshot);
-  await writeRow(batch);
-  await batch.run(tx);
-};
 
 const bureauOf = (ctx: AppContext) => {
   if (!ctx.bureau) throw new ApiError('SERVICE_UNAVAILABLE', 'The credit bureau is not available in this environment.');
@@ -188,11 +173,17 @@ const commitPeriod = async (
   locked?: { state: RefreshState | undefined },
 ): Promise<RefreshOutcome> => {
   const { user, now, claimedPeriod, period, nextDueAt, pullId, result } = pulled;
+  const next = { nextPeriod: period + 1, dueAt: nextDueAt };
   const committed = await commitPulledFile(
     tx,
     ctx,
     user,
     { result, asOf: now, source: 'monitoring', pullId, period: claimedPeriod },
+    {
+      committed: (batch, lastScoreDate) =>
+        completePeriod(batch, user.id, { ...next, refreshedAt: now, pausedReason: null, lastScoreDate }),
+      frozen: (frozenTx) => completePeriod(frozenTx, user.id, { ...next, refreshedAt: null, pausedReason: 'credit_frozen' }),
+    },
     locked,
   );
   if (committed.outcome === 'dropped') {
@@ -206,15 +197,7 @@ const commitPeriod = async (
     return 'skipped';
   }
   tx.touches(userTag(user.id));
-  const next = { nextPeriod: period + 1, dueAt: nextDueAt };
-  if (committed.outcome === 'frozen') {
-    await completePeriod(tx, user.id, { ...next, refreshedAt: null, pausedReason: 'credit_frozen' });
-    return 'frozen';
-  }
-  await withSnapshot(tx, user.id, committed.applied?.snapshot, (batch) =>
-    completePeriod(batch, user.id, { ...next, refreshedAt: now, pausedReason: null }),
-  );
-  return 'refreshed';
+  return committed.outcome === 'frozen' ? 'frozen' : 'refreshed';
 };
 
 /** One claimed user's period (or trigger), pulled and committed in its own transaction. */
@@ -364,7 +347,19 @@ const refreshTriggeredFile = async (ctx: AppContext, user: ClaimedUser, now: Dat
     return 'failed';
   }
   return writeUser(ctx, async (tx, touches) => {
-    const committed = await commitPulledFile(tx, ctx, user, { result, asOf: now, source: 'trigger', pullId });
+    const committed = await commitPulledFile(
+      tx,
+      ctx,
+      user,
+      { result, asOf: now, source: 'trigger', pullId },
+      {
+        committed: (batch, lastScoreDate) => finishTriggeredPull(batch, user.id, now, lastScoreDate),
+        frozen: async (frozenTx) => {
+          await markFrozen(frozenTx, user.id);
+          await refreshTriggerDue(frozenTx, user.id, true);
+        },
+      },
+    );
     if (committed.outcome === 'dropped') {
       if (committed.reason === 'no_consent') await retryTrigger(tx, user.id, new Date(now.getTime() + CONSENT_RECHECK_MS));
       else if (committed.reason === 'trigger_settled') await refreshTriggerDue(tx, user.id, true);
@@ -372,13 +367,7 @@ const refreshTriggeredFile = async (ctx: AppContext, user: ClaimedUser, now: Dat
       return 'skipped';
     }
     touches(userTag(user.id));
-    if (committed.outcome === 'frozen') {
-      await markFrozen(tx, user.id);
-      await refreshTriggerDue(tx, user.id, true);
-      return 'frozen';
-    }
-    await withSnapshot(tx, user.id, committed.applied?.snapshot, (batch) => finishTriggeredPull(batch, user.id, now));
-    return 'refreshed';
+    return committed.outcome === 'frozen' ? 'frozen' : 'refreshed';
   });
 };
 
@@ -394,23 +383,28 @@ export const applyVerificationPull = async (
   at: Date,
   pullId: string,
 ): Promise<void> => {
-  const committed = await commitPulledFile(tx, ctx, user, { result, asOf: at, source: 'verification', pullId });
-  if (committed.outcome === 'dropped') return;
-  const firstPeriod = committed.state.monitoring_period === 0;
-  const schedule = scheduleOf(ctx, await clientMonitoringCadence(tx, user.client_id), at);
-  const next = { nextPeriod: 1, dueAt: nextDueAfter(at, schedule) };
-  if (committed.outcome === 'frozen') {
-    if (firstPeriod) await completePeriod(tx, user.id, { ...next, refreshedAt: null, pausedReason: 'credit_frozen' });
-    else await markFrozen(tx, user.id);
-    return;
-  }
-  if (firstPeriod) {
-    await withSnapshot(tx, user.id, committed.applied?.snapshot, (batch) =>
-      completePeriod(batch, user.id, { ...next, refreshedAt: at, pausedReason: null }),
-    );
-  } else {
-    await withSnapshot(tx, user.id, committed.applied?.snapshot, (batch) => markRefreshed(batch, user.id, at));
-  }
+  // Verification's pull is period 0 when no period ran yet; otherwise it refreshes the file and leaves the schedule.
+  const firstPeriod = (state: RefreshState) => state.monitoring_period === 0;
+  const nextAfter = async () => ({
+    nextPeriod: 1,
+    dueAt: nextDueAfter(at, scheduleOf(ctx, await clientMonitoringCadence(tx, user.client_id), at)),
+  });
+  await commitPulledFile(
+    tx,
+    ctx,
+    user,
+    { result, asOf: at, source: 'verification', pullId },
+    {
+      committed: async (batch, lastScoreDate, state) => {
+        if (!firstPeriod(state)) return markRefreshed(batch, user.id, at, lastScoreDate);
+        await completePeriod(batch, user.id, { ...(await nextAfter()), refreshedAt: at, pausedReason: null, lastScoreDate });
+      },
+      frozen: async (frozenTx, state) => {
+        if (!firstPeriod(state)) return markFrozen(frozenTx, user.id);
+        await completePeriod(frozenTx, user.id, { ...(await nextAfter()), refreshedAt: null, pausedReason: 'credit_frozen' });
+      },
+    },
+  );
 };
 
 const droppedError = (reason: DropReason) => {
@@ -485,28 +479,34 @@ export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string
     await giveBack();
     throw error;
   }
-  if (result.status === 'frozen') {
-    await giveBack();
-    await writeUser(ctx, async (tx, touches) => {
-      touches(userTag(user.id));
-      await markFrozen(tx, user.id);
-    });
-    throw frozenError();
-  }
   const committed = await writeUser(ctx, async (tx, touches) => {
     touches(userTag(user.id));
-    const outcome = await commitPulledFile(tx, ctx, user, { result, asOf: now, source: 'refresh', pullId });
-    if (outcome.outcome === 'committed') {
-      await withSnapshot(tx, user.id, outcome.applied?.snapshot, (batch) => markRefreshed(batch, user.id, now));
+    const outcome = await commitPulledFile(
+      tx,
+      ctx,
+      user,
+      { result, asOf: now, source: 'refresh', pullId },
+      {
+        committed: (batch, lastScoreDate) => markRefreshed(batch, user.id, now, lastScoreDate),
+        // A frozen file buys nothing the customer can see: the day's slot is given back.
+        frozen: async (frozenTx) => {
+          await releaseManualRefresh(frozenTx, user.id, now, claim.previous);
+          await markFrozen(frozenTx, user.id);
+        },
+      },
+    );
+    if (outcome.outcome === 'dropped') {
+      if (result.status === 'frozen') await releaseManualRefresh(tx, user.id, now, claim.previous);
+      // A file dropped unused was still bought: the day's slot stays taken, and its lease ends.
+      else await endManualRefreshLease(tx, user.id, now);
     }
-    // A file dropped unused was still bought: the day's slot stays taken, and its lease ends.
-    else await endManualRefreshLease(tx, user.id, now);
     return outcome;
   });
+  if (committed.outcome === 'frozen') throw frozenError();
   if (committed.outcome === 'dropped') throw droppedError(committed.reason);
   const applied = committed.outcome === 'committed' ? committed.applied : undefined;
   // The file just committed (the user row read before the pull may still say frozen); a newer one if it won the race.
-  const record = applied ? { file: result.file, asOf: now } : await loadFileOnRecord(ctx, user.id);
+  const record = applied && result.status === 'ok' ? { file: result.file, asOf: now } : await loadFileOnRecord(ctx, user.id);
   if (!record) throw new ApiError('SERVICE_UNAVAILABLE', 'The refreshed file could not be read back; try again shortly.');
   // A newer scheduled pull committed first: the score on file is already newer than this pull's.
   const current = applied ?? { ...(await getCurrentScore(ctx, user)), previousScore: null };

@@ -78,13 +78,21 @@ export const dueOnClock = async (
 export const completePeriod = async (
   tx: Queryable,
   userId: string,
-  update: { nextPeriod: number; dueAt: Date; refreshedAt: Date | null; pausedReason: 'credit_frozen' | null },
+  update: {
+    nextPeriod: number;
+    dueAt: Date;
+    refreshedAt: Date | null;
+    pausedReason: 'credit_frozen' | null;
+    /** The newest score's date when the pull stored scores (RecordedScore.lastScoreDate): the same row version. */
+    lastScoreDate?: string | null;
+  },
 ): Promise<void> => {
   await tx.query(
     `update users set monitoring_period = $2, monitoring_due_at = $3, monitoring_next_attempt_at = least($3, trigger_due_at),
-       monitoring_attempts = 0, monitoring_last_at = coalesce($4, monitoring_last_at), monitoring_paused_reason = $5
+       monitoring_attempts = 0, monitoring_last_at = coalesce($4, monitoring_last_at), monitoring_paused_reason = $5,
+       last_score_date = coalesce($6::date, last_score_date)
      where id = $1`,
-    [userId, update.nextPeriod, update.dueAt, update.refreshedAt, update.pausedReason],
+    [userId, update.nextPeriod, update.dueAt, update.refreshedAt, update.pausedReason, update.lastScoreDate ?? null],
   );
 };
 
@@ -163,12 +171,23 @@ export const refreshTriggerDue = async (tx: Queryable, userId: string, reschedul
 };
 
 /** A triggered pull committed: the file is current as of `at`, and the next attempt is the period or the next trigger. */
-export const finishTriggeredPull = async (tx: Queryable, userId: string, at: Date): Promise<void> => {
+export const finishTriggeredPull = async (
+  tx: Queryable,
+  userId: string,
+  at: Date,
+  lastScoreDate: string | null = null,
+): Promise<void> => {
   await tx.query(
-    `update users set monitoring_last_at = greatest(monitoring_last_at, $2), monitoring_paused_reason = null,
-       monitoring_next_attempt_at = least(monitoring_due_at, trigger_due_at)
-     where id = $1 and monitoring_next_attempt_at is not null`,
-    [userId, at],
+    // An unscheduled user's monitoring columns stay as they are; the scores' date is written either way.
+    `update users set
+       monitoring_last_at = case when monitoring_next_attempt_at is null then monitoring_last_at
+         else greatest(monitoring_last_at, $2) end,
+       monitoring_paused_reason = case when monitoring_next_attempt_at is null then monitoring_paused_reason else null end,
+       monitoring_next_attempt_at = case when monitoring_next_attempt_at is null then null
+         else least(monitoring_due_at, trigger_due_at) end,
+       last_score_date = coalesce($3::date, last_score_date)
+     where id = $1`,
+    [userId, at, lastScoreDate],
   );
 };
 
@@ -237,12 +256,18 @@ export const markFrozen = async (db: Queryable, userId: string): Promise<void> =
 };
 
 /** Ends the slot's lease unless another claim holds it by now; a plain write so it can join the snapshot's StatementBatch. */
-export const markRefreshed = async (tx: Queryable, userId: string, at: Date): Promise<void> => {
+export const markRefreshed = async (
+  tx: Queryable,
+  userId: string,
+  at: Date,
+  lastScoreDate: string | null = null,
+): Promise<void> => {
   await tx.query(
     `update users set monitoring_last_at = $2, monitoring_paused_reason = null,
-       manual_refresh_pending_until = case when manual_refresh_at = $2 then null else manual_refresh_pending_until end
+       manual_refresh_pending_until = case when manual_refresh_at = $2 then null else manual_refresh_pending_until end,
+       last_score_date = coalesce($3::date, last_score_date)
      where id = $1`,
-    [userId, at],
+    [userId, at, lastScoreDate],
   );
 };
 

@@ -5,6 +5,7 @@ import { useDemoBank } from '../src/demo-bank.ts';
 import { openDashboardTab, shownScore, widgetFrame } from '../src/pages.ts';
 import { runJourney } from '../src/screen-check.ts';
 import { enrolActiveUser, newExternalUserId } from '../src/users.ts';
+import { keepForGuide } from './console-screenshots.ts';
 
 const OFFER_NAME = 'Console Spring Card';
 const TIER: TAudiencePreviewInput['tiers'][number] = { minScore: 300, maxScore: 850, apr: 14.25, creditLimit: null };
@@ -40,6 +41,7 @@ describe('offers in the bank’s console, in Chromium', () => {
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Offers' }).click();
       await page.getByRole('table', { name: /Your offers/ }).waitFor();
       await audit.check('console-offers');
+      await keepForGuide(audit.screenshots, 'offers');
 
       await page.getByRole('link', { name: 'New offer' }).click();
       await page.getByRole('heading', { level: 2, name: 'New offer' }).waitFor();
@@ -61,6 +63,7 @@ describe('offers in the bank’s console, in Chromium', () => {
       expect(atScore).toBeGreaterThan(above);
       await expect.poll(() => shownCount(page), { timeout: 10_000 }).toBe(countSentence(atScore));
       await audit.check('console-offer-new');
+      await keepForGuide(audit.screenshots, 'offer-editor');
 
       await form.getByLabel('Publish').selectOption('active');
       await form.getByRole('button', { name: 'Create offer' }).click();
@@ -126,6 +129,7 @@ describe('offers in the bank’s console, in Chromium', () => {
       const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(sideways).toBeLessThanOrEqual(0);
       await audit.check('console-offer-viewer');
+      await keepForGuide(audit.screenshots, 'offer-viewer-390');
 
       const refused = await page.evaluate(async (target) => {
         const session = await (await fetch('/console/session')).json();

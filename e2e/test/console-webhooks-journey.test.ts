@@ -8,6 +8,7 @@ import { assertBuilt } from '../src/built-files.ts';
 import { runJourney } from '../src/screen-check.ts';
 import { createPartner, type Partner, type TestApp } from '../src/servers.ts';
 import { enrolUser, newExternalUserId } from '../src/users.ts';
+import { keepForGuide } from './console-screenshots.ts';
 
 /**
  * An outage in the console: a receiver that fails every delivery until the endpoint is marked failed, then an editor
@@ -77,6 +78,7 @@ describe('a webhook outage, recovered from the bank’s console', () => {
       const card = page.getByRole('article', { name: `${receiver.url}/outage`, exact: true });
       await card.getByText('Failed', { exact: true }).waitFor();
       await audit.check('console-webhook-failed');
+      await keepForGuide(audit.screenshots, 'webhooks-failed');
 
       // The log says why, per attempt, filtered in the address.
       await card.getByRole('link', { name: 'Delivery log of this endpoint' }).click();
@@ -85,8 +87,12 @@ describe('a webhook outage, recovered from the bank’s console', () => {
       await page.getByRole('combobox', { name: 'Outcome' }).selectOption('failed');
       await page.getByRole('button', { name: 'Show' }).click();
       await page.waitForURL(/status=failed/);
-      await page.getByRole('cell', { name: /failed: http 503/i }).first().waitFor();
+      await page
+        .getByRole('cell', { name: /failed: http 503/i })
+        .first()
+        .waitFor();
       await audit.check('console-webhook-log');
+      await keepForGuide(audit.screenshots, 'webhook-log');
 
       // Re-activate, then recover since before the outage: the missed events go out once each.
       await page.getByRole('link', { name: '← All endpoints' }).click();

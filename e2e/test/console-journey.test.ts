@@ -8,6 +8,7 @@ import { useDemoBank } from '../src/demo-bank.ts';
 import { runJourney } from '../src/screen-check.ts';
 import { servePage } from '../src/servers.ts';
 import { enrolActiveUser, enrolUser, newExternalUserId } from '../src/users.ts';
+import { keepForGuide } from './console-screenshots.ts';
 
 const CONSOLE_INDEX = path.join(REPO_ROOT, 'apps/console/dist/index.html');
 const WEBHOOK_URL = 'https://127.0.0.1:9/console-journey';
@@ -90,6 +91,7 @@ describe('the bank’s console in Chromium', () => {
           .count(),
       ).toBe(results.series.length);
       await audit.check('console-program');
+      await keepForGuide(audit.screenshots, 'program');
 
       // The export holds the same totals.
       const [download] = await Promise.all([
@@ -146,6 +148,35 @@ describe('the bank’s console in Chromium', () => {
       await page.getByText(`${looked.slice(0, 1)}***@example.test`).waitFor();
       await audit.check('console-customer');
 
+      // Events: filtered by type in the address, a link a colleague opens to the same list.
+      await page.getByRole('link', { name: 'Events' }).click();
+      await page.getByRole('table', { name: 'Events, newest first' }).waitFor();
+      await page.getByRole('combobox', { name: 'Type' }).selectOption('user.enrolled');
+      await page.getByRole('button', { name: 'Show' }).click();
+      await page.waitForURL(/type=user\.enrolled/);
+      await page.getByRole('table', { name: 'Events, newest first' }).waitFor();
+      const types = await page.getByRole('table', { name: 'Events, newest first' }).locator('tbody th').allInnerTexts();
+      expect(new Set(types)).toEqual(new Set(['user.enrolled']));
+      await audit.check('console-events');
+      await keepForGuide(audit.screenshots, 'events');
+
+      // Audit trail: this staff member's own looks are on it, and the chain holds (a viewer may check it).
+      await page.getByRole('link', { name: 'Audit trail' }).click();
+      await page.getByRole('combobox', { name: 'Type' }).selectOption('console.request');
+      await page.getByRole('button', { name: 'Show' }).click();
+      await page.waitForURL(/type=console\.request/);
+      await page.getByRole('cell', { name: 'staff: emp-viewer' }).first().waitFor();
+      await page.getByRole('button', { name: 'Verify the chain' }).click();
+      await page.getByText(/^The chain holds/).waitFor();
+      await audit.check('console-audit');
+      await keepForGuide(audit.screenshots, 'audit-trail');
+
+      // Sandbox: the clocks and the story ssns; no button that changes a clock.
+      await page.getByRole('link', { name: 'Sandbox' }).click();
+      await page.getByRole('table', { name: /Last four digits/ }).waitFor();
+      expect(await page.getByRole('button', { name: 'Create a test clock' }).count()).toBe(0);
+      await audit.check('console-sandbox-viewer', { screenshot: false });
+
       // Signing out ends the session: the console's calls then answer 401.
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('heading', { name: 'You are signed out of the console' }).waitFor();
@@ -192,6 +223,21 @@ describe('the bank’s console in Chromium', () => {
       await card.getByText(/Not delivered: .+/).waitFor();
       expect(await sideways()).toBeLessThanOrEqual(0);
       await audit.check('console-webhooks-editor');
+
+      // Sandbox: a test clock made and advanced a month from the console.
+      await page.getByRole('link', { name: 'Sandbox' }).click();
+      await page.getByLabel('New clock’s name').fill('Console month');
+      await page.getByRole('button', { name: 'Create a test clock' }).click();
+      const clock = page.getByRole('article', { name: 'Console month' });
+      await clock.getByText('ready', { exact: true }).waitFor();
+      const before = (await sdk.call('listSandboxClocks', { query: { limit: 1 } })).data[0];
+      await clock.getByRole('button', { name: 'Advance a month' }).click();
+      // Accepted: the clock is advancing (the clocks worker, not run by this suite's API, moves it on).
+      await clock.getByText('advancing', { exact: true }).waitFor();
+      expect((await sdk.call('getSandboxClock', { params: { clockId: before?.clockId ?? '' } })).status).toBe('advancing');
+      expect(await sideways()).toBeLessThanOrEqual(0);
+      await audit.check('console-sandbox-editor');
+      await keepForGuide(audit.screenshots, 'sandbox-390');
 
       const trail = await sdk.call('listAuditEvents', { query: { type: 'console.request', limit: 100 } });
       expect(trail.data.some((e) => e.actor.id === 'emp-editor' && e.subject.operationId === 'testWebhook')).toBe(true);

@@ -238,6 +238,14 @@ const main = async () => {
     await call('pauseOffer', { token, params: { offerId: created.offerId } });
     await call('resumeOffer', { token, params: { offerId: created.offerId } });
     await call('listOfferAudience', { token, params: { offerId }, query: { limit: '2' } });
+    await call('previewOfferAudience', {
+      token,
+      body: {
+        type: 'credit_card',
+        tiers: [{ minScore: 680, maxScore: 850, apr: 18.99, creditLimit: { min: 2000, max: 12000 } }],
+        rules: { minScore: 680, maxUtilization: 50 },
+      },
+    });
     const today = clock.now().toISOString().slice(0, 10);
     await call('getProgramResults', { token, query: { from: today, to: today, interval: 'day' } });
     await call('archiveOffer', { token, params: { offerId: created.offerId } });

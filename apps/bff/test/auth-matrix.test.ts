@@ -135,6 +135,7 @@ const EXTENSIONS = [
   'POST /v1/offers/{offerId}/resume',
   'POST /v1/offers/{offerId}/archive',
   'GET /v1/offers/{offerId}/audience',
+  'POST /v1/offers/audience-preview', // the count an audience would have, for terms not saved yet (the console's editor)
   'GET /v1/offers/clicks/{clickId}',
   'POST /v1/offers/clicks/{clickId}/outcomes',
   'GET /v1/offers/results',

@@ -312,11 +312,10 @@ describe('/console/api: the partner operations, as the staff member', () => {
     expect(test.status, JSON.stringify(test.body)).toBe(200);
   });
 
-  it('calls nothing outside its table: no links, no tokens, no audit trail, no sandbox helpers', async () => {
+  it('calls nothing outside its table: no links, no tokens, no deletions, no per-user sandbox helpers', async () => {
     const editor = await signIn(await app.currentToken(bankA), 'editor');
     for (const [method, path, body] of [
       ['POST', '/v1/console/links', { staff: ANA, role: 'editor' }],
-      ['GET', '/v1/audit-events', undefined],
       ['POST', '/v1/auth/user-token', { externalUserId: 'a-cust-1', email: 'x@example.test', firstName: 'A', lastName: 'B' }],
       ['DELETE', `/v1/users/${userA}`, undefined],
       ['POST', `/v1/sandbox/users/${userA}/alerts`, { type: 'new_inquiry' }],
@@ -327,6 +326,20 @@ describe('/console/api: the partner operations, as the staff member', () => {
     const oauth = await app.request('POST', '/console/api/oauth/token', { headers: { cookie: editor.cookie } });
     expect(oauth.status).toBe(404);
     expect((await app.request('GET', `/v1/users/${userA}`, { token: await app.currentToken(bankA) })).status).toBe(200);
+  });
+
+  it('reads the audit trail and its check, and the events, as a viewer, with the scope of that operation only', async () => {
+    const viewer = await signIn(await app.currentToken(bankA), 'viewer');
+    const trail = await consoleCall(viewer, 'GET', '/v1/audit-events?limit=5');
+    expect(trail.status, JSON.stringify(trail.body)).toBe(200);
+    expect(trail.body.data.length).toBeGreaterThan(0);
+    const verified = await consoleCall(viewer, 'POST', '/v1/audit-events/verify');
+    expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+    expect(verified.body.data).toMatchObject({ ok: true, clientId: bankA.id });
+    const events = await consoleCall(viewer, 'GET', '/v1/events?limit=5');
+    expect(events.status, JSON.stringify(events.body)).toBe(200);
+    // Admitted for the audit trail is not admitted for what else `admin` opens: the table still decides.
+    expect((await consoleCall(viewer, 'POST', '/v1/console/links', { staff: ANA, role: 'editor' })).status).toBe(403);
   });
 
   it('reads only the session: a bearer token is no console session, a console cookie no bearer token', async () => {

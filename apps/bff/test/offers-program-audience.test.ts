@@ -344,3 +344,57 @@ describe('GET /v1/offers/{offerId}/audience', () => {
     expect(res.body.error.code).toBe('NOT_FOUND');
   });
 });
+
+describe('POST /v1/offers/audience-preview', () => {
+  const preview = async (input: Pick<TCreateOfferInput, 'type' | 'tiers' | 'rules'>) => {
+    const res = await app.request('POST', '/v1/offers/audience-preview', { token: await admin(), body: input });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.data as { qualifying: number; countedAt: string };
+  };
+
+  it('counts, as each rule changes, the customers the audience of the same terms would list', async () => {
+    const { type, tiers } = CAMPAIGN;
+    const rules = CAMPAIGN.rules ?? {};
+    let previous = CUSTOMERS + 1;
+    // Each rule added narrows the count to what a saved offer with the same rules would list.
+    const some: NonNullable<TCreateOfferInput['rules']> = {};
+    for (const rule of ['minScore', 'states', 'maxUtilization', 'minFileAgeMonths'] as const) {
+      Object.assign(some, { [rule]: rules[rule] });
+      const counted = await preview({ type, tiers, rules: some });
+      expect(counted.qualifying, rule).toBe(expectedAudience({ ...CAMPAIGN, rules: some }).length);
+      expect(counted.qualifying, rule).toBeLessThan(previous);
+      previous = counted.qualifying;
+    }
+    const whole = await preview({ type, tiers, rules });
+    const offerId = await createOffer({ ...CAMPAIGN, name: 'Midwest Rewards Card (previewed)' });
+    const { totals } = await walkAudience(offerId, 100);
+    expect(whole.qualifying).toBe(totals[0]);
+    expect(whole.countedAt).toBe(app.clock.now().toISOString());
+  });
+
+  it('names nobody and stores nothing: no read of a customer on the trail, no offer in the catalogue', async () => {
+    const token = await admin();
+    const before = await app.request('GET', '/v1/offers?status=all&limit=100', { token });
+    app.clock.advance(1000);
+    const since = app.clock.now().toISOString();
+    await preview({ type: 'credit_card', tiers: [{ minScore: 300, maxScore: 850, apr: 25 }] });
+    const trail = await app.request('GET', `/v1/audit-events?limit=100&from=${encodeURIComponent(since)}`, { token });
+    expect(trail.body.data.filter((e: { userId: string | null }) => e.userId !== null)).toEqual([]);
+    const after = await app.request('GET', '/v1/offers?status=all&limit=100', { token });
+    expect(after.body.data.length).toBe(before.body.data.length);
+  });
+
+  it('says which field is wrong: no tiers, overlapping nonsense, an unknown rule', async () => {
+    const token = await admin();
+    for (const body of [
+      { type: 'credit_card', tiers: [] },
+      { type: 'credit_card', tiers: [{ minScore: 800, maxScore: 700, apr: 5 }] },
+      { type: 'credit_card', tiers: [{ minScore: 300, maxScore: 850, apr: 5 }], rules: { minIncome: 1 } },
+      { tiers: [{ minScore: 300, maxScore: 850, apr: 5 }] },
+    ]) {
+      const res = await app.request('POST', '/v1/offers/audience-preview', { token, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.details.length).toBeGreaterThan(0);
+    }
+  });
+});

@@ -1,14 +1,18 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { AuditPage } from './pages/Audit.tsx';
 import { CustomersPage } from './pages/Customers.tsx';
+import { EventsPage } from './pages/Events.tsx';
+import { OffersPage } from './pages/Offers.tsx';
 import { ProgramPage } from './pages/Program.tsx';
+import { SandboxPage } from './pages/Sandbox.tsx';
 import { WebhooksPage } from './pages/Webhooks.tsx';
 import { Link, PAGES, type PageId, useAddress } from './router.tsx';
 import { useConsole } from './services.tsx';
 import { signOut } from './session.ts';
 import { describeError } from './ui/States.tsx';
 
-const TITLES: Record<PageId, string> = { program: 'Program', webhooks: 'Webhooks', customers: 'Customers' };
+const TITLES: Record<PageId, string> = Object.fromEntries(PAGES.map((p) => [p.id, p.label])) as Record<PageId, string>;
 
 const SignOut = () => {
   const { session } = useConsole();
@@ -51,7 +55,7 @@ export const App = () => {
         </div>
         <nav aria-label="Console">
           <ul>
-            {PAGES.map((p) => (
+            {PAGES.filter((p) => p.id !== 'sandbox' || session.environment === 'sandbox').map((p) => (
               <li key={p.id}>
                 <Link href={p.path} aria-current={p.id === page ? 'page' : undefined}>
                   {p.label}
@@ -69,8 +73,12 @@ export const App = () => {
       </header>
       <main id="main" ref={main}>
         {page === 'program' ? <ProgramPage query={query} /> : null}
-        {page === 'webhooks' ? <WebhooksPage /> : null}
+        {page === 'offers' ? <OffersPage query={query} /> : null}
+        {page === 'webhooks' ? <WebhooksPage query={query} /> : null}
+        {page === 'events' ? <EventsPage query={query} /> : null}
+        {page === 'audit' ? <AuditPage query={query} /> : null}
         {page === 'customers' ? <CustomersPage query={query} /> : null}
+        {page === 'sandbox' ? <SandboxPage query={query} /> : null}
       </main>
     </>
   );

@@ -3,8 +3,12 @@ import { type AnchorHTMLAttributes, type MouseEvent, useSyncExternalStore } from
 /** The console's pages, each a path under /console (the server answers the app's index.html at each). */
 export const PAGES = [
   { id: 'program', path: '/console/program', label: 'Program' },
+  { id: 'offers', path: '/console/offers', label: 'Offers' },
   { id: 'webhooks', path: '/console/webhooks', label: 'Webhooks' },
+  { id: 'events', path: '/console/events', label: 'Events' },
+  { id: 'audit', path: '/console/audit', label: 'Audit trail' },
   { id: 'customers', path: '/console/customers', label: 'Customers' },
+  { id: 'sandbox', path: '/console/sandbox', label: 'Sandbox' },
 ] as const;
 export type PageId = (typeof PAGES)[number]['id'];
 

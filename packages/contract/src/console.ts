@@ -4,7 +4,10 @@
  * without pulling zod in, and the server enforces the same table.
  */
 
-/** `viewer` reads everything the console shows and changes nothing; `editor` also changes offers and webhooks. */
+/**
+ * `viewer` reads everything the console shows and changes nothing; `editor` also changes offers, webhooks and the
+ * sandbox's test clocks.
+ */
 export const CONSOLE_ROLES = ['viewer', 'editor'] as const;
 export type ConsoleRole = (typeof CONSOLE_ROLES)[number];
 
@@ -23,7 +26,8 @@ export const CONSOLE_SESSION_LIFETIME_SECONDS = 8 * 3600;
 
 /**
  * The contract operations the console may call, each with the least role it needs. Anything else (minting tokens,
- * console links, the audit trail, sandbox helpers, user-token routes) is not the console's to call.
+ * console links, deleting users or webhooks, the sandbox's per-user helpers, user-token routes) is not the console's
+ * to call. A call is admitted with the one scope its operation names, when the bank itself holds that scope.
  */
 export const CONSOLE_OPERATIONS = {
   getProgramResults: 'viewer',
@@ -38,6 +42,13 @@ export const CONSOLE_OPERATIONS = {
   getConsent: 'viewer',
   listConsentHistory: 'viewer',
   listAlerts: 'viewer',
+  listEvents: 'viewer',
+  getEvent: 'viewer',
+  listAuditEvents: 'viewer',
+  // Checks the chain and changes nothing: a POST only because the check is work the server does on request.
+  verifyAuditTrail: 'viewer',
+  listSandboxClocks: 'viewer',
+  getSandboxClock: 'viewer',
   testWebhook: 'editor',
   recoverWebhook: 'editor',
   rotateWebhookSecret: 'editor',
@@ -48,6 +59,10 @@ export const CONSOLE_OPERATIONS = {
   pauseOffer: 'editor',
   resumeOffer: 'editor',
   archiveOffer: 'editor',
+  previewOfferAudience: 'editor',
+  createSandboxClock: 'editor',
+  attachSandboxClockUsers: 'editor',
+  advanceSandboxClock: 'editor',
 } as const satisfies Record<string, ConsoleRole>;
 export type ConsoleOperationId = keyof typeof CONSOLE_OPERATIONS;
 

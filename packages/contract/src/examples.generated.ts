@@ -2332,7 +2332,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         ],
         "pagination": {
           "hasMore": true,
-          "nextCursor": "eyJvZmZzZXQiOjJ9.1a4912e584b9f00b3257bc5deadcce35",
+          "nextCursor": "eyJvZmZzZXQiOjJ9.bae56cace65389b160f28f62019fd77d",
           "total": 3
         },
         "meta": {
@@ -2609,6 +2609,41 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
           "updatedAt": "2026-03-16T14:30:00.000Z",
           "qualification": null,
           "estimatedSavings": null
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-03-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "previewOfferAudience": {
+    "request": {
+      "body": {
+        "type": "credit_card",
+        "tiers": [
+          {
+            "minScore": 680,
+            "maxScore": 850,
+            "apr": 18.99,
+            "creditLimit": {
+              "min": 2000,
+              "max": 12000
+            }
+          }
+        ],
+        "rules": {
+          "minScore": 680,
+          "maxUtilization": 50
+        }
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "qualifying": 1,
+          "countedAt": "2026-03-16T14:30:00.000Z"
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
@@ -3363,7 +3398,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": {
           "webhookId": "wh_Ex4mple1aB3dE5fG7hJ9",
-          "secret": "whsec_zA8Db8IwpSy5x+1/BC1LVkTxaOVhqWb9JFQvXxfKI9g=",
+          "secret": "whsec_r62XrkXV+VzMal+Mg/F2V+j2pbI3qWxJu2OVnxu37wQ=",
           "previousSecretExpiresAt": "2026-04-17T14:30:00.000Z"
         },
         "meta": {
@@ -3926,8 +3961,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "termsVersion": "2026-11-25"
             },
             "occurredAt": "2026-03-16T14:30:00.000Z",
-            "previousHash": "1048df5497f8fc3ae02f4cc95b261fbb45ffaf33a28941bce2ea66e8b6bfccd0",
-            "hash": "4e64961bad3d6aa0cf7ac18d563091fdb262fff92c37ee043714f23dd5a0aec9"
+            "previousHash": "034bc44d5c0d17b740d50b05e926b6c92115f15c61c8f0522c7d56655d19c015",
+            "hash": "79dc1d2581f5cda4e303823bf54a1fafaf1b5fc50f281d6a6506ca799967819d"
           },
           {
             "eventId": "aud_Ex4mple6aB3dE5fG7hJ9",
@@ -3945,8 +3980,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "termsVersion": "2026-11-25"
             },
             "occurredAt": "2026-03-16T14:30:00.000Z",
-            "previousHash": "69bbdd490d0927bf169e841c6e6133aa34a439eab64df99f7821fae6076c9f3a",
-            "hash": "c3e86864e84be6d27f5bc42fe883d1441de1ada117a33aed4c1d303f71dda727"
+            "previousHash": "1c47b4aed1f877bc1cc6638e208202a58e79fe5d6db7a92d6b4010f10b413b7a",
+            "hash": "a3fde32ee2ed83f39164946dbc40fe5dd9d2a161cfba0a761048289d320e3258"
           }
         ],
         "pagination": {

@@ -58,6 +58,7 @@ export const SERVER_ROUTES: Record<Exclude<OperationId, UserTokenOperationId>, s
   listWebhookDeliveries: 'GET /v1/webhooks/{webhookId}/logs list',
   listWebhooks: 'GET /v1/webhooks list',
   pauseOffer: 'POST /v1/offers/{offerId}/pause',
+  previewOfferAudience: 'POST /v1/offers/audience-preview',
   recordOfferOutcome: 'POST /v1/offers/clicks/{clickId}/outcomes idempotent',
   recoverWebhook: 'POST /v1/webhooks/{webhookId}/recover idempotent',
   resumeOffer: 'POST /v1/offers/{offerId}/resume',

@@ -1,31 +1,20 @@
-import type { TEventType, TWebhook } from '@credit/contract';
+import type { TDeliveryLogEntry, TEventType, TWebhook } from '@credit/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { formatInstant } from '../format.ts';
+import { hrefWith, Link } from '../router.tsx';
 import { useConsole } from '../services.tsx';
-import { describeError, ErrorState, Loading } from '../ui/States.tsx';
+import { type FilterField, FilterForm, oneOf } from '../ui/FilterForm.tsx';
+import { Outcome } from '../ui/Outcome.tsx';
+import { Pager } from '../ui/Pager.tsx';
+import { ScrollRegion } from '../ui/ScrollRegion.tsx';
+import { ErrorState, Loading } from '../ui/States.tsx';
 
 const WEBHOOKS_KEY = ['listWebhooks'] as const;
-
-/** A change's outcome under its button: what happened, or what went wrong and what to do. */
-const Outcome = ({
-  mutation,
-  success,
-}: {
-  mutation: { isPending: boolean; isError: boolean; error: unknown; isSuccess: boolean };
-  success: string | undefined;
-}) => {
-  if (mutation.isPending) return <p role="status">Working…</p>;
-  if (mutation.isError) {
-    const { title, advice } = describeError(mutation.error);
-    return (
-      <p role="alert" className="field-problem">
-        {title}: {advice}
-      </p>
-    );
-  }
-  return mutation.isSuccess && success ? <p role="status">{success}</p> : null;
-};
+const PATH = '/console/webhooks';
+const WEBHOOK_ID = /^wh_[A-Za-z0-9]{1,40}$/;
+const DELIVERY_STATUSES = ['success', 'failed'] as const;
+const LOG_FIELDS: FilterField[] = [{ name: 'status', label: 'Outcome', kind: 'select', options: DELIVERY_STATUSES }];
 
 /** `datetime-local` wants `YYYY-MM-DDTHH:mm` in local time; this is a day ago. */
 const aDayAgoLocal = () => {
@@ -160,6 +149,111 @@ const Reactivate = ({ webhook }: { webhook: TWebhook }) => {
   );
 };
 
+const Resend = ({ webhookId, delivery }: { webhookId: string; delivery: TDeliveryLogEntry }) => {
+  const { api } = useConsole();
+  const queryClient = useQueryClient();
+  const resend = useMutation({
+    mutationFn: () => api.call('retryWebhookDelivery', { params: { webhookId, deliveryId: delivery.deliveryId } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['listWebhookDeliveries', webhookId] }),
+  });
+  const result = resend.data
+    ? resend.data.status === 'success'
+      ? `Delivered (HTTP ${resend.data.statusCode}).`
+      : `Failed again: ${resend.data.error ?? `HTTP ${resend.data.statusCode}`}.`
+    : undefined;
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-quiet"
+        onClick={() => resend.mutate()}
+        disabled={resend.isPending}
+        aria-label={`Resend ${delivery.eventType} ${delivery.eventId}`}
+      >
+        Resend
+      </button>
+      <Outcome mutation={resend} success={result} />
+    </>
+  );
+};
+
+/** One endpoint's delivery attempts, newest first, filtered and paged in the address. */
+const DeliveryLog = ({ webhook, query }: { webhook: TWebhook; query: URLSearchParams }) => {
+  const { api, may } = useConsole();
+  const status = oneOf(query.get('status'), DELIVERY_STATUSES);
+  const cursor = query.get('cursor') ?? undefined;
+  const log = useQuery({
+    queryKey: ['listWebhookDeliveries', webhook.webhookId, status, cursor],
+    queryFn: () =>
+      api.call('listWebhookDeliveries', {
+        params: { webhookId: webhook.webhookId },
+        query: { limit: 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) },
+      }),
+  });
+  return (
+    <section className="card" aria-labelledby="log-heading">
+      <h2 id="log-heading">Delivery log: {webhook.url}</h2>
+      <p>
+        <Link href={PATH}>← All endpoints</Link>
+      </p>
+      <FilterForm
+        key={query.toString()}
+        path={PATH}
+        query={query}
+        fields={LOG_FIELDS}
+        label="Filter the delivery log"
+        keep={{ endpoint: webhook.webhookId }}
+      />
+      {log.isPending ? (
+        <Loading what="the delivery log" />
+      ) : log.isError ? (
+        <ErrorState error={log.error} retry={() => void log.refetch()} />
+      ) : log.data.data.length === 0 ? (
+        <p>No delivery {status ? `that ${status === 'failed' ? 'failed' : 'succeeded'} ` : ''}yet.</p>
+      ) : (
+        <>
+          <ScrollRegion labelledBy="log-caption">
+            <table className="data-table">
+              <caption id="log-caption">Delivery attempts, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Event</th>
+                  <th scope="col">When</th>
+                  <th scope="col">Outcome</th>
+                  <th scope="col">Attempt</th>
+                  <th scope="col">Next try</th>
+                  {may('retryWebhookDelivery') ? <th scope="col">Resend</th> : null}
+                </tr>
+              </thead>
+              <tbody>
+                {log.data.data.map((entry, i) => (
+                  <tr key={`${entry.deliveryId}/${entry.attempt ?? i}/${entry.deliveredAt}`}>
+                    <th scope="row">
+                      {entry.eventType} <span className="mono">{entry.eventId}</span>
+                    </th>
+                    <td>{formatInstant(entry.deliveredAt)}</td>
+                    <td>
+                      {entry.status === 'success'
+                        ? `delivered (HTTP ${entry.statusCode})`
+                        : `failed: ${entry.error ?? `HTTP ${entry.statusCode}`}`}
+                    </td>
+                    <td>{entry.attempt ?? 'test'}</td>
+                    <td>{formatInstant(entry.nextAttemptAt)}</td>
+                    {may('retryWebhookDelivery') ? (
+                      <td>{entry.attempt ? <Resend webhookId={webhook.webhookId} delivery={entry} /> : '—'}</td>
+                    ) : null}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollRegion>
+          <Pager path={PATH} query={query} nextCursor={log.data.pagination.nextCursor} label="Delivery log pages" />
+        </>
+      )}
+    </section>
+  );
+};
+
 const healthy = (webhook: TWebhook) => webhook.status === 'active' && webhook.health.consecutiveFailures === 0;
 
 const WebhookCard = ({ webhook }: { webhook: TWebhook }) => {
@@ -213,6 +307,9 @@ const WebhookCard = ({ webhook }: { webhook: TWebhook }) => {
           </div>
         ) : null}
       </dl>
+      <p>
+        <Link href={hrefWith(PATH, { endpoint: webhook.webhookId })}>Delivery log of this endpoint</Link>
+      </p>
       {may('testWebhook') ? (
         <div className="actions">
           <TestEvent webhook={webhook} />
@@ -226,8 +323,9 @@ const WebhookCard = ({ webhook }: { webhook: TWebhook }) => {
 };
 
 /** The bank's webhook endpoints with their health; an editor also tests, recovers and rotates. */
-export const WebhooksPage = () => {
+export const WebhooksPage = ({ query }: { query: URLSearchParams }) => {
   const { api, may } = useConsole();
+  const endpoint = query.get('endpoint') ?? '';
   const webhooks = useQuery({ queryKey: WEBHOOKS_KEY, queryFn: () => api.call('listWebhooks', { query: { limit: 100 } }) });
   return (
     <>
@@ -244,6 +342,17 @@ export const WebhooksPage = () => {
         <ErrorState error={webhooks.error} retry={() => void webhooks.refetch()} />
       ) : webhooks.data.data.length === 0 ? (
         <p>No webhook endpoint yet: your developers add one through the API (createWebhook).</p>
+      ) : endpoint ? (
+        (() => {
+          const webhook = WEBHOOK_ID.test(endpoint) ? webhooks.data.data.find((w) => w.webhookId === endpoint) : undefined;
+          return webhook ? (
+            <DeliveryLog webhook={webhook} query={query} />
+          ) : (
+            <p className="state state-error" role="alert">
+              The address names no endpoint of yours. Choose one from <Link href={PATH}>the list</Link>.
+            </p>
+          );
+        })()
       ) : (
         <div className="cards">
           {webhooks.data.data.map((webhook) => (

@@ -4,8 +4,18 @@ import { isCreditApiError } from '@credit/sdk/browser';
 export const describeError = (error: unknown): { title: string; advice: string; retry: boolean } => {
   if (isCreditApiError(error)) {
     switch (error.status) {
-      case 400:
-        return { title: 'The request was not accepted', advice: error.message, retry: false };
+      case 400: {
+        // The message names the first field; the others follow it, so every problem is said at once.
+        const fields = error.details
+          .slice(1)
+          .map((d) => `${d.field}: ${d.message}`)
+          .join('; ');
+        return {
+          title: 'The request was not accepted',
+          advice: fields ? `${error.message} ${fields}.` : error.message,
+          retry: false,
+        };
+      }
       case 401:
         return {
           title: 'Your console session has ended',

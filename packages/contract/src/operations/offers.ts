@@ -1,6 +1,8 @@
 import { defineOperation } from '../operation.ts';
 import {
   ZAudienceMember,
+  ZAudiencePreview,
+  ZAudiencePreviewInput,
   ZAudienceQuery,
   ZClickIdParams,
   ZCreateOfferInput,
@@ -210,6 +212,23 @@ export const listOfferAudience = defineOperation({
   request: { params: ZOfferIdParams, query: ZAudienceQuery },
   success: { status: 200, description: 'A page of qualifying customers.', data: ZAudienceMember, list: true },
   errors: ['NOT_FOUND'],
+});
+
+export const previewOfferAudience = defineOperation({
+  operationId: 'previewOfferAudience',
+  method: 'post',
+  path: '/v1/offers/audience-preview',
+  tag: 'Offers',
+  summary: 'Count who would qualify for rules not saved yet',
+  description:
+    'How many of your customers would qualify today for an offer with these `tiers` and `rules`, checked as ' +
+    '`listOfferAudience` checks a saved offer (same customers, same file on record), before you create or change it. ' +
+    'A count only: no customer is named, and nothing is stored.',
+  auth: { kind: 'bearer', scope: 'offers' },
+  rateLimit: 'userOps',
+  request: { body: ZAudiencePreviewInput },
+  success: { status: 200, description: 'The count.', data: ZAudiencePreview },
+  errors: [],
 });
 
 export const getOfferClick = defineOperation({

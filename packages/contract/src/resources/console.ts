@@ -6,8 +6,8 @@ import { ZEmail } from './users.ts';
 export const ZConsoleRole = z.enum(CONSOLE_ROLES, `must be one of ${CONSOLE_ROLES.join(', ')}`).meta({
   id: 'ConsoleRole',
   description:
-    '`viewer` sees every page of the console and changes nothing; `editor` also changes offers and webhooks (test ' +
-    'events, recovery, secret rotation).',
+    '`viewer` sees every page of the console and changes nothing; `editor` also changes offers, webhooks (test ' +
+    'events, resends, recovery, secret rotation) and the sandbox’s test clocks.',
   example: 'viewer',
 });
 

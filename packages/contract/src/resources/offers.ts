@@ -590,3 +590,28 @@ export const ZOfferVersionParams = z.strictObject({
 export const ZClickIdParams = z.strictObject({ clickId: ZClickId });
 export const ZUserOfferParams = z.strictObject({ userId: ZUserId, offerId: ZOfferId });
 export const ZAudienceQuery = z.strictObject({ ...ZPageQuery.shape });
+
+export const ZAudiencePreviewInput = z
+  .strictObject({
+    type: offerFields.type,
+    tiers: offerFields.tiers,
+    rules: offerFields.rules.optional(),
+    costs: offerFields.costs.optional().meta({ description: 'What a refinance rule compares against the account.' }),
+    termMonths: offerFields.termMonths.optional(),
+  })
+  .meta({
+    id: 'AudiencePreviewInput',
+    description: 'The terms of an offer being written (not saved), as createOffer takes them: who would qualify for it today.',
+  });
+export type TAudiencePreviewInput = z.infer<typeof ZAudiencePreviewInput>;
+
+export const ZAudiencePreview = z
+  .object({
+    qualifying: z.number().int().min(0).meta({
+      description: 'Your customers who would qualify today: the count `listOfferAudience` would give once saved.',
+      example: 412,
+    }),
+    countedAt: ZTimestamp,
+  })
+  .meta({ id: 'AudiencePreview' });
+export type TAudiencePreview = z.infer<typeof ZAudiencePreview>;

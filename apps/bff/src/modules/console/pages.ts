@@ -9,7 +9,16 @@ export const CONSOLE_ASSETS_DIR = path.join(CONSOLE_DIST_DIR, 'assets');
 export const CONSOLE_INDEX_FILE = path.join(CONSOLE_DIST_DIR, 'index.html');
 
 /** The pages of the app (its client-side routes): each answers the app's index.html. */
-export const CONSOLE_APP_PATHS = ['/console/', '/console/program', '/console/webhooks', '/console/customers'];
+export const CONSOLE_APP_PATHS = [
+  '/console/',
+  '/console/program',
+  '/console/offers',
+  '/console/webhooks',
+  '/console/events',
+  '/console/audit',
+  '/console/customers',
+  '/console/sandbox',
+];
 
 /** The sign-in page's own styles: allowed by their hash, so its policy needs no `'unsafe-inline'`. */
 const PAGE_STYLE =

@@ -126,6 +126,7 @@ export const consoleAdmission = (ctx: AppContext): Admission => {
         access: refusal ? 'refused' : 'granted',
       });
       if (refusal) throw new ApiError('AUTHORIZATION_ERROR', refusal);
+      if (op.auth.kind === 'bearer') req.principal = consolePrincipal(session, op.auth.scope);
     },
   };
 };

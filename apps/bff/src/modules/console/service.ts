@@ -2,7 +2,6 @@ import { timingSafeEqual } from 'node:crypto';
 import {
   CONSOLE_LINK_LIFETIME_SECONDS,
   CONSOLE_SESSION_LIFETIME_SECONDS,
-  type ConsoleRole,
   type ConsoleSessionInfo,
   type Scope,
   type TConsoleLink,
@@ -41,15 +40,6 @@ export const isConsoleTokenShaped = (token: string, kind: 'cst' | 'css'): boolea
 
 /** The e-mail is sealed under the row it belongs to, so a value copied into another row does not open. */
 const emailContext = (tokenHash: string) => `console.staff_email:${tokenHash}`;
-
-/**
- * Scopes by role, over the console's own table of operations (`CONSOLE_OPERATIONS`, checked first): a viewer's calls
- * are all reads, an editor's also write; neither holds `admin`, so no console call reaches tokens, links or the trail.
- */
-const CONSOLE_SCOPES: Record<ConsoleRole, Scope[]> = {
-  viewer: ['read', 'offers', 'webhooks'],
-  editor: ['read', 'write', 'offers', 'webhooks'],
-};
 
 /** A day past their end, links and sessions of a client are deleted when it next mints one. */
 const KEPT_AFTER_END_MS = 86_400_000;
@@ -166,13 +156,14 @@ export const findConsoleSession = async (ctx: AppContext, token: string): Promis
 };
 
 /**
- * The caller a console request acts as: the session's client, with the scopes of the staff member's role that the
- * client itself holds (a console never reaches further than the bank's own token).
+ * The caller a console request acts as: the session's client, holding no scope until the console's table and the
+ * role admit an operation, and then only the one scope that operation names, when the client itself holds it (a
+ * console never reaches further than the bank's own token, nor further than the operation admitted).
  */
-export const consolePrincipal = (session: ConsoleSession): Principal => ({
+export const consolePrincipal = (session: ConsoleSession, admittedScope?: Scope): Principal => ({
   kind: 'access',
   client: session.client,
-  scopes: CONSOLE_SCOPES[session.staff.role].filter((scope) => session.client.scopes.includes(scope)),
+  scopes: admittedScope && session.client.scopes.includes(admittedScope) ? [admittedScope] : [],
   staff: session.staff,
 });
 

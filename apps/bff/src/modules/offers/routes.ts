@@ -9,6 +9,7 @@ import {
   listOffers,
   listUserOffers,
   pauseOffer,
+  previewOfferAudience,
   recordOfferClick,
   recordOfferImpressions,
   recordOfferOutcome,
@@ -48,6 +49,9 @@ export const offerRoutes = (ctx: AppContext): ModuleRoutes => ({
       const page = await offers.listOfferAudience(ctx, caller, params.offerId, query);
       return { data: page.items, pagination: page.pagination };
     }),
+    bindRoute(ctx, previewOfferAudience, async ({ body, caller }) => ({
+      data: await offers.previewOfferAudience(ctx, caller, body),
+    })),
     bindRoute(ctx, getOfferClick, async ({ params, caller }) => ({
       data: await offers.getOfferClick(ctx, caller, params.clickId),
     })),

@@ -1,6 +1,8 @@
 import {
   offerShapeProblems,
   type TAudienceMember,
+  type TAudiencePreview,
+  type TAudiencePreviewInput,
   type TCreateOfferInput,
   type TListOffersCatalogQuery,
   type TListUserOffersQuery,
@@ -622,6 +624,62 @@ export const convertOffer = async (
 const AUDIENCE_SCAN_BATCH = 1000;
 
 /**
+ * The client's candidates for `body` from `after` on, a scan batch at a time, each with the customers of the batch
+ * who meet every rule and have a band: what an audience lists and a preview counts.
+ */
+async function* qualifyingBatches(ctx: AppContext, clientId: string, body: OfferBody, after: string) {
+  const scores = body.tiers.flatMap((t) => [t.minScore, t.maxScore]);
+  const minScore = Math.max(body.rules.minScore ?? 300, Math.min(...scores));
+  const maxScore = Math.min(body.rules.maxScore ?? 850, Math.max(...scores));
+  const now = ctx.clock.now();
+  for (let from = after; ; ) {
+    const rows = await scanAudienceCandidates(ctx.db, {
+      clientId,
+      minScore,
+      maxScore,
+      now,
+      afterUserId: from,
+      limit: AUDIENCE_SCAN_BATCH,
+    });
+    const qualifying = [];
+    for (const row of rows) {
+      const qualification = qualify(body, { ...factsOfRow(row), score: Number(row.score) });
+      if (qualification.qualifies && qualification.apr !== null) qualifying.push({ row, qualification });
+    }
+    yield qualifying;
+    if (rows.length < AUDIENCE_SCAN_BATCH) return;
+    from = rows.at(-1)?.user_id ?? '';
+  }
+}
+
+/**
+ * How many customers would qualify today for terms not saved yet (an offer being written in the console): the same
+ * scan as an audience, counted only, so no customer is named and nothing reaches the trail but the call itself.
+ */
+export const previewOfferAudience = async (
+  ctx: AppContext,
+  caller: Caller,
+  input: TAudiencePreviewInput,
+): Promise<TAudiencePreview> => {
+  const body: OfferBody = {
+    type: input.type,
+    provider: caller.principal.client.name,
+    name: '',
+    description: '',
+    aprType: 'fixed',
+    tiers: input.tiers,
+    rules: input.rules ?? {},
+    costs: input.costs ?? { annualFee: 0 },
+    termMonths: input.termMonths ?? null,
+    signupBonus: null,
+    applicationUrl: 'https://preview.invalid/',
+  };
+  let qualifying = 0;
+  for await (const batch of qualifyingBatches(ctx, caller.clientId, body, '')) qualifying += batch.length;
+  return { qualifying, countedAt: ctx.clock.now().toISOString() };
+};
+
+/**
  * The client's customers who qualify for the offer today: enrolled, verified, consenting, file not frozen, and every
  * rule met by the file on record (the same check as their offers list). Scanned by user id in batches; the count is
  * the whole scan's.
@@ -646,42 +704,26 @@ export const listOfferAudience = async (
     after = payload.after;
     counted = payload.total;
   }
-  const { body } = offer;
-  const scores = body.tiers.flatMap((t) => [t.minScore, t.maxScore]);
-  const minScore = Math.max(body.rules.minScore ?? 300, Math.min(...scores));
-  const maxScore = Math.min(body.rules.maxScore ?? 850, Math.max(...scores));
-  const now = ctx.clock.now();
   const items: TAudienceMember[] = [];
   let total = 0;
   let hasMore = false;
   let cursorAt = '';
-  for (let from = after; ; ) {
-    const rows = await scanAudienceCandidates(ctx.db, {
-      clientId: caller.clientId,
-      minScore,
-      maxScore,
-      now,
-      afterUserId: from,
-      limit: AUDIENCE_SCAN_BATCH,
-    });
-    for (const row of rows) {
-      const qualification = qualify(body, { ...factsOfRow(row), score: Number(row.score) });
-      if (!qualification.qualifies || qualification.apr === null) continue;
+  for await (const batch of qualifyingBatches(ctx, caller.clientId, offer.body, after)) {
+    for (const { row, qualification } of batch) {
       total += 1;
       if (row.user_id <= after) continue;
       if (items.length < query.limit) {
         items.push({
           userId: row.user_id,
           externalUserId: row.external_user_id,
-          apr: qualification.apr,
+          apr: qualification.apr as number,
           creditLimit: qualification.creditLimit,
           fileAsOf: new Date(row.as_of).toISOString(),
         });
         cursorAt = row.user_id;
       } else hasMore = true;
     }
-    if (rows.length < AUDIENCE_SCAN_BATCH || (counted !== undefined && hasMore)) break;
-    from = rows.at(-1)?.user_id ?? '';
+    if (counted !== undefined && hasMore) break;
   }
   const count = counted ?? total;
   // A read of each listed customer's credit data, named on the trail with the offer.

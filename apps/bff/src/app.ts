@@ -16,7 +16,6 @@ import { alertEmailRoutes } from './modules/alert-emails/routes.ts';
 import { alertRoutes } from './modules/alerts/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
-import { clockScopePerRequest } from './modules/clocks/request-scope.ts';
 import { clockRoutes } from './modules/clocks/routes.ts';
 import { consoleAdmission, consoleApiPath, consoleRoutes, consoleStaticRoutes, isConsoleFile } from './modules/console/routes.ts';
 import { creditRoutes } from './modules/credit/routes.ts';
@@ -141,7 +140,7 @@ const plainPath = (url: string): string | undefined => {
 /**
  * The server's request listener. A request that names a contract operation is served by the operation table's
  * dispatcher over a request context of its own (http/api-request.ts): the same steps as every API request (request id,
- * access log, security headers, no-store, body, clock scope, who is calling, the rate limit), then the operation's
+ * access log, security headers, no-store, body, who is calling, the rate limit), then the operation's
  * route. The console's calls (`/console/api/v1/…`) are the same operations by the same steps, admitted by the
  * console's session instead of a bearer token. Everything else (static files, docs, the widget frame, the console's
  * pages, the sandbox landing page, OPTIONS, 405, 404) goes to Express, used as its authors intend, through the same
@@ -185,7 +184,7 @@ export const createApp = (ctx: AppContext): RequestListener => {
   app.use((req, res, next) => (isConsoleFile(req.path) ? consoleFiles(req, res, next) : next()));
   app.use((req, res, next) => {
     noStore(req, res);
-    readBody(req, req, res).then(() => clockScopePerRequest(req.method, res, next), next);
+    readBody(req, req, res).then(() => next(), next);
   });
   app.use(dispatchOperations(ctx, operations));
   for (const { pages } of modules) if (pages) app.use(pages);
@@ -215,15 +214,9 @@ export const createApp = (ctx: AppContext): RequestListener => {
       setSecurityHeaders(res);
       noStore(req, res);
       await readBody(req, req.raw, res);
-      // An error is answered inside the scope too, so its `meta.timestamp` reads the request's clock.
-      await new Promise<void>((resolve) =>
-        clockScopePerRequest(req.method, res, () =>
-          serveOperation(ctx, req, res, match, admission)
-            .catch((error: unknown) => answerError(error, req, res))
-            .catch((error: unknown) => answerFailed(error, req, res))
-            .then(resolve),
-        ),
-      );
+      await serveOperation(ctx, req, res, match, admission)
+        .catch((error: unknown) => answerError(error, req, res))
+        .catch((error: unknown) => answerFailed(error, req, res));
     } catch (error) {
       answerFailed(error, req, res);
     }

@@ -62,7 +62,7 @@ const serveAsset = (assetsDir: string) => async (req: Request, res: Response, ne
 /** The widget session operations, and the frame (`/widget`), a page outside the contract. */
 export const widgetRoutes = (ctx: AppContext): ModuleRoutes => {
   const operations = [
-    bindRoute(ctx, createSessionOp, async ({ req, body, caller }) => {
+    bindRoute(ctx, createSessionOp, async ({ ctx, req, body, caller }) => {
       const { session, sealed, expiresAt } = await createWidgetSession(
         ctx,
         caller,
@@ -72,7 +72,7 @@ export const widgetRoutes = (ctx: AppContext): ModuleRoutes => {
       );
       return { data: session, headers: { 'Set-Cookie': widgetSessionCookie(sealed, expiresAt), 'Cache-Control': 'no-store' } };
     }),
-    bindRoute(ctx, getSessionOp, async ({ caller }) => ({ data: await getWidgetSessionStatus(ctx, caller) })),
+    bindRoute(ctx, getSessionOp, async ({ ctx, caller }) => ({ data: await getWidgetSessionStatus(ctx, caller) })),
   ];
   const pages = Router();
   pages.get(['/widget', '/widget/'], serveFrame(ctx));

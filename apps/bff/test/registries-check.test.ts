@@ -1,33 +1,11 @@
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ALLOWED, registriesIn, registriesUnder } from '../../../scripts/check-registries.ts';
-
-const run = promisify(execFile);
-const repo = path.resolve(import.meta.dirname, '../../..');
-const script = path.join(repo, 'scripts/check-registries.ts');
-const tsx = path.join(repo, 'node_modules/.bin/tsx');
-const copies: string[] = [];
-afterAll(() => {
-  for (const copy of copies) rmSync(copy, { recursive: true, force: true });
-});
+import { REPO as repo, scriptOnTree } from './helpers/script-tree.ts';
 
 /** scripts/check-registries.ts (part of pnpm lint) over a tree holding only `files`. */
-const checkTree = async (files: Record<string, string>) => {
-  const root = mkdtempSync(path.join(tmpdir(), 'registries-'));
-  copies.push(root);
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    writeFileSync(path.join(root, file), text);
-  }
-  return run(tsx, [script], { cwd: root }).then(
-    ({ stdout }) => ({ code: 0, output: stdout }),
-    (error: { code: number; stderr: string }) => ({ code: error.code, output: error.stderr }),
-  );
-};
+const checkTree = scriptOnTree('scripts/check-registries.ts');
 
 const namesIn = (text: string) => registriesIn('apps/bff/src/x.ts', text).map((r) => `${r.line}:${r.name}`);
 

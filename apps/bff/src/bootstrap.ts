@@ -9,7 +9,6 @@ import type { Config } from './config.ts';
 import { type AppContext, createAppServices } from './context.ts';
 import type { Db } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
-import { RateLimits } from './http/rate-limit.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { type IdGenerator, randomIds } from './lib/ids.ts';
 import { auditedBureau, chainSpooledEntries, operationAudit } from './modules/audit/service.ts';
@@ -19,6 +18,7 @@ import { userClockOf } from './modules/users/service.ts';
 import { pathResourceChecks } from './path-resources.ts';
 import { DataCipher } from './security/encryption.ts';
 import { loadInstanceKeys } from './security/instance-keys.ts';
+import { RateLimits } from './security/rate-limits.ts';
 import { TokenHasher } from './security/token-hasher.ts';
 
 export interface ContextParts {

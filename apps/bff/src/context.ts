@@ -8,7 +8,6 @@ import type { AuthService } from './core/auth-service.ts';
 import type { PathResourceChecks } from './core/path-resources.ts';
 import type { UserClockLookup } from './core/request-scope.ts';
 import type { Db } from './db/db.ts';
-import type { RateLimits } from './http/rate-limit.ts';
 import type { Clock } from './lib/clock.ts';
 import type { IdGenerator } from './lib/ids.ts';
 import type { AuditSpool } from './modules/audit/spool.ts';
@@ -16,6 +15,7 @@ import type { RunLanes } from './modules/audit/verify-queue.ts';
 import type { EventArrivals } from './modules/events/arrivals.ts';
 import type { Deliverer } from './modules/webhooks/deliver.ts';
 import type { DataCipher } from './security/encryption.ts';
+import type { RateLimits } from './security/rate-limits.ts';
 import type { TokenHasher } from './security/token-hasher.ts';
 
 /** Everything a request or job needs from the outside world, built once in main.ts (or a test). */

@@ -4,18 +4,11 @@ import { createWidgetSession as createSessionOp, getWidgetSession as getSessionO
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/api-error.ts';
+import { sendBuiltFile } from '../../http/built-files.ts';
 import { bindRoute, type ModuleRoutes } from '../../http/route.ts';
 import { widgetSessionCookie } from '../../http/widget-session-cookie.ts';
 import { createWidgetSession, frameAncestorsFor, getWidgetSessionStatus } from './service.ts';
-import {
-  assetFileFor,
-  EMBED_SCRIPT_FILE,
-  IMMUTABLE,
-  isBuilt,
-  sendBuiltFile,
-  WIDGET_ASSETS_DIR,
-  WIDGET_DIST_DIR,
-} from './static-files.ts';
+import { assetFileFor, EMBED_SCRIPT_FILE, IMMUTABLE, isBuilt, WIDGET_ASSETS_DIR, WIDGET_DIST_DIR } from './static-files.ts';
 
 const NOT_BUILT = 'The widget is not built on this instance: run `pnpm build` (pnpm start does it for you).';
 

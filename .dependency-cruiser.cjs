@@ -33,6 +33,22 @@ module.exports = {
       to: { path: `${BFF}http/` },
     },
     {
+      name: 'express-only-at-the-edge',
+      comment:
+        "Express serves the pages and hands every request its steps: only app.ts, http/ and a module's HTTP adapters (routes.ts, *-routes.ts) import it. Everything else that answers over HTTP (a built file) takes Node's request and response.",
+      severity: 'error',
+      from: { path: BFF, pathNot: [`${BFF}app\\.ts$`, `${BFF}http/`, `${BFF}modules/.+[/-]routes\\.ts$`] },
+      to: { path: '(^|/)(@types/)?express(/|$)' },
+    },
+    {
+      name: 'context-imports-no-http',
+      comment:
+        'AppContext is what http/ reads on every request, so it imports nothing of http/: the rate limits it holds are counters (security/rate-limits.ts), and http/ decides what a request counts against.',
+      severity: 'error',
+      from: { path: `${BFF}context\\.ts$` },
+      to: { path: `${BFF}http/` },
+    },
+    {
       name: 'sql-builders-only-in-repos',
       comment:
         "SQL lives in repos (repo.ts, *-repo.ts) and db/. SQL is plain strings handed to a Queryable, which an import does not show, so this rule holds what imports can: only repos and db/ import db/'s SQL builders (keyset.ts: paginated queries) and its migrations. The strings themselves are checked by apps/bff/test/layer-rules.test.ts, which reads every string literal outside repos and db/.",

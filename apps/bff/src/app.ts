@@ -1,22 +1,22 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { AppContext } from './context.ts';
-import { ApiError } from './core/api-error.ts';
+import { ApiError, validationError } from './core/api-error.ts';
 import { accessLog } from './http/access-log.ts';
-import { ApiRequest, type HttpRequest, type TrustProxy } from './http/api-request.ts';
+import { ApiRequest, apiRequestOf, type HttpRequest, type TrustProxy } from './http/api-request.ts';
 import { classifyBodyError } from './http/body-errors.ts';
 import { arrivesEmpty, bodyShapeProblem, EMPTY_BODY_PROBE_BYTES, hasBody } from './http/body-shape.ts';
-import { type Admission, dispatchOperations, serveOperation } from './http/dispatch.ts';
+import { type Admission, admitPages, admitRequest, type OperationRoute, serveOperation } from './http/dispatch.ts';
 import { errorAnswer } from './http/error-response.ts';
 import { OperationTable } from './http/operation-table.ts';
 import { assignRequestId } from './http/request-id.ts';
+import { readTarget } from './http/request-target.ts';
 import { type ModuleRoutes, send } from './http/route.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { alertEmailRoutes } from './modules/alert-emails/routes.ts';
 import { alertRoutes } from './modules/alerts/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
-import { clockScopePerRequest } from './modules/clocks/request-scope.ts';
 import { clockRoutes } from './modules/clocks/routes.ts';
 import { consoleAdmission, consoleApiPath, consoleRoutes, consoleStaticRoutes, isConsoleFile } from './modules/console/routes.ts';
 import { creditRoutes } from './modules/credit/routes.ts';
@@ -79,17 +79,9 @@ const readBody = async (req: HttpRequest, stream: IncomingMessage, res: ServerRe
   }
 };
 
-/**
- * API answers are private and current: never stored by a cache, no ETag and never a 304. Express answers 304
- * to `If-None-Match: *` even without an ETag (`req.fresh`), so an API request is never fresh.
- * Static assets are served before this and set their own caching.
- */
-const noStore = (req: HttpRequest, res: ServerResponse): void => {
+/** API answers are private and current: never stored by a cache. Static assets are served before this and set their own. */
+const noStore = (res: ServerResponse): void => {
   res.setHeader('Cache-Control', 'no-store');
-  // Without validators in the request Express's `req.fresh` is false; dropping them (rarely sent to an API) keeps
-  // every request object the same shape, where redefining `fresh` per request cost every later property access.
-  if (req.headers['if-none-match'] !== undefined) delete req.headers['if-none-match'];
-  if (req.headers['if-modified-since'] !== undefined) delete req.headers['if-modified-since'];
 };
 
 /**
@@ -124,28 +116,13 @@ const unknownRoute: RequestHandler = (req) => {
 };
 
 /**
- * The characters for which Express (parseurl) reads a path with `url.parse`, which may differ from a plain split at
- * `?` (a `#`, whitespace): such a request goes to Express, which decides as it always did.
- */
-const UNUSUAL_PATH = /[\t\n\f\r #\u00a0\ufeff]/;
-
-/** The path of a request target as Express reads it, or undefined when only Express should read it. */
-const plainPath = (url: string): string | undefined => {
-  if (url.charCodeAt(0) !== 47) return undefined; // absolute-form or `*`: Express's business
-  // parseurl falls back to url.parse when such a character is anywhere in the target, query included.
-  if (UNUSUAL_PATH.test(url)) return undefined;
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
-};
-
-/**
- * The server's request listener. A request that names a contract operation is served by the operation table's
- * dispatcher over a request context of its own (http/api-request.ts): the same steps as every API request (request id,
- * access log, security headers, no-store, body, clock scope, who is calling, the rate limit), then the operation's
- * route. The console's calls (`/console/api/v1/…`) are the same operations by the same steps, admitted by the
- * console's session instead of a bearer token. Everything else (static files, docs, the widget frame, the console's
- * pages, the sandbox landing page, OPTIONS, 405, 404) goes to Express, used as its authors intend, through the same
- * steps. Neither path touches the other's objects.
+ * The server's request listener. Every request target is read once (http/request-target.ts): one no URL may hold is
+ * refused with a 400 before anything is dispatched. Every request gets the API's own request context
+ * (http/api-request.ts) and passes the same steps (request id, access log, security headers, no-store, body, who is
+ * calling, the rate limit). A request that names a contract operation is then served by its route; the console's
+ * calls (`/console/api/v1/…`) are the same operations, admitted by the console's session instead of a bearer token.
+ * Everything else (static files, docs, the widget frame, the console's pages, the sandbox landing page, OPTIONS, 405,
+ * 404) goes to Express, used as its authors intend, whose steps read the same context from `res.locals`.
  */
 export const createApp = (ctx: AppContext): RequestListener => {
   const app = express();
@@ -153,7 +130,10 @@ export const createApp = (ctx: AppContext): RequestListener => {
   app.set('trust proxy', trustProxySetting(ctx.config.TRUST_PROXY));
   app.set('query parser', 'simple');
   app.set('etag', false);
-  // Express compiles `trust proxy` into this function; an operation's context reads the caller's address with it too.
+  // A page is never fresh: Express would answer `If-None-Match: *` with a 304 even without an ETag. Defined once on
+  // this app's request prototype (Express's extension point), so no request object is touched.
+  Object.defineProperty(app.request, 'fresh', { get: () => false, configurable: true });
+  // Express compiles `trust proxy` into this function; the API's request context reads the caller's address with it.
   const trust = app.get('trust proxy fn') as TrustProxy;
 
   const modules = moduleRoutes(ctx);
@@ -173,24 +153,30 @@ export const createApp = (ctx: AppContext): RequestListener => {
     }
     send(res, errorAnswer(ctx, req, error));
   };
-
-  app.use((req, res, next) => {
+  /** The steps every request takes first, static files included. */
+  const begin = (req: ApiRequest, res: ServerResponse) => {
     assignRequestId(req, res);
     logAccess(req, res);
     setSecurityHeaders(res);
+  };
+
+  app.use((req, res, next) => {
+    const api = new ApiRequest(req, { path: req.path, url: req.originalUrl }, trust);
+    res.locals.apiRequest = api;
+    begin(api, res);
     next();
   });
   // Static files need neither a principal nor a database: served before both, and not counted.
   app.use((req, res, next) => (isWidgetFile(req.path) ? widgetFiles(req, res, next) : next()));
   app.use((req, res, next) => (isConsoleFile(req.path) ? consoleFiles(req, res, next) : next()));
   app.use((req, res, next) => {
-    noStore(req, res);
-    readBody(req, req, res).then(() => clockScopePerRequest(req.method, res, next), next);
+    noStore(res);
+    readBody(apiRequestOf(res), req, res).then(() => next(), next);
   });
-  app.use(dispatchOperations(ctx, operations));
+  app.use(admitPages(ctx, operations));
   for (const { pages } of modules) if (pages) app.use(pages);
   app.use(unknownRoute);
-  const handleError: ErrorRequestHandler = (error, req, res, _next) => answerError(error, req, res);
+  const handleError: ErrorRequestHandler = (error, _req, res, _next) => answerError(error, apiRequestOf(res), res);
   app.use(handleError);
 
   /** The error answer itself failed: logged, and what Express's final handler does, with nothing more to go wrong. */
@@ -203,45 +189,49 @@ export const createApp = (ctx: AppContext): RequestListener => {
     }
   };
 
-  const serve = async (
-    req: ApiRequest,
-    res: ServerResponse,
-    match: Parameters<typeof serveOperation>[3],
-    admission?: Admission,
-  ) => {
+  /** Runs `work` after the first steps, answering what it throws. */
+  const serve = async (req: ApiRequest, res: ServerResponse, work: () => Promise<void>) => {
     try {
-      assignRequestId(req, res);
-      logAccess(req, res);
-      setSecurityHeaders(res);
-      noStore(req, res);
-      await readBody(req, req.raw, res);
-      // An error is answered inside the scope too, so its `meta.timestamp` reads the request's clock.
-      await new Promise<void>((resolve) =>
-        clockScopePerRequest(req.method, res, () =>
-          serveOperation(ctx, req, res, match, admission)
-            .catch((error: unknown) => answerError(error, req, res))
-            .catch((error: unknown) => answerFailed(error, req, res))
-            .then(resolve),
-        ),
-      );
+      begin(req, res);
+      noStore(res);
+      await work()
+        .catch((error: unknown) => answerError(error, req, res))
+        .catch((error: unknown) => answerFailed(error, req, res));
     } catch (error) {
       answerFailed(error, req, res);
     }
   };
+  const serveMatch = (req: ApiRequest, res: ServerResponse, match: OperationRoute, admission?: Admission) =>
+    serve(req, res, async () => {
+      await readBody(req, req.raw, res);
+      await serveOperation(ctx, req, res, match, admission);
+    });
 
   return (incoming, outgoing) => {
-    const path = incoming.method === 'OPTIONS' ? undefined : plainPath(incoming.url ?? '');
+    const target = readTarget(incoming.url ?? '');
+    if ('serverWide' in target) return app(incoming, outgoing);
+    if ('refused' in target) {
+      // Counted like any request, then refused: nothing reads a path that two parsers could read differently.
+      const req = new ApiRequest(incoming, { path: '', url: '' }, trust);
+      void serve(req, outgoing, async () => {
+        await admitRequest(ctx, req, outgoing);
+        throw validationError([{ field: 'target', message: target.refused }]);
+      });
+      return;
+    }
+    const method = incoming.method ?? '';
     // The console's calls: the same operations, at `/console/api` + their path, admitted by its session (modules/console).
-    const consolePath = path === undefined ? undefined : consoleApiPath(path);
+    const consolePath = consoleApiPath(target.path);
     if (consolePath !== undefined) {
-      const consoleMatch = operations.match(incoming.method ?? '', consolePath);
+      const consoleMatch = operations.match(method, consolePath);
       if (consoleMatch && 'route' in consoleMatch) {
-        void serve(new ApiRequest(incoming, consolePath, trust), outgoing, consoleMatch, consoleApi);
+        const req = new ApiRequest(incoming, { path: consolePath, url: target.url }, trust);
+        void serveMatch(req, outgoing, consoleMatch, consoleApi);
         return;
       }
     }
-    const match = path === undefined ? undefined : operations.match(incoming.method ?? '', path);
-    if (match && 'route' in match) void serve(new ApiRequest(incoming, path as string, trust), outgoing, match);
+    const match = operations.match(method, target.path);
+    if (match && 'route' in match) void serveMatch(new ApiRequest(incoming, target, trust), outgoing, match);
     else app(incoming, outgoing);
   };
 };

@@ -6,18 +6,19 @@ import { SandboxBureau } from './bureau/sandbox/sandbox-bureau.ts';
 import { applyInvalidationsFrom } from './cache/invalidation.ts';
 import { ReadCache } from './cache/read-cache.ts';
 import type { Config } from './config.ts';
-import type { AppContext } from './context.ts';
+import { type AppContext, createAppServices } from './context.ts';
 import type { Db } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
-import { RateLimits } from './http/rate-limit.ts';
-import { type Clock, ScopedClock, systemClock } from './lib/clock.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
 import { type IdGenerator, randomIds } from './lib/ids.ts';
 import { auditedBureau, chainSpooledEntries, operationAudit } from './modules/audit/service.ts';
 import { createAuthService } from './modules/auth/token-resolver.ts';
 import { applyTermsVersion } from './modules/users/consent.ts';
+import { userClockOf } from './modules/users/service.ts';
 import { pathResourceChecks } from './path-resources.ts';
 import { DataCipher } from './security/encryption.ts';
 import { loadInstanceKeys } from './security/instance-keys.ts';
+import { RateLimits } from './security/rate-limits.ts';
 import { TokenHasher } from './security/token-hasher.ts';
 
 export interface ContextParts {
@@ -47,14 +48,14 @@ export const buildContext = async ({ config, db, logger, clock, ids, redis, bure
     config,
     db,
     logger,
-    // A sandbox test clock's time for work about a user on one (lib/clock.ts); tokens keep real time.
-    clock: new ScopedClock(resolvedClock),
+    clock: resolvedClock,
     ids: ids ?? randomIds,
     cipher: new DataCipher(keys.dataEncryption),
     tokens,
     readCache,
     auth: createAuthService({ config, db, clock: resolvedClock, tokens, readCache }),
     rateLimits: RateLimits.fromConfig(config, redis),
+    services: createAppServices(),
     // BUREAU_URL wins in any environment (the HTTP adapter); otherwise the sandbox's built-in bureau. Production never
     // falls back to synthetic data: without BUREAU_URL, credit reads answer 503.
     bureau:
@@ -65,6 +66,8 @@ export const buildContext = async ({ config, db, logger, clock, ids, redis, bure
   // The audit trail: reads recorded by the dispatcher, every bureau pull by the provider itself (modules/audit).
   ctx.audit = operationAudit(ctx);
   ctx.pathResources = pathResourceChecks(ctx);
+  // Test clocks are the sandbox's: in production no request looks one up.
+  if (config.APP_ENV !== 'production') ctx.userClocks = (caller, userId) => userClockOf(ctx, caller, userId);
   // Entries a killed process left in the audit spool join their chains before this one serves (modules/audit).
   await chainSpooledEntries(ctx);
   if (ctx.bureau) ctx.bureau = auditedBureau(ctx, ctx.bureau);

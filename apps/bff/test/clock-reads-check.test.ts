@@ -1,35 +1,12 @@
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clockReadsIn, clockReadsUnder } from '../../../scripts/check-clock-reads.ts';
-
-const run = promisify(execFile);
-const repo = path.resolve(import.meta.dirname, '../../..');
-const script = path.join(repo, 'scripts/check-clock-reads.ts');
-const tsx = path.join(repo, 'node_modules/.bin/tsx');
-const copies: string[] = [];
-afterAll(() => {
-  for (const copy of copies) rmSync(copy, { recursive: true, force: true });
-});
+import { REPO as repo, scriptOnTree } from './helpers/script-tree.ts';
 
 const CLOCK = 'export const systemClock = { now: () => new Date(), at: () => Date.now() };\n';
+const onTree = scriptOnTree('scripts/check-clock-reads.ts');
 
 /** scripts/check-clock-reads.ts (part of pnpm lint) over a tree holding the clock's own file and `files`. */
-const checkTree = async (files: Record<string, string>) => {
-  const root = mkdtempSync(path.join(tmpdir(), 'clock-reads-'));
-  copies.push(root);
-  for (const [file, text] of Object.entries({ 'apps/bff/src/lib/clock.ts': CLOCK, ...files })) {
-    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    writeFileSync(path.join(root, file), text);
-  }
-  return run(tsx, [script], { cwd: root }).then(
-    ({ stdout }) => ({ code: 0, output: stdout }),
-    (error: { code: number; stderr: string }) => ({ code: error.code, output: error.stderr }),
-  );
-};
+const checkTree = (files: Record<string, string>) => onTree({ 'apps/bff/src/lib/clock.ts': CLOCK, ...files });
 
 const readsOf = (text: string) => clockReadsIn('apps/bff/src/x.ts', text).map((r) => `${r.line}:${r.column}`);
 

@@ -66,6 +66,8 @@ describe('the import rules (.dependency-cruiser.cjs, part of pnpm lint)', { time
       'apps/bff/src/widget-leak.ts': "export * from '../../widget/src/api-shortcut.ts';\n",
       'apps/demo/scripts/peek.ts': "export { createApp } from '../../bff/src/app.ts';\n",
       'apps/bff/src/modules/monitoring/cadence.ts': "\nimport '../../bureau/http/errors.ts';\n",
+      'apps/bff/src/modules/widget/static-files.ts': "\nimport type { Response } from 'express';\n",
+      'apps/bff/src/context.ts': "\nimport type { HttpRequest } from './http/api-request.ts';\n",
     });
     const result = await cruise(copy, ['apps', 'packages']);
     expect(result.code).not.toBe(0);
@@ -78,6 +80,8 @@ describe('the import rules (.dependency-cruiser.cjs, part of pnpm lint)', { time
     reported('module-http-only-in-routes', 'apps/bff/src/modules/webhooks/log-repo.ts', 'apps/bff/src/http/route.ts');
     reported('module-http-only-in-routes', 'apps/bff/src/modules/offers/service.ts', 'apps/bff/src/http/route.ts');
     reported('sql-builders-only-in-repos', 'apps/bff/src/modules/alerts/service.ts', 'apps/bff/src/db/keyset.ts');
+    reported('express-only-at-the-edge', 'apps/bff/src/modules/widget/static-files.ts', 'express');
+    reported('context-imports-no-http', 'apps/bff/src/context.ts', 'apps/bff/src/http/api-request.ts');
     reported('sql-builders-only-in-repos', 'apps/bff/src/retention/prune.ts', 'apps/bff/src/db/migrations/001-platform.ts');
     reported('browser-app-imports-no-server', 'apps/widget/src/api-shortcut.ts', 'apps/bff/src/app.ts');
     reported('contract-imports-no-app', 'packages/contract/src/app-leak.ts', 'packages/sdk/src/index.ts');

@@ -1,25 +1,73 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * One request path, Express used as its authors intend (docs/decisions.md, "One dispatcher"): no server code writes a
- * private (underscore) field of a request or response, or changes an object's prototype, so an Express or Node
- * upgrade cannot break routing silently.
+ * One request shape, Express used as its authors intend (docs/decisions.md, "One dispatcher"): no server code writes
+ * a private (underscore) field of any object, changes an object's prototype, or changes a request's headers, so an
+ * Express or Node upgrade cannot break routing silently and Node's request is only ever read. Checked on the syntax
+ * tree, whatever the variables are called.
  */
 const SOURCE = path.resolve(import.meta.dirname, '../src');
 
-/** What the rule forbids, with the line that breaks it. */
+const ASSIGNMENTS = new Set([
+  ts.SyntaxKind.EqualsToken,
+  ts.SyntaxKind.PlusEqualsToken,
+  ts.SyntaxKind.MinusEqualsToken,
+  ts.SyntaxKind.QuestionQuestionEqualsToken,
+  ts.SyntaxKind.BarBarEqualsToken,
+  ts.SyntaxKind.AmpersandAmpersandEqualsToken,
+]);
+
+/** The member a property or element access names, when it is written out. */
+const memberName = (node: ts.Node): string | undefined => {
+  if (ts.isPropertyAccessExpression(node)) return node.name.text;
+  if (ts.isElementAccessExpression(node) && ts.isStringLiteralLike(node.argumentExpression)) return node.argumentExpression.text;
+  return undefined;
+};
+const isAccess = (node: ts.Node): node is ts.PropertyAccessExpression | ts.ElementAccessExpression =>
+  ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node);
+const unwrap = (node: ts.Expression): ts.Expression =>
+  ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isNonNullExpression(node) ? unwrap(node.expression) : node;
+
+/** A write of `target`: what it changes, if the rule forbids it. */
+const forbiddenWrite = (target: ts.Expression): string | undefined => {
+  const node = unwrap(target);
+  if (!isAccess(node)) return undefined;
+  if (memberName(node)?.startsWith('_')) return 'writes a private field';
+  // `x.headers.y`, `x.headers[name]`: a request's (or response's) header object, never changed in place.
+  if (isAccess(unwrap(node.expression)) && memberName(unwrap(node.expression)) === 'headers')
+    return "changes a request's headers";
+  return undefined;
+};
+
+/** What the rule forbids in one source text, with the line that breaks it. */
 const offences = (file: string, text: string): string[] => {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const found: string[] = [];
-  text.split('\n').forEach((line, index) => {
-    const at = `${file}:${index + 1}`;
-    if (/\b(setPrototypeOf|__proto__)\b/.test(line)) found.push(`${at} changes a prototype`);
-    if (/\b(req|res|request|response|incoming|outgoing|events)\)?\._[A-Za-z]\w*\s*=[^=]/.test(line)) {
-      found.push(`${at} writes a private field`);
+  const report = (node: ts.Node, what: string) =>
+    found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} ${what}`);
+  const visit = (node: ts.Node): void => {
+    if (ts.isBinaryExpression(node) && ASSIGNMENTS.has(node.operatorToken.kind)) {
+      const what = forbiddenWrite(node.left);
+      if (what) report(node, what);
+    } else if (ts.isDeleteExpression(node)) {
+      const what = forbiddenWrite(node.expression);
+      if (what) report(node, what);
+    } else if (ts.isCallExpression(node) && memberName(node.expression) === 'setPrototypeOf') {
+      report(node, 'changes a prototype');
+    } else if (ts.isIdentifier(node) && node.text === '__proto__') {
+      report(node, 'changes a prototype');
+    } else if (ts.isStringLiteralLike(node) && node.text === '__proto__' && ts.isElementAccessExpression(node.parent)) {
+      report(node, 'changes a prototype');
+    } else if ((ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) && ts.isTypeLiteralNode(node.type)) {
+      const members = node.type.members.map((m) => (m.name && ts.isIdentifier(m.name) ? m.name.text : ''));
+      if (members.some((name) => name.startsWith('_'))) report(node, 'reaches a private field through a cast');
     }
-    if (/\bas unknown as \{\s*_[A-Za-z]/.test(line)) found.push(`${at} reaches a private field through a cast`);
-  });
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
   return found;
 };
 
@@ -31,21 +79,37 @@ const sourceFiles = (dir: string): string[] =>
   });
 
 describe('one door', () => {
-  it('no server file writes private fields of requests or responses or swaps prototypes', () => {
+  it('no server file writes private fields, changes a request’s headers or swaps prototypes', () => {
     const found = sourceFiles(SOURCE).flatMap((file) => offences(path.relative(SOURCE, file), readFileSync(file, 'utf8')));
     expect(found).toEqual([]);
   });
 
   it.each([
-    ['Object.setPrototypeOf(req, app.request);', 'changes a prototype'],
-    ['  req._parsedUrl = undefined;', 'writes a private field'],
-    ['  (res)._header = null;', 'writes a private field'],
-    ['const events = req as unknown as { _eventsCount: number };', 'reaches a private field through a cast'],
-  ])('the check catches `%s`', (line, what) => {
+    ['Object.setPrototypeOf(message, app.request);', 'changes a prototype'],
+    ['Reflect.setPrototypeOf(m, proto);', 'changes a prototype'],
+    ['const o = { __proto__: proto };', 'changes a prototype'],
+    ['  inbound._parsedUrl = undefined;', 'writes a private field'],
+    ['  (answer as Response)._header = null;', 'writes a private field'],
+    ["  stream['_readableState'] = {};", 'writes a private field'],
+    ['  delete x._events;', 'writes a private field'],
+    ['const view = message as unknown as { _eventsCount: number };', 'reaches a private field through a cast'],
+    ["  delete message.headers['if-none-match'];", "changes a request's headers"],
+    ['  incoming.headers.authorization = "Bearer x";', "changes a request's headers"],
+    ['  m.headers[name] ??= value;', "changes a request's headers"],
+  ])('the check catches `%s`, whatever the names', (line, what) => {
     expect(offences('sample.ts', line)).toEqual([`sample.ts:1 ${what}`]);
   });
 
   it('the check leaves ordinary code alone', () => {
-    expect(offences('sample.ts', 'req.params = match.params;\nif (res._x === 1) return;\nconst a = b;')).toEqual([]);
+    const code = [
+      'req.params = match.params;',
+      'if (res._x === 1) return;',
+      'const a = b;',
+      'const value = m.headers[name];',
+      "res.setHeader('X', '1');",
+      'headers.authorization = token;',
+      'out.headers = { ...out.headers, x: 1 };',
+    ].join('\n');
+    expect(offences('sample.ts', code)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseEncoding } from '../src/modules/widget/accept-encoding.ts';
+import { chooseEncoding } from '../src/http/accept-encoding.ts';
 import { EMBED_SCRIPT_FILE, WIDGET_ASSETS_DIR, WIDGET_DIST_DIR } from '../src/modules/widget/static-files.ts';
 import { startTestApp, type TestApp } from './helpers/harness.ts';
 

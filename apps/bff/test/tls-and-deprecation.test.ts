@@ -1,14 +1,15 @@
 import { writeFileSync } from 'node:fs';
+import type { RequestListener } from 'node:http';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineOperation, type Operation } from '@credit/contract';
-import express from 'express';
 import selfsigned from 'selfsigned';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApp } from '../src/app.ts';
-import { dispatchOperations } from '../src/http/dispatch.ts';
+import { ApiRequest, type HttpRequest } from '../src/http/api-request.ts';
+import { serveOperation } from '../src/http/dispatch.ts';
 import { OperationTable } from '../src/http/operation-table.ts';
 import { bindRoute } from '../src/http/route.ts';
 import { listen } from '../src/server.ts';
@@ -67,16 +68,21 @@ describe('deprecating a route', () => {
       errors: [],
       deprecated: { since: '2026-01-01T00:00:00Z', sunset: '2027-01-01T00:00:00Z', link: 'https://docs.example/migrate' },
     }) satisfies Operation;
-    const server = express();
-    server.use((req, _res, next) => {
-      req.requestId = 'req_test';
-      // The request is counted in the client's bucket, so the client carries the limits a stored one has.
-      const client = { id: 'cli_test', ipAllowlist: [], rateLimits: { auth: 100, batch: 50, userOps: 1000 } };
-      req.principal = { kind: 'access', client: client as never, scopes: ['read'] };
-      next();
-    });
     const route = bindRoute(app.ctx, legacy, async () => ({ data: { pong: true } }));
-    server.use(dispatchOperations(app.ctx, new OperationTable([route])));
+    const table = new OperationTable([route]);
+    // The request is counted in the client's bucket, so the client carries the limits a stored one has.
+    const client = { id: 'cli_test', ipAllowlist: [], rateLimits: { auth: 100, batch: 50, userOps: 1000 } };
+    const admission = {
+      resolve: async (_ctx: unknown, req: HttpRequest) => {
+        req.principal = { kind: 'access', client: client as never, scopes: ['read'] };
+      },
+    };
+    const server: RequestListener = (incoming, res) => {
+      const req = new ApiRequest(incoming, { path: '/v1/legacy-ping', url: incoming.url ?? '' }, () => false);
+      req.requestId = 'req_test';
+      const match = table.match('GET', req.path);
+      if (match && 'route' in match) void serveOperation(app.ctx, req, res, match, admission);
+    };
     const running = await listen(server, testConfig({ PORT: '0' }));
     const res = await fetch(`${running.url}/v1/legacy-ping`);
     expect(res.status).toBe(200);

@@ -3,14 +3,12 @@ import { parse as parseQueryString } from 'node:querystring';
 import proxyAddr from 'proxy-addr';
 import typeIs from 'type-is';
 import type { Principal } from '../core/principal.ts';
+import type { ReadTarget } from './request-target.ts';
 
 /** A body that could not be parsed; raised after rate limiting so the 400 still carries limits. */
 export type BodyError = { type?: string; message: string };
 
-/**
- * What the API's steps and handlers read of a request: the contract operations' own context (`ApiRequest`), and what
- * Express's request also offers to the pages and to anything Express routes (its `req` satisfies this).
- */
+/** What the API's steps and handlers read of a request, whichever way it is served: an `ApiRequest`. */
 export interface HttpRequest {
   readonly method: string;
   readonly path: string;
@@ -41,9 +39,9 @@ export interface HttpRequest {
 export type TrustProxy = (address: string, hop: number) => boolean;
 
 /**
- * A contract operation's request: the Node request it came in as, and every field the API's steps set, created
- * together in one shape. Node's request keeps its prototype and its private fields; body-parser sets its `body`,
- * and the no-store step drops validators from its headers (app.ts).
+ * The API's request context: the Node request it came in as (read, never changed: body-parser alone sets its `body`),
+ * and every field the API's steps set, created together in one shape. A contract operation is served over one; so is
+ * every page Express serves, which finds it in `res.locals` (`apiRequestOf`).
  */
 export class ApiRequest implements HttpRequest {
   readonly method: string;
@@ -64,11 +62,11 @@ export class ApiRequest implements HttpRequest {
   #ip: string | undefined = undefined;
   #query: Record<string, unknown> | undefined = undefined;
 
-  constructor(raw: IncomingMessage, path: string, trust: TrustProxy) {
+  constructor(raw: IncomingMessage, target: ReadTarget, trust: TrustProxy) {
     this.raw = raw;
     this.method = raw.method ?? 'GET';
-    this.originalUrl = raw.url ?? path;
-    this.path = path;
+    this.originalUrl = target.url;
+    this.path = target.path;
     this.headers = raw.headers;
     this.#trust = trust;
   }
@@ -98,3 +96,6 @@ export class ApiRequest implements HttpRequest {
     return typeIs(this.raw, [type]);
   }
 }
+
+/** The API's request context of a page Express serves, made by the app's first step (app.ts). */
+export const apiRequestOf = (res: { locals: Record<string, unknown> }): ApiRequest => res.locals.apiRequest as ApiRequest;

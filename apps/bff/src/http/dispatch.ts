@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../core/api-error.ts';
-import type { HttpRequest } from './api-request.ts';
+import { apiRequestOf, type HttpRequest } from './api-request.ts';
 import { undecodableParamError } from './malformed-path.ts';
 import type { ContractRoute, OperationMatch, OperationTable } from './operation-table.ts';
 import { resolvePrincipal } from './principal.ts';
@@ -42,12 +42,17 @@ const admit = async (
   if (unresolved) throw unresolved;
 };
 
+/** A request that names no operation, admitted and counted in the pages' bucket. */
+export const admitRequest = (ctx: AppContext, req: HttpRequest, res: ServerResponse): Promise<void> => admit(ctx, req, res);
+
+export type OperationRoute = Extract<OperationMatch, { route: ContractRoute }>;
+
 /** A contract operation the table matched: admitted (by `admission`: a partner's, unless said), then served by its route. */
 export const serveOperation = async (
   ctx: AppContext,
   req: HttpRequest,
   res: ServerResponse,
-  match: Extract<OperationMatch, { route: ContractRoute }>,
+  match: OperationRoute,
   admission: Admission = BEARER_ADMISSION,
 ): Promise<void> => {
   await admit(ctx, req, res, match.route.op, admission);
@@ -59,15 +64,17 @@ export const serveOperation = async (
 };
 
 /**
- * What Express serves of the API: a request that names no operation by a plain path (see app.ts) is admitted and
- * answered `204` (OPTIONS) or `405` with `Allow` when it names a resource by a method it does not take, else passed
- * on to the pages outside the contract and past them to the 404.
+ * What Express serves of the API: a request that names no operation (app.ts sent every one that does to its route)
+ * is admitted and answered `204` (OPTIONS) or `405` with `Allow` when it names a resource by a method it does not
+ * take, else passed on to the pages outside the contract and past them to the 404.
  */
-export const dispatchOperations =
+export const admitPages =
   (ctx: AppContext, operations: OperationTable): RequestHandler =>
-  async (req, res, next) => {
+  async (_req, res, next) => {
+    const req = apiRequestOf(res);
     const match = operations.match(req.method, req.path);
-    if (match && 'route' in match) return serveOperation(ctx, req, res, match);
+    // app.ts reads every target before Express does, and serves every operation it names itself.
+    if (match && 'route' in match) throw new Error(`${req.method} ${req.path} reached Express: app.ts serves operations`);
     await admit(ctx, req, res);
     if (!match) return next();
     res.setHeader('Allow', match.allowed.join(', '));

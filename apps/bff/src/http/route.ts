@@ -12,6 +12,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError, type ErrorDetail, validationError } from '../core/api-error.ts';
 import { runInAuditScope } from '../core/audit-trail.ts';
 import { type Caller, hasScope, type Principal } from '../core/principal.ts';
+import { type RequestScope, requestScope } from '../core/request-scope.ts';
 import { sharedJsonBytesOf } from '../core/shared-answer.ts';
 import { assertIpAllowed } from '../security/ip-allowlist.ts';
 import type { HttpRequest } from './api-request.ts';
@@ -31,6 +32,10 @@ export interface RouteContext<O extends Operation> {
   query: Infer<O['request']['query']>;
   body: Infer<O['request']['body']>;
   caller: Caller;
+  /** Who is calling and the request's time: `scope.now`, and the user's test clock when the path names a user on one. */
+  scope: RequestScope;
+  /** The app's context on the request's clock (`scope.ctx`): what the handler hands to services. */
+  ctx: AppContext;
 }
 
 type SuccessOf<O extends Operation> = O['success'];
@@ -116,9 +121,9 @@ const USER_TOKEN_ON_PARTNER_ROUTE =
   '(grant_type=client_credentials) on your server. User tokens only call GET /v1/me, POST /v1/users/enroll and ' +
   'the /v1/users/{userId}/… routes of their own user.';
 
-const prepareSuccess = (op: Operation, result: AnyHandlerResult, req: HttpRequest, ctx: AppContext): PreparedResponse => {
+const prepareSuccess = (op: Operation, result: AnyHandlerResult, scope: RequestScope): PreparedResponse => {
   if ('noContent' in result) return { status: 204 };
-  const meta = responseMeta(req.requestId, ctx.clock, 'meta' in result ? result.meta : undefined);
+  const meta = responseMeta(scope.requestId, scope.clock, 'meta' in result ? result.meta : undefined);
   if ('pagination' in result)
     return { status: op.success.status, body: { data: result.data, pagination: result.pagination, meta } };
   return {
@@ -206,6 +211,29 @@ const assertPathResourcesVisible = async (ctx: AppContext, caller: Caller, param
 };
 
 /**
+ * The request's scope, built once before its handler runs: a route whose path names a user on a sandbox test clock
+ * reads that clock's time (`ctx.userClocks`), and refuses writes while the clock advances, since they would race the
+ * periods the worker is running for the user. Every other route reads real time.
+ */
+const scopeOf = async (
+  ctx: AppContext,
+  op: Operation,
+  caller: Caller,
+  requestId: string,
+  params: unknown,
+): Promise<RequestScope> => {
+  const userId = (params as { userId?: unknown } | undefined)?.userId;
+  const userClock = typeof userId === 'string' && ctx.userClocks ? await ctx.userClocks(caller, userId) : undefined;
+  if (userClock?.advancing && op.method !== 'get') {
+    throw new ApiError(
+      'CLOCK_ADVANCING',
+      'This user’s test clock is advancing; writes about the user are refused until the clock is ready again.',
+    );
+  }
+  return requestScope(ctx, caller, requestId, userClock);
+};
+
+/**
  * What a module's route builder returns: the contract operations it binds (`bindRoute`, `bindRawRoute`), in order,
  * for the one operation table `createApp` builds, and, only for a module that serves pages outside the contract
  * (docs, the widget frame, the sandbox's landing page), the Express router that serves them.
@@ -237,11 +265,14 @@ export const bindRoute = <O extends Operation>(
   const documented = new Set<string>(documentedErrors(op));
   // The handler's answer, an error included, is prepared rather than sent: a keyed request stores it for replay.
   // Made once per route: a function made per request would also be named per request (tsx's keepNames).
-  const run = async (route: RouteContext<O>): Promise<PreparedResponse> => {
+  const run = async (route: Omit<RouteContext<O>, 'scope' | 'ctx'>): Promise<PreparedResponse> => {
+    let scope: RequestScope | undefined;
     try {
-      return prepareSuccess(op, (await handler(route)) as AnyHandlerResult, route.req, ctx);
+      scope = await scopeOf(ctx, op, route.caller, route.req.requestId, route.params);
+      return prepareSuccess(op, (await handler({ ...route, scope, ctx: scope.ctx })) as AnyHandlerResult, scope);
     } catch (error) {
-      return errorAnswer(ctx, route.req, error, { operationId: op.operationId, documented });
+      // An error about a user on a test clock is dated at that clock's time too.
+      return errorAnswer(scope?.ctx ?? ctx, route.req, error, { operationId: op.operationId, documented });
     }
   };
   const serve = async (req: HttpRequest, res: ServerResponse) => {
@@ -290,7 +321,7 @@ export const bindRoute = <O extends Operation>(
       if (scopedKey) await refuseUsedKey(ctx, caller.clientId, scopedKey);
       throw validationError(problems);
     }
-    const route: RouteContext<O> = {
+    const route: Omit<RouteContext<O>, 'scope' | 'ctx'> = {
       req,
       params: params as Infer<O['request']['params']>,
       query: query as Infer<O['request']['query']>,

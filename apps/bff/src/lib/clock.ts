@@ -1,5 +1,3 @@
-import { currentWorkScope, runWithScopePart } from './work-scope.ts';
-
 /** The source of "now" for every rule that depends on time, and of every wait such a rule makes, so tests can move it. */
 export interface Clock {
   now(): Date;
@@ -76,50 +74,26 @@ export class ManualClock implements Clock {
   }
 }
 
-/** Mutable because a request learns its user, and so its test clock, only mid-way; one fresh scope per request. */
-export interface ClockScope {
-  /** The test clock's time, once known; null = real time. */
-  at: Date | null;
-  /** Whether the request that opened this scope may write (its method is not GET or HEAD). */
-  writes: boolean;
-}
-
-const currentScope = (): ClockScope | undefined => currentWorkScope()?.clock as ClockScope | undefined;
-
-/** Ends the scope when `work` settles: a pooled socket or timer made inside may carry it into unrelated work. */
-export const runInClockScope = <T>(scope: ClockScope, work: () => Promise<T>): Promise<T> =>
-  runWithScopePart('clock', scope, () =>
-    work().finally(() => {
-      endClockScope(scope);
-    }),
-  );
-
-/** Enters `scope` for `start` and all it sets off (a request's middleware chain); end it with endClockScope. */
-export const enterClockScope = (scope: ClockScope, start: () => void): void => runWithScopePart('clock', scope, start);
-
-export const endClockScope = (scope: ClockScope): void => {
-  scope.at = null;
-  scope.writes = false;
-};
-
-export const currentClockScope = (): ClockScope | undefined => currentScope();
-
-/** Tokens, leases and rate limits read the base clock: they are checked before the user is known, or concern the machine. */
-export class ScopedClock implements Clock {
-  constructor(readonly base: Clock) {}
+/**
+ * A clock stopped at one instant: a sandbox test clock's time, which is what a request or a clock advance about a user
+ * on it reads as now. Waits and real time still come from the clock it was made from, since nothing moves a frozen
+ * time while work waits on it.
+ */
+export class FrozenClock implements Clock {
+  readonly #ms: number;
+  constructor(
+    readonly base: Clock,
+    at: Date,
+  ) {
+    this.#ms = at.getTime();
+  }
   now(): Date {
-    const at = currentScope()?.at;
-    return at ? new Date(at.getTime()) : this.base.now();
+    return new Date(this.#ms);
   }
-  /** Real time, whatever the scope: for leases and other facts about machines rather than users. */
-  realNow(): Date {
-    return this.base.now();
-  }
-  /** Waits run on the base clock: a test clock's frozen time never moves while the work waits. */
   sleep(ms: number, signal?: AbortSignal, options?: SleepOptions): Promise<void> {
     return this.base.sleep(ms, signal, options);
   }
 }
 
-/** Real time from any clock (a ScopedClock's base), for leases and records about the system itself. */
-export const realNow = (clock: Clock): Date => (clock instanceof ScopedClock ? clock.realNow() : clock.now());
+/** Real time from any clock (a frozen clock's base), for leases, tokens and records about the system itself. */
+export const realNow = (clock: Clock): Date => (clock instanceof FrozenClock ? realNow(clock.base) : clock.now());

@@ -1,13 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
- * The one AsyncLocalStorage of the process: what the current work (a request, a job, one period of a clock advance)
- * carries implicitly. Each part is owned by its module (the clock scope by lib/clock.ts, the audit scope by
- * core/audit-trail.ts) and reads and sets only its own field. One storage rather than one per part because Node
- * propagates every enabled storage into every promise created: each extra storage is paid on every `await`.
+ * The one AsyncLocalStorage of the process: the request a bureau pull deep inside a handler is recorded for (the
+ * audit scope, owned by core/audit-trail.ts). Time is never carried here: a request's clock is its RequestScope's,
+ * passed as an argument (core/request-scope.ts).
  */
 export interface WorkScope {
-  clock?: unknown;
   audit?: unknown;
 }
 

@@ -5,11 +5,11 @@ import * as alerts from './service.ts';
 
 export const alertRoutes = (ctx: AppContext): ModuleRoutes => ({
   operations: [
-    bindRoute(ctx, listAlerts, async ({ params, query, caller }) => {
+    bindRoute(ctx, listAlerts, async ({ ctx, params, query, caller }) => {
       const page = await alerts.listAlerts(ctx, caller, params.userId, query);
       return { data: page.items, pagination: page.pagination };
     }),
-    bindRoute(ctx, updateAlert, async ({ params, body, caller }) => ({
+    bindRoute(ctx, updateAlert, async ({ ctx, params, body, caller }) => ({
       data: await alerts.updateAlert(ctx, caller, params.userId, params.alertId, body),
     })),
   ],

@@ -4,7 +4,7 @@ import { currentAuditScope } from '../../core/audit-trail.ts';
 import { actorOf, recordAudit } from './record.ts';
 import { clientOfUser } from './subject-repo.ts';
 
-type AuditContext = Pick<AppContext, 'db' | 'clock' | 'ids'>;
+type AuditContext = Pick<AppContext, 'db' | 'clock' | 'ids' | 'services'>;
 
 /**
  * Records every answered bureau pull (`bureau.pull`): by the API request it served (its caller and request id) or,

@@ -4,7 +4,7 @@ import { realNow } from '../../lib/clock.ts';
 import { AUDITED_OPERATIONS } from './audited-operations.ts';
 import { AuditChainer } from './chainer.ts';
 import { actorOf } from './record.ts';
-import { AuditSpool, registerSpool } from './spool.ts';
+import { AuditSpool } from './spool.ts';
 
 const stringParam = (params: unknown, name: string): string | null => {
   const value = (params as Record<string, unknown> | undefined)?.[name];
@@ -13,7 +13,8 @@ const stringParam = (params: unknown, name: string): string | null => {
 
 const API_FALLBACK_FACTOR = 20;
 
-type OperationAuditContext = Pick<AppContext, 'db' | 'clock' | 'ids'> & Partial<Pick<AppContext, 'config' | 'logger'>>;
+type OperationAuditContext = Pick<AppContext, 'db' | 'clock' | 'ids' | 'services'> &
+  Partial<Pick<AppContext, 'config' | 'logger'>>;
 
 /**
  * `ctx.audit`: the dispatcher's hook, recording reads of credit and personal data. A read is answered once its entry
@@ -31,7 +32,7 @@ export const operationAudit = (ctx: OperationAuditContext): AuditTrail => {
   if (role === 'worker') chainer.everyInterval();
   const spool = new AuditSpool(ctx.db, () => chainer.soon());
   // Every entry this process records outside a transaction (token mints, bureau pulls) goes through it too (record.ts).
-  registerSpool(ctx.db, spool);
+  ctx.services.auditSpool = spool;
   return {
     spooledByWrite: () => chainer.soon(),
     async recordOperation(operationId, caller, requestId, params) {

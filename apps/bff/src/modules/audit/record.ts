@@ -3,13 +3,12 @@ import { currentAuditScope } from '../../core/audit-trail.ts';
 import type { Queryable } from '../../db/db.ts';
 import { realNow } from '../../lib/clock.ts';
 import type { AuditActor, AuditEventInput, PendingEntry } from './entry.ts';
-import { spoolOf } from './spool.ts';
 import { toSpooledEntry } from './spool-entry.ts';
 import { insertSpoolBatch } from './spool-repo.ts';
 
 export type { AuditActor, AuditEventInput } from './entry.ts';
 
-type AuditContext = Pick<AppContext, 'db' | 'clock'> & Partial<Pick<AppContext, 'audit'>>;
+type AuditContext = Pick<AppContext, 'db' | 'clock'> & Partial<Pick<AppContext, 'audit' | 'services'>>;
 
 type SpooledEntry = ReturnType<typeof toSpooledEntry>;
 
@@ -76,7 +75,7 @@ export const recordAudit = async (ctx: AuditContext, event: AuditEventInput, tx?
   }
   // Through the same spool as reads and writes, so every entry joins its chain in the order it was committed: a
   // bureau pull never precedes the consent that allowed it. Without the read hook's batches, a row of its own.
-  const spool = spoolOf(ctx.db);
+  const spool = ctx.services?.auditSpool;
   if (spool) await spool.append(spooled);
   else {
     await insertSpoolBatch(ctx.db, JSON.stringify([spooled]));

@@ -75,12 +75,3 @@ export class AuditSpool {
     }
   }
 }
-
-const spools = new WeakMap<Db, AuditSpool>();
-
-/** The spool of this process's audit trail over `db` (operationAudit registers it), if one was started. */
-export const spoolOf = (db: Db): AuditSpool | undefined => spools.get(db);
-
-export const registerSpool = (db: Db, spool: AuditSpool): void => {
-  spools.set(db, spool);
-};

@@ -10,24 +10,22 @@ interface Lane {
   queued: Queued<unknown, unknown> | undefined;
 }
 
-// Per owner (a database: one per app, several in a test process), then per key.
-const lanesByOwner = new WeakMap<object, Map<string, Lane>>();
+/** One app's lanes, by key (`AppServices.auditRuns`). */
+export type RunLanes = Map<string, Lane>;
 
 /**
- * Runs `run` for `key` only when no other run of that key runs in this process. A call arriving while one runs waits
+ * Runs `run` for `key` only when no other run of that key runs in this app. A call arriving while one runs waits
  * for it and then shares the next run with every other call that arrived meanwhile: that run starts after they all
  * called, so it sees everything each of them saw committed, and any number of concurrent calls cost at most two runs.
  * `merge` folds a joining call's mode into the queued run's (a full check asked by any of them, say).
  */
 export const oneRunAtATime = <M, R>(
-  owner: object,
+  lanes: RunLanes,
   key: string,
   mode: M,
   merge: (queued: M, joining: M) => M,
   run: (mode: M) => Promise<R>,
 ): Promise<R> => {
-  const lanes = lanesByOwner.get(owner) ?? new Map<string, Lane>();
-  lanesByOwner.set(owner, lanes);
   const current = lanes.get(key);
   const waiting = current?.queued as Queued<M, R> | undefined;
   if (waiting) {

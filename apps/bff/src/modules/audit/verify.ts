@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { AppServices } from '../../context.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import { inReadOnlySnapshot } from '../../db/snapshot.ts';
 import { type Clock, realNow } from '../../lib/clock.ts';
@@ -226,13 +227,13 @@ const fuller = (queued: VerifyFrom, joining: VerifyFrom): VerifyFrom => (joining
  * is shared the same way, so concurrent checks never queue on the chainer's lock with a connection each.
  */
 export const verifyTrail = (
-  ctx: { db: Db; tokens: TokenHasher; clock: Clock; ids?: IdGenerator },
+  ctx: { db: Db; tokens: TokenHasher; clock: Clock; ids?: IdGenerator; services: Pick<AppServices, 'auditRuns'> },
   clientId: string,
   mode: VerifyFrom = 'checkpoint',
 ): Promise<VerifyResult> =>
-  oneRunAtATime(ctx.db, `verify:${clientId}`, mode, fuller, async (chosen) => {
+  oneRunAtATime(ctx.services.auditRuns, `verify:${clientId}`, mode, fuller, async (chosen) => {
     await oneRunAtATime(
-      ctx.db,
+      ctx.services.auditRuns,
       'chain',
       undefined,
       () => undefined,

@@ -90,6 +90,6 @@ const tokenEndpoint = (ctx: AppContext) => async (req: HttpRequest, res: ServerR
 export const authRoutes = (ctx: AppContext): ModuleRoutes => ({
   operations: [
     bindRawRoute(createAccessToken, tokenEndpoint(ctx)),
-    bindRoute(ctx, createUserToken, async ({ body, caller }) => ({ data: await issueUserToken(ctx, caller, body) })),
+    bindRoute(ctx, createUserToken, async ({ ctx, body, caller }) => ({ data: await issueUserToken(ctx, caller, body) })),
   ],
 });

@@ -1,6 +1,7 @@
 import { userTag } from '../../cache/read-cache.ts';
 import type { AppContext } from '../../context.ts';
-import { realNow, runInClockScope } from '../../lib/clock.ts';
+import { contextAt } from '../../core/request-scope.ts';
+import { realNow } from '../../lib/clock.ts';
 import { eachLimited, type PollLoop, startPollLoop } from '../../lib/poll-loop.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { type ClaimedUser, dueOnClock, type RefreshOutcome, refreshClaimedUser } from '../monitoring/service.ts';
@@ -18,16 +19,16 @@ export interface AdvanceReport {
 const leaseEnd = (ctx: AppContext) => new Date(realNow(ctx.clock).getTime() + ctx.config.MONITORING_LEASE_SECONDS * 1000);
 
 /**
- * A clock user's next period or trigger, whichever comes first, exactly as the scheduler would have run it then:
- * `ctx.clock` reads its time for everything the refresh does (the pull's as-of date, the history point, alerts,
- * events), so a change's alert is dated on the change's day. What was already overdue when the advance began runs
+ * A clock user's next period or trigger, whichever comes first, exactly as the scheduler would have run it then: the
+ * refresh runs on a context frozen at that time, which everything it does reads (the pull's as-of date, the history
+ * point, alerts, events), so a change's alert is dated on the change's day. What was already overdue when the advance began runs
  * once, coalesced at the clock's old time, as real time does after an outage.
  */
 const runPeriod = (ctx: AppContext, advance: ClaimedAdvance, user: ClaimedUser): Promise<RefreshOutcome> => {
   const periodDue = new Date(user.monitoring_due_at ?? advance.frozen_time).getTime();
   const due = user.trigger_due_at ? Math.min(periodDue, new Date(user.trigger_due_at).getTime()) : periodDue;
   const at = new Date(Math.max(due, new Date(advance.frozen_time).getTime()));
-  return runInClockScope({ at, writes: true }, () => refreshClaimedUser(ctx, user));
+  return refreshClaimedUser(contextAt(ctx, at), user);
 };
 
 /**

@@ -13,21 +13,21 @@ import * as clocks from './service.ts';
 /** `/v1/sandbox/clocks`: sandbox test clocks (admin scope; bindRoute answers 404 in production). */
 export const clockRoutes = (ctx: AppContext): ModuleRoutes => ({
   operations: [
-    bindRoute(ctx, createSandboxClock, async ({ body, caller }) => ({ data: await clocks.createClock(ctx, caller, body) })),
-    bindRoute(ctx, listSandboxClocks, async ({ query, caller }) => {
+    bindRoute(ctx, createSandboxClock, async ({ ctx, body, caller }) => ({ data: await clocks.createClock(ctx, caller, body) })),
+    bindRoute(ctx, listSandboxClocks, async ({ ctx, query, caller }) => {
       const page = await clocks.listClocks(ctx, caller, query);
       return { data: page.items, pagination: page.pagination };
     }),
-    bindRoute(ctx, getSandboxClock, async ({ params, caller }) => ({
+    bindRoute(ctx, getSandboxClock, async ({ ctx, params, caller }) => ({
       data: await clocks.getClock(ctx, caller, params.clockId),
     })),
-    bindRoute(ctx, attachSandboxClockUsers, async ({ params, body, caller }) => ({
+    bindRoute(ctx, attachSandboxClockUsers, async ({ ctx, params, body, caller }) => ({
       data: await clocks.attachClockUsers(ctx, caller, params.clockId, body),
     })),
-    bindRoute(ctx, advanceSandboxClock, async ({ params, body, caller }) => ({
+    bindRoute(ctx, advanceSandboxClock, async ({ ctx, params, body, caller }) => ({
       data: await clocks.advanceClock(ctx, caller, params.clockId, body),
     })),
-    bindRoute(ctx, deleteSandboxClock, async ({ params, caller }) => {
+    bindRoute(ctx, deleteSandboxClock, async ({ ctx, params, caller }) => {
       await clocks.deleteClock(ctx, caller, params.clockId);
       return { noContent: true };
     }),

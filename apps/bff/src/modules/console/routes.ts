@@ -12,11 +12,12 @@ import { parse, serialize } from 'cookie';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/api-error.ts';
-import type { HttpRequest } from '../../http/api-request.ts';
+import { apiRequestOf, type HttpRequest } from '../../http/api-request.ts';
+import { sendBuiltFile } from '../../http/built-files.ts';
 import type { Admission } from '../../http/dispatch.ts';
 import { bindRoute, type ModuleRoutes } from '../../http/route.ts';
 import { actorOf } from '../audit/service.ts';
-import { assetFileFor, IMMUTABLE, isBuilt, sendBuiltFile } from '../widget/service.ts';
+import { assetFileFor, IMMUTABLE, isBuilt } from '../widget/service.ts';
 import {
   CONSOLE_APP_PATHS,
   CONSOLE_ASSETS_DIR,
@@ -149,7 +150,7 @@ const openLink = (ctx: AppContext) => async (req: Request, res: Response) => {
     return;
   }
   const token = typeof req.query.token === 'string' ? req.query.token : '';
-  const opened = await openConsoleSession(ctx, token, req.requestId);
+  const opened = await openConsoleSession(ctx, token, apiRequestOf(res).requestId);
   if ('refused' in opened) {
     const { status, html } = refusalPage(opened.refused);
     sendPage(res, status, html);
@@ -162,14 +163,16 @@ const openLink = (ctx: AppContext) => async (req: Request, res: Response) => {
 };
 
 /** `GET /console/session`: who is signed in and the CSRF token, read by the console page (same origin only). */
-const readSession = (ctx: AppContext) => async (req: Request, res: Response) => {
+const readSession = (ctx: AppContext) => async (_req: Request, res: Response) => {
+  const req = apiRequestOf(res);
   const session = await sessionOf(ctx, req);
   if (!session) throw new ApiError('AUTHENTICATION_ERROR', cookieToken(req) ? SESSION_ENDED : NO_SESSION);
   res.json({ data: consoleSessionInfo(ctx, session) });
 };
 
 /** `POST /console/signout` (with the CSRF header): the session ends, the cookie goes. */
-const signOut = (ctx: AppContext) => async (req: Request, res: Response) => {
+const signOut = (ctx: AppContext) => async (_req: Request, res: Response) => {
+  const req = apiRequestOf(res);
   const session = await sessionOf(ctx, req);
   if (session) {
     const csrf = req.get(CONSOLE_CSRF_HEADER);
@@ -181,13 +184,13 @@ const signOut = (ctx: AppContext) => async (req: Request, res: Response) => {
 };
 
 /** The app's index.html, framed only by the signed-in client's embed origins (nobody without a session). */
-const serveApp = (ctx: AppContext) => async (req: Request, res: Response) => {
+const serveApp = (ctx: AppContext) => async (_req: Request, res: Response) => {
   if (!isBuilt(CONSOLE_INDEX_FILE)) {
     sendPage(res, 503, notBuiltPage());
     return;
   }
   const html = await readFile(CONSOLE_INDEX_FILE, 'utf8');
-  const session = await sessionOf(ctx, req);
+  const session = await sessionOf(ctx, apiRequestOf(res));
   res.setHeader('Content-Security-Policy', consoleCsp(consoleFrameAncestors(session?.client)));
   // frame-ancestors decides framing; X-Frame-Options would contradict it in older browsers.
   res.removeHeader('X-Frame-Options');

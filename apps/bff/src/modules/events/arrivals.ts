@@ -1,21 +1,20 @@
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/db.ts';
 import { OUTBOX_CHANNEL } from '../../outbox/outbox.ts';
 
 /** Commits in a burst wake the held requests once: each then asks the database again, so a burst costs one query each. */
 const COALESCE_MS = 50;
 
 /**
- * Tells held `GET /v1/events?wait=` requests that events committed: one LISTEN on the outbox channel per database,
+ * Tells held `GET /v1/events?wait=` requests that events committed: one LISTEN on the outbox channel per app,
  * opened by the first long poll (the NOTIFY every event's transaction raises, outbox.ts). Without LISTEN, or while it
  * is reconnecting, the requests find new events by asking again at their next re-check.
  */
-class EventArrivals {
+export class EventArrivals {
   readonly #waiters = new Set<() => void>();
   #wakeScheduled = false;
   readonly listening: Promise<void>;
 
-  constructor(ctx: AppContext) {
+  constructor(ctx: Pick<AppContext, 'db' | 'logger'>) {
     const { db, logger } = ctx;
     this.listening = db.listen
       ? db
@@ -50,15 +49,9 @@ class EventArrivals {
   }
 }
 
-const arrivals = new WeakMap<Db, EventArrivals>();
-
-/** The arrivals of `ctx`'s database, listening from the first call on (the listener ends with `db.close()`). */
+/** The app's arrivals, listening from the first call on (the listener ends with `db.close()`). */
 export const eventArrivals = async (ctx: AppContext): Promise<EventArrivals> => {
-  let known = arrivals.get(ctx.db);
-  if (!known) {
-    known = new EventArrivals(ctx);
-    arrivals.set(ctx.db, known);
-  }
-  await known.listening;
-  return known;
+  ctx.services.eventArrivals ??= new EventArrivals(ctx);
+  await ctx.services.eventArrivals.listening;
+  return ctx.services.eventArrivals;
 };

@@ -15,7 +15,7 @@ const hangUp = (req: HttpRequest): { signal: AbortSignal; release(): void } => {
 
 export const eventRoutes = (ctx: AppContext): ModuleRoutes => ({
   operations: [
-    bindRoute(ctx, listEvents, async ({ query, caller, req }) => {
+    bindRoute(ctx, listEvents, async ({ ctx, query, caller, req }) => {
       const held = hangUp(req);
       try {
         const page = await events.listEvents(ctx, caller, query, held.signal);
@@ -24,7 +24,7 @@ export const eventRoutes = (ctx: AppContext): ModuleRoutes => ({
         held.release();
       }
     }),
-    bindRoute(ctx, getEvent, async ({ params, caller }) => ({
+    bindRoute(ctx, getEvent, async ({ ctx, params, caller }) => ({
       data: await events.getEvent(ctx, caller, params.eventId),
     })),
   ],

@@ -5,7 +5,7 @@ import { refreshNow } from './service.ts';
 
 export const monitoringRoutes = (ctx: AppContext): ModuleRoutes => ({
   operations: [
-    bindRoute(ctx, refreshCreditScore, async ({ params, caller }) => ({
+    bindRoute(ctx, refreshCreditScore, async ({ ctx, params, caller }) => ({
       data: await refreshNow(ctx, caller, params.userId),
     })),
   ],

@@ -89,8 +89,7 @@ const conflict = (message: string) => new ApiError('OFFER_STATE_CONFLICT', messa
  */
 export const catalogueOf = async (ctx: AppContext, clientId: string): Promise<readonly CatalogueOffer[]> => {
   // Before the cached read: seeding touches the catalogue's tag, which would throw away a load that seeded.
-  const given = samplesGiven.get(ctx.db) ?? new Set<string>();
-  samplesGiven.set(ctx.db, given);
+  const given = ctx.services.offerSamplesGiven;
   if (ctx.config.APP_ENV === 'sandbox' && !given.has(clientId)) {
     const awaiting = await findClientAwaitingSamples(ctx.db, clientId);
     if (awaiting) await giveSampleCatalogue(ctx, awaiting);
@@ -104,9 +103,6 @@ export const catalogueOf = async (ctx: AppContext, clientId: string): Promise<re
     )) ?? []
   );
 };
-
-/** Sandbox clients known to have their sample catalogue, per database: a warm read asks the database nothing. */
-const samplesGiven = new WeakMap<AppContext['db'], Set<string>>();
 
 const findCatalogueOffer = async (ctx: AppContext, clientId: string, offerId: string) => {
   const offer = (await catalogueOf(ctx, clientId)).find((o) => o.offerId === offerId);
@@ -769,8 +765,8 @@ export const saveOfferProfile = async (
 export const backfillOfferProfiles = async (ctx: AppContext, batch = 200): Promise<number> => {
   let saved = 0;
   // On from where the last sweep stopped, so users whose file gives no profile never hold the others back.
-  const users = await listUsersWithoutProfile(ctx.db, backfilledUpTo.get(ctx.db) ?? '', batch);
-  backfilledUpTo.set(ctx.db, users.length < batch ? '' : (users.at(-1)?.id ?? ''));
+  const users = await listUsersWithoutProfile(ctx.db, ctx.services.offerBackfillAfter, batch);
+  ctx.services.offerBackfillAfter = users.length < batch ? '' : (users.at(-1)?.id ?? '');
   for (const user of users) {
     try {
       const record = await loadFileOnRecord(ctx, user.id);
@@ -788,8 +784,6 @@ export const backfillOfferProfiles = async (ctx: AppContext, batch = 200): Promi
   }
   return saved;
 };
-
-const backfilledUpTo = new WeakMap<AppContext['db'], string>();
 
 /** Removes a purged user's offer profile, impressions and looks, and takes them out of the score bands. */
 export const eraseOfferData = async (tx: Queryable, userId: string): Promise<void> => {

@@ -15,17 +15,17 @@ export const originOf = (req: HttpRequest): RequestOrigin => ({
 
 /** GET/POST /v1/users/{userId}/consent, GET …/consent/history and POST …/consent/withdraw (docs/partner/consent.md). */
 export const bindConsentRoutes = (ctx: AppContext): ContractRoute[] => [
-  bindRoute(ctx, getConsent, async ({ params, caller }) => ({
+  bindRoute(ctx, getConsent, async ({ ctx, params, caller }) => ({
     data: await consent.getConsent(ctx, caller, params.userId),
   })),
-  bindRoute(ctx, listConsentHistory, async ({ params, query, caller }) => {
+  bindRoute(ctx, listConsentHistory, async ({ ctx, params, query, caller }) => {
     const page = await consent.listConsentHistory(ctx, caller, params.userId, query);
     return { data: page.items, pagination: page.pagination };
   }),
-  bindRoute(ctx, grantConsent, async ({ params, body, caller, req }) => ({
+  bindRoute(ctx, grantConsent, async ({ ctx, params, body, caller, req }) => ({
     data: await consent.grantConsent(ctx, caller, params.userId, body, originOf(req)),
   })),
-  bindRoute(ctx, withdrawConsent, async ({ params, caller, req }) => ({
+  bindRoute(ctx, withdrawConsent, async ({ ctx, params, caller, req }) => ({
     data: await consent.withdrawConsent(ctx, caller, params.userId, originOf(req)),
   })),
 ];

@@ -19,24 +19,24 @@ export const userRoutes = (ctx: AppContext): ModuleRoutes => ({
     bindRoute(
       ctx,
       enrollUser,
-      async ({ body, caller, req }) => ({ data: await users.enrollUser(ctx, caller, body, originOf(req)) }),
+      async ({ ctx, body, caller, req }) => ({ data: await users.enrollUser(ctx, caller, body, originOf(req)) }),
       {
         bodySchema: (principal) => (principal.kind === 'user' ? ZSelfEnrollmentInput : ZEnrollmentInput),
         bodyRules: enrolmentAgeProblems,
       },
     ),
-    bindRoute(ctx, enrollUsersBatch, async ({ body, caller, req }) => {
+    bindRoute(ctx, enrollUsersBatch, async ({ ctx, body, caller, req }) => {
       const result = await users.enrollBatch(ctx, caller, body.users, originOf(req));
       const counts = { total: body.users.length, successful: result.successful.length, failed: result.failed.length };
       return { data: result, meta: counts };
     }),
-    bindRoute(ctx, listUsers, async ({ query, caller }) => {
+    bindRoute(ctx, listUsers, async ({ ctx, query, caller }) => {
       const page = await users.listUsers(ctx, caller, query);
       return { data: page.items, pagination: page.pagination };
     }),
-    bindRoute(ctx, getMe, async ({ caller }) => ({ data: await users.getMe(ctx, caller) })),
-    bindRoute(ctx, getUser, async ({ params, caller }) => ({ data: await users.getUser(ctx, caller, params.userId) })),
-    bindRoute(ctx, deleteUser, async ({ params, caller }) => ({
+    bindRoute(ctx, getMe, async ({ ctx, caller }) => ({ data: await users.getMe(ctx, caller) })),
+    bindRoute(ctx, getUser, async ({ ctx, params, caller }) => ({ data: await users.getUser(ctx, caller, params.userId) })),
+    bindRoute(ctx, deleteUser, async ({ ctx, params, caller }) => ({
       data: await users.deleteUser(ctx, caller, params.userId),
     })),
     ...bindConsentRoutes(ctx),

@@ -15,10 +15,10 @@ import type { AppContext } from '../../context.ts';
 import { ApiError, notFound, validationError } from '../../core/api-error.ts';
 import { cursorsOf } from '../../core/cursor.ts';
 import { type Caller, tokenUser } from '../../core/principal.ts';
+import type { UserClock } from '../../core/request-scope.ts';
 import { zodIssuesToDetails } from '../../core/zod-details.ts';
 import { isUniqueViolation, type Queryable } from '../../db/db.ts';
 import { StatementBatch } from '../../db/statement-batch.ts';
-import { currentClockScope } from '../../lib/clock.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { actorOf, recordAudit, recordUserPurges } from '../audit/service.ts';
 import { countProgram } from '../program/service.ts';
@@ -211,37 +211,31 @@ export const enrollBatch = async (
   return result;
 };
 
-/**
- * Another client's or another user token's user looks absent (404). Also cached under scores:<id>, because storing a score
- * sets the row's last_score_date.
- */
-export const requireUser = async (ctx: AppContext, caller: Caller, userId: string) => {
+/** The live user the caller may see (not another client's, nor another user token's), or undefined. */
+const visibleUser = async (ctx: AppContext, caller: Caller, userId: string): Promise<UserRow | undefined> => {
   const row = await ctx.readCache.read(
     `user:${caller.clientId}:${userId}`,
     () => findLiveUser(ctx.db, caller.clientId, userId),
     (found) => [userTag(found.id), scoresTag(found.id)],
   );
-  if (!row || (caller.ownExternalUserId !== undefined && row.external_user_id !== caller.ownExternalUserId)) {
-    throw notFound('User');
-  }
-  liveAtUserClock(row);
+  if (!row || (caller.ownExternalUserId !== undefined && row.external_user_id !== caller.ownExternalUserId)) return undefined;
   return row;
 };
 
 /**
- * Sandbox: the rest of the request reads `ctx.clock` as the user's test-clock time. Writes while the clock advances are
- * refused, since they would race the periods the worker is running for this user.
+ * Another client's or another user token's user looks absent (404). Also cached under scores:<id>, because storing a score
+ * sets the row's last_score_date.
  */
-const liveAtUserClock = (row: UserRow) => {
-  const scope = currentClockScope();
-  if (!row.clock_time || !scope) return;
-  if (row.clock_advancing && scope.writes) {
-    throw new ApiError(
-      'CLOCK_ADVANCING',
-      'This user’s test clock is advancing; writes about the user are refused until the clock is ready again.',
-    );
-  }
-  scope.at = new Date(row.clock_time);
+export const requireUser = async (ctx: AppContext, caller: Caller, userId: string): Promise<UserRow> => {
+  const row = await visibleUser(ctx, caller, userId);
+  if (!row) throw notFound('User');
+  return row;
+};
+
+/** Sandbox: the test clock of a user the caller may see, which a route about the user reads as now (http/route.ts). */
+export const userClockOf = async (ctx: AppContext, caller: Caller, userId: string): Promise<UserClock | undefined> => {
+  const row = await visibleUser(ctx, caller, userId);
+  return row?.clock_time ? { at: new Date(row.clock_time), advancing: Boolean(row.clock_advancing) } : undefined;
 };
 
 /** A transaction that writes user rows (or what is cached with them: scores): the caches drop what it `touches`. */

@@ -5,10 +5,10 @@ import * as verification from './service.ts';
 
 export const verificationRoutes = (ctx: AppContext): ModuleRoutes => ({
   operations: [
-    bindRoute(ctx, getVerificationQuestions, async ({ params, caller }) => ({
+    bindRoute(ctx, getVerificationQuestions, async ({ ctx, params, caller }) => ({
       data: await verification.startVerificationSession(ctx, caller, params.userId),
     })),
-    bindRoute(ctx, submitVerificationAnswers, async ({ params, body, caller }) => ({
+    bindRoute(ctx, submitVerificationAnswers, async ({ ctx, params, body, caller }) => ({
       data: await verification.submitVerificationAnswers(ctx, caller, params.userId, body),
     })),
   ],

@@ -42,9 +42,6 @@ export const SESSION_TTL_MS = 10 * 60 * 1000;
 /** VERIFICATION_SESSIONS_PER_DAY counts the sessions started within this window. */
 const SESSIONS_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-/** Starts under way in this process, by app and then client and user: concurrent requests share one bureau call. */
-const startsInFlight = new WeakMap<AppContext, Map<string, Promise<TVerificationSession>>>();
-
 /** Keyed by the session: answers sent again after a crash before the commit ask the bureau for the same pull. */
 const verificationPullId = (userId: string, sessionId: string) => `${userId}:verification:${sessionId}`;
 
@@ -114,10 +111,12 @@ const openSessionOrAllowance = async (
   );
 };
 
-/** Runs `start` unless the same key's is under way in this process, whose outcome is then shared. */
+/**
+ * Runs `start` unless the same key's is under way in this app, whose outcome is then shared: concurrent requests
+ * share one bureau call.
+ */
 const sharedStart = (ctx: AppContext, key: string, start: () => Promise<TVerificationSession>) => {
-  const running = startsInFlight.get(ctx) ?? new Map<string, Promise<TVerificationSession>>();
-  startsInFlight.set(ctx, running);
+  const running = ctx.services.verificationStarts;
   const under = running.get(key);
   if (under) return under;
   const started = start().finally(() => running.delete(key));

@@ -164,15 +164,10 @@ export const deleteWebhook = async (ctx: AppContext, caller: Caller, webhookId: 
   if (!deleted) throw notFound('Webhook');
 };
 
-// One keep-alive agent per context (its CA file and timeout), made on the first delivery asked for through the API.
-const onDemandDeliverers = new WeakMap<AppContext, Deliverer>();
+// One keep-alive agent per app (its CA file and timeout), made on the first delivery asked for through the API.
 const onDemandDeliverer = (ctx: AppContext): Deliverer => {
-  let deliverer = onDemandDeliverers.get(ctx);
-  if (!deliverer) {
-    deliverer = new Deliverer(ctx.config);
-    onDemandDeliverers.set(ctx, deliverer);
-  }
-  return deliverer;
+  ctx.services.webhookDeliverer ??= new Deliverer(ctx.config);
+  return ctx.services.webhookDeliverer;
 };
 
 /** One real, signed attempt of a sample event, now, whatever the subscription's status; never retried. */

@@ -4,18 +4,11 @@ import { createWidgetSession as createSessionOp, getWidgetSession as getSessionO
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/api-error.ts';
+import { sendBuiltFile } from '../../http/built-files.ts';
 import { bindRoute, type ModuleRoutes } from '../../http/route.ts';
 import { widgetSessionCookie } from '../../http/widget-session-cookie.ts';
 import { createWidgetSession, frameAncestorsFor, getWidgetSessionStatus } from './service.ts';
-import {
-  assetFileFor,
-  EMBED_SCRIPT_FILE,
-  IMMUTABLE,
-  isBuilt,
-  sendBuiltFile,
-  WIDGET_ASSETS_DIR,
-  WIDGET_DIST_DIR,
-} from './static-files.ts';
+import { assetFileFor, EMBED_SCRIPT_FILE, IMMUTABLE, isBuilt, WIDGET_ASSETS_DIR, WIDGET_DIST_DIR } from './static-files.ts';
 
 const NOT_BUILT = 'The widget is not built on this instance: run `pnpm build` (pnpm start does it for you).';
 
@@ -62,7 +55,7 @@ const serveAsset = (assetsDir: string) => async (req: Request, res: Response, ne
 /** The widget session operations, and the frame (`/widget`), a page outside the contract. */
 export const widgetRoutes = (ctx: AppContext): ModuleRoutes => {
   const operations = [
-    bindRoute(ctx, createSessionOp, async ({ req, body, caller }) => {
+    bindRoute(ctx, createSessionOp, async ({ ctx, req, body, caller }) => {
       const { session, sealed, expiresAt } = await createWidgetSession(
         ctx,
         caller,
@@ -72,7 +65,7 @@ export const widgetRoutes = (ctx: AppContext): ModuleRoutes => {
       );
       return { data: session, headers: { 'Set-Cookie': widgetSessionCookie(sealed, expiresAt), 'Cache-Control': 'no-store' } };
     }),
-    bindRoute(ctx, getSessionOp, async ({ caller }) => ({ data: await getWidgetSessionStatus(ctx, caller) })),
+    bindRoute(ctx, getSessionOp, async ({ ctx, caller }) => ({ data: await getWidgetSessionStatus(ctx, caller) })),
   ];
   const pages = Router();
   pages.get(['/widget', '/widget/'], serveFrame(ctx));

@@ -86,4 +86,4 @@ export const frameAncestorsFor = async (ctx: AppContext, parent: unknown): Promi
 };
 
 /** How the widget's built files are served, shared with the console's (modules/console): hashed, precompressed, cached. */
-export { assetFileFor, IMMUTABLE, isBuilt, sendBuiltFile } from './static-files.ts';
+export { assetFileFor, IMMUTABLE, isBuilt } from './static-files.ts';

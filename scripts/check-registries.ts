@@ -28,8 +28,6 @@ export const ALLOWED: Record<string, string> = {
   'apps/bff/src/lib/random-pool.ts:next': "the process's pool of random bytes",
   'apps/bff/src/security/secret-hash.ts:decoyHash': 'a memo of one constant hash',
   'apps/bff/src/modules/kit/manifest.ts:loaded': "a memo of the kit's files on disk, keyed by their folder",
-  'apps/bff/src/modules/program/service.ts:lookedToday':
-    'a memo of looks already counted, keyed by user id and day; a miss only asks the database again',
 };
 
 const COLLECTIONS = new Set(['Map', 'Set', 'WeakMap', 'WeakSet']);

@@ -1,4 +1,5 @@
 import type { TVerificationSession } from '@credit/contract';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { BureauProvider } from './bureau/provider.ts';
 import type { ReadCache } from './cache/read-cache.ts';
@@ -63,6 +64,8 @@ export interface AppServices {
   offerSamplesGiven: Set<string>;
   /** modules/offers: the user id after which the next offer-profile backfill batch starts. */
   offerBackfillAfter: string;
+  /** modules/program: customers already counted as looking today (`userId|day`); a miss only asks the database. */
+  programLooksCounted: LRUCache<string, true>;
 }
 
 export const createAppServices = (): AppServices => ({
@@ -73,4 +76,5 @@ export const createAppServices = (): AppServices => ({
   verificationStarts: new Map(),
   offerSamplesGiven: new Set(),
   offerBackfillAfter: '',
+  programLooksCounted: new LRUCache<string, true>({ max: 100_000 }),
 });

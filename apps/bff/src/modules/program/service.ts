@@ -1,5 +1,4 @@
 import { ratingForScore } from '@credit/contract';
-import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
 import {
@@ -45,13 +44,11 @@ export const countProgram = (
 export const countOffers = (tx: Queryable, clientId: string, metric: ProgramMetric, offerIds: string[], at: Date) =>
   offerIds.length === 0 ? Promise.resolve() : addOfferCounts(tx, clientId, dayOf(at), metric, offerIds);
 
-/** Users already counted as looking today, per process: a score read costs the database nothing after the first. */
-const lookedToday = new LRUCache<string, true>({ max: 100_000 });
-
-/** Counts a customer who read their score, once a customer a day. */
-export const noteScoreLook = async (ctx: Pick<AppContext, 'db'>, clientId: string, userId: string, at: Date) => {
+/** Counts a customer who read their score, once a customer a day: after the first, a read costs the database nothing. */
+export const noteScoreLook = async (ctx: Pick<AppContext, 'db' | 'services'>, clientId: string, userId: string, at: Date) => {
   const day = dayOf(at);
   const key = `${userId}|${day}`;
+  const lookedToday = ctx.services.programLooksCounted;
   if (lookedToday.has(key)) return;
   await ctx.db.transaction(async (tx) => {
     if (await insertLook(tx, clientId, userId, day)) await addProgramCount(tx, { clientId, day, metric: 'looked' });

@@ -50,7 +50,7 @@ export const buildContext = async ({ config, db, logger, clock, ids, redis, bure
     logger,
     clock: resolvedClock,
     ids: ids ?? randomIds,
-    cipher: new DataCipher(keys.dataEncryption),
+    cipher: new DataCipher(keys.dataEncryption, { deflate: config.SEAL_FILES_DEFLATED }),
     tokens,
     readCache,
     auth: createAuthService({ config, db, clock: resolvedClock, tokens, readCache }),

@@ -129,6 +129,14 @@ export const ZConfig = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((value) => value === 'true'),
+  /**
+   * Whether credit files are sealed deflated (format v2). Set `false` while instances of a release that reads only v1
+   * still run (a rolling upgrade), so none of them is handed a file it cannot open; every release reads both.
+   */
+  SEAL_FILES_DEFLATED: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
   /** The credit bureau's base URL (the JSON contract in bureau/http/contract.ts). Unset: sandbox uses its built-in bureau, production answers 503. */
   BUREAU_URL: optionalText.refine((value) => value === undefined || /^https?:\/\/[^/?#\s]+(?:\/[^?#\s]*)?$/.test(value), {
     message: 'must be an absolute http(s) URL such as https://bureau.example/api',

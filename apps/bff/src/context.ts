@@ -64,6 +64,8 @@ export interface AppServices {
   offerSamplesGiven: Set<string>;
   /** modules/offers: the user id after which the next offer-profile backfill batch starts. */
   offerBackfillAfter: string;
+  /** modules/offers: each client's audience previews, run one at a time (`tail` settles when the last one has). */
+  audiencePreviews: Map<string, { tail: Promise<unknown>; waiting: number }>;
   /** modules/program: customers already counted as looking today (`userId|day`); a miss only asks the database. */
   programLooksCounted: LRUCache<string, true>;
 }
@@ -76,5 +78,6 @@ export const createAppServices = (): AppServices => ({
   verificationStarts: new Map(),
   offerSamplesGiven: new Set(),
   offerBackfillAfter: '',
+  audiencePreviews: new Map(),
   programLooksCounted: new LRUCache<string, true>({ max: 100_000 }),
 });

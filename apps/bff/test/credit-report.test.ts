@@ -8,6 +8,7 @@ import { accountIdOf } from '../src/modules/credit/account-id.ts';
 import { openCreditFile, sealCreditFile } from '../src/modules/credit/file-on-record.ts';
 import { creditReportOf, maskName, maskStreet } from '../src/modules/credit/report.ts';
 import { runMonitoringUntilIdle } from '../src/modules/monitoring/scheduler.ts';
+import { DataCipher } from '../src/security/encryption.ts';
 import type { countingBureau } from './helpers/counting-bureau.ts';
 import { auditEntriesOf, READ_DAY, readReport, readScore, startCreditReadApp } from './helpers/credit-reads.ts';
 import { enrolActiveUser, enrolUser } from './helpers/credit-users.ts';
@@ -564,7 +565,16 @@ describe('the file on record at rest', () => {
     // Base64 of the sealed bytes is under half the JSON's length: the row stays out of TOAST.
     expect(stored.file_enc.length).toBeLessThan(JSON.stringify(file).length / 2);
     expect(() => openCreditFile(app.ctx, 'usr_someone_else', stored.file_enc)).toThrow();
+    // Its format is sealed with it: relabelled v1, the value fails to decrypt rather than being misread.
+    expect(() => openCreditFile(app.ctx, userId, stored.file_enc.replace(/^v2\./, 'v1.'))).toThrow();
     expect((await report(userId)).accounts).toHaveLength(file.tradelines.length);
+  });
+
+  it('seals v1 with SEAL_FILES_DEFLATED=false, for a rolling upgrade from a release that reads only v1', () => {
+    const v1Only = new DataCipher([Buffer.alloc(32, 7)], { deflate: false });
+    const sealed = v1Only.encryptCompressed('{"bureau":"equifax"}', 'credit_files:usr_x');
+    expect(sealed.startsWith('v1.')).toBe(true);
+    expect(v1Only.decrypt(sealed, 'credit_files:usr_x')).toBe('{"bureau":"equifax"}');
   });
 
   it('reads a file sealed uncompressed (format v1) as before', async () => {

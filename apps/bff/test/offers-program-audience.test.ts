@@ -372,23 +372,35 @@ describe('POST /v1/offers/audience-preview', () => {
     expect(whole.countedAt).toBe(app.clock.now().toISOString());
   });
 
-  it('names nobody and stores nothing: no read of a customer on the trail, no offer in the catalogue', async () => {
+  it('names nobody and stores nothing but its own read on the trail: no customer named, no offer in the catalogue', async () => {
     const token = await admin();
     const before = await app.request('GET', '/v1/offers?status=all&limit=100', { token });
     app.clock.advance(1000);
     const since = app.clock.now().toISOString();
     await preview({ type: 'credit_card', tiers: [{ minScore: 300, maxScore: 850, apr: 25 }] });
     const trail = await app.request('GET', `/v1/audit-events?limit=100&from=${encodeURIComponent(since)}`, { token });
-    expect(trail.body.data.filter((e: { userId: string | null }) => e.userId !== null)).toEqual([]);
+    const entries = trail.body.data as { type: string; userId: string | null; subject: Record<string, unknown> }[];
+    expect(entries.filter((e) => e.userId !== null)).toEqual([]);
+    // The count is a read of the customers' files all the same: one entry, naming the operation.
+    expect(entries.filter((e) => e.type === 'credit_data.read' && e.subject.operationId === 'previewOfferAudience')).toHaveLength(
+      1,
+    );
     const after = await app.request('GET', '/v1/offers?status=all&limit=100', { token });
     expect(after.body.data.length).toBe(before.body.data.length);
   });
 
-  it('says which field is wrong: no tiers, overlapping nonsense, an unknown rule', async () => {
+  it('says which field is wrong: no tiers, a tier upside down, overlapping tiers, an unknown rule', async () => {
     const token = await admin();
     for (const body of [
       { type: 'credit_card', tiers: [] },
       { type: 'credit_card', tiers: [{ minScore: 800, maxScore: 700, apr: 5 }] },
+      {
+        type: 'credit_card',
+        tiers: [
+          { minScore: 600, maxScore: 750, apr: 20 },
+          { minScore: 700, maxScore: 850, apr: 15 },
+        ],
+      },
       { type: 'credit_card', tiers: [{ minScore: 300, maxScore: 850, apr: 5 }], rules: { minIncome: 1 } },
       { tiers: [{ minScore: 300, maxScore: 850, apr: 5 }] },
     ]) {

@@ -3,6 +3,12 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { pooledRandomBytes } from '../lib/random-pool.ts';
 import { keyId } from './keys.ts';
 
+/** A file is at most the bureau's largest answer (1 MB); anything inflating past this is no value we sealed. */
+const MAX_INFLATED_BYTES = 8 * 1024 * 1024;
+
+/** v2 binds its format too, so relabelling a value's version fails to decrypt instead of misreading it. */
+const associatedData = (version: 'v1' | 'v2', context: string) => Buffer.from(version === 'v2' ? `v2\0${context}` : context);
+
 /**
  * AES-256-GCM for personal data at rest. The associated data binds a ciphertext to its row and
  * column, so a value copied into another user's row fails to decrypt instead of leaking.
@@ -12,8 +18,11 @@ import { keyId } from './keys.ts';
 export class DataCipher {
   readonly #keys: Map<string, Buffer>;
   readonly #current: { id: string; key: Buffer };
+  readonly #deflate: boolean;
 
-  constructor(keys: Buffer[]) {
+  /** `deflate: false` seals what `encryptCompressed` is given as v1, for instances that read only v1. */
+  constructor(keys: Buffer[], { deflate = true }: { deflate?: boolean } = {}) {
+    this.#deflate = deflate;
     const [first] = keys;
     if (!first) throw new Error('DataCipher needs at least one key');
     this.#keys = new Map(keys.map((key) => [keyId(key), key.subarray(0, 32)]));
@@ -30,6 +39,7 @@ export class DataCipher {
    * then measure (a file at rest), since compressed length tells something about the content.
    */
   encryptCompressed(plaintext: string, context: string): string {
+    if (!this.#deflate) return this.encrypt(plaintext, context);
     return this.#seal('v2', deflateRawSync(plaintext, { level: 1, windowBits: 12, memLevel: 4 }), context);
   }
 
@@ -40,17 +50,17 @@ export class DataCipher {
       throw new Error('Cannot decrypt: unknown format or key');
     }
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-    decipher.setAAD(Buffer.from(context));
+    decipher.setAAD(associatedData(version, context));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     const plain = Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]);
-    return (version === 'v2' ? inflateRawSync(plain) : plain).toString('utf8');
+    return (version === 'v2' ? inflateRawSync(plain, { maxOutputLength: MAX_INFLATED_BYTES }) : plain).toString('utf8');
   }
 
   #seal(version: 'v1' | 'v2', plain: Buffer, context: string): string {
     // A fresh 96-bit IV per value (pooled CSPRNG bytes, each handed out once): with GCM an IV must never repeat.
     const iv = pooledRandomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.#current.key, iv);
-    cipher.setAAD(Buffer.from(context));
+    cipher.setAAD(associatedData(version, context));
     const body = Buffer.concat([cipher.update(plain), cipher.final()]);
     const parts = [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url'));
     return [version, this.#current.id, ...parts].join('.');

@@ -14,6 +14,8 @@ export const AUDITED_OPERATIONS: Readonly<Record<string, TAuditEventType>> = {
   simulateCreditScore: 'credit_data.read',
   refreshCreditScore: 'credit_data.read',
   listUserOffers: 'credit_data.read',
+  // A count of customers whose files meet rules the caller chooses: narrow rules tell of one customer's file.
+  previewOfferAudience: 'credit_data.read',
   listAlerts: 'credit_data.read',
   updateAlert: 'credit_data.read',
   getVerificationQuestions: 'credit_data.read',

@@ -479,7 +479,7 @@ export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string
     await giveBack();
     throw error;
   }
-  const committed = await writeUser(ctx, async (tx, touches) => {
+  const commitRefresh = writeUser(ctx, async (tx, touches) => {
     touches(userTag(user.id));
     const outcome = await commitPulledFile(
       tx,
@@ -501,6 +501,11 @@ export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string
       else await endManualRefreshLease(tx, user.id, now);
     }
     return outcome;
+  });
+  // A frozen file that could not be recorded still bought nothing: its slot is given back outside the failed transaction.
+  const committed = await commitRefresh.catch(async (error: unknown) => {
+    if (result.status === 'frozen') await giveBack();
+    throw error;
   });
   if (committed.outcome === 'frozen') throw frozenError();
   if (committed.outcome === 'dropped') throw droppedError(committed.reason);

@@ -670,9 +670,45 @@ export const previewOfferAudience = async (
     signupBonus: null,
     applicationUrl: 'https://preview.invalid/',
   };
-  let qualifying = 0;
-  for await (const batch of qualifyingBatches(ctx, caller.clientId, body, '')) qualifying += batch.length;
+  // The terms a create or update would refuse get that 400 here too, not a count.
+  assertShape(body, null, null);
+  const qualifying = await oneScanAtATime(ctx.services.audiencePreviews, caller.clientId, async () => {
+    let counted = 0;
+    for await (const batch of qualifyingBatches(ctx, caller.clientId, body, '')) counted += batch.length;
+    return counted;
+  });
   return { qualifying, countedAt: ctx.clock.now().toISOString() };
+};
+
+/** Previews a client may have waiting behind its running one; past that it is told to retry. */
+const MAX_WAITING_PREVIEWS = 3;
+
+/**
+ * A preview reads every customer of the client: one client's run one at a time, so an editor typing (or a script)
+ * holds at most one database connection for them, and other clients' work is not queued behind it.
+ */
+const oneScanAtATime = <T>(lanes: AppContext['services']['audiencePreviews'], clientId: string, scan: () => Promise<T>) => {
+  const lane = lanes.get(clientId) ?? { tail: Promise.resolve(), waiting: 0 };
+  if (lane.waiting > MAX_WAITING_PREVIEWS) {
+    throw new ApiError(
+      'RATE_LIMIT_EXCEEDED',
+      'Counts for this client are being computed already; retry in a second.',
+      undefined,
+      { retryAfter: 1 },
+    );
+  }
+  lane.waiting += 1;
+  lanes.set(clientId, lane);
+  const result = lane.tail.then(scan);
+  lane.tail = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  void lane.tail.then(() => {
+    lane.waiting -= 1;
+    if (lane.waiting === 0 && lanes.get(clientId) === lane) lanes.delete(clientId);
+  });
+  return result;
 };
 
 /**

@@ -186,7 +186,7 @@ export const finishTriggeredPull = async (
        monitoring_next_attempt_at = case when monitoring_next_attempt_at is null then null
          else least(monitoring_due_at, trigger_due_at) end,
        last_score_date = coalesce($3::date, last_score_date)
-     where id = $1`,
+     where id = $1 and (monitoring_next_attempt_at is not null or $3::date is not null)`,
     [userId, at, lastScoreDate],
   );
 };
@@ -266,7 +266,7 @@ export const markRefreshed = async (
     `update users set monitoring_last_at = $2, monitoring_paused_reason = null,
        manual_refresh_pending_until = case when manual_refresh_at = $2 then null else manual_refresh_pending_until end,
        last_score_date = coalesce($3::date, last_score_date)
-     where id = $1`,
+     where id = $1 and (monitoring_next_attempt_at is not null or $3::date is not null)`,
     [userId, at, lastScoreDate],
   );
 };

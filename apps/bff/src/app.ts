@@ -16,6 +16,7 @@ import { alertEmailRoutes } from './modules/alert-emails/routes.ts';
 import { alertRoutes } from './modules/alerts/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { credentialsRoutes } from './modules/clients/routes.ts';
 import { clockScopePerRequest } from './modules/clocks/request-scope.ts';
 import { clockRoutes } from './modules/clocks/routes.ts';
 import { consoleAdmission, consoleApiPath, consoleRoutes, consoleStaticRoutes, isConsoleFile } from './modules/console/routes.ts';
@@ -116,6 +117,7 @@ export const moduleRoutes = (ctx: AppContext): ModuleRoutes[] => [
   widgetRoutes(ctx),
   kitRoutes(ctx),
   consoleRoutes(ctx),
+  credentialsRoutes(ctx),
 ];
 
 /** No operation and no page: a 404 (counted like any request, before it got here). */

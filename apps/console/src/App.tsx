@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { AuditPage } from './pages/Audit.tsx';
+import { CredentialsPage } from './pages/Credentials.tsx';
 import { CustomersPage } from './pages/Customers.tsx';
 import { EventsPage } from './pages/Events.tsx';
 import { OffersPage } from './pages/Offers.tsx';
@@ -78,6 +79,7 @@ export const App = () => {
         {page === 'events' ? <EventsPage query={query} /> : null}
         {page === 'audit' ? <AuditPage query={query} /> : null}
         {page === 'customers' ? <CustomersPage query={query} /> : null}
+        {page === 'credentials' ? <CredentialsPage /> : null}
         {page === 'sandbox' ? <SandboxPage query={query} /> : null}
       </main>
     </>

@@ -185,6 +185,19 @@ describe('the bank’s console in Chromium', () => {
       for (const name of ['Rotate secret', 'Rotate now']) expect(await page.getByRole('button', { name }).count(), name).toBe(0);
       await audit.check('console-credentials-viewer', { screenshot: false });
 
+      // In Spanish, chosen in the header: the navigation, the page and its states, and still axe clean.
+      await page.getByLabel('Language').selectOption('es');
+      await page.getByRole('heading', { level: 1, name: 'Credenciales' }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('es');
+      expect(await page.title()).toContain('Credenciales · consola de');
+      await page.getByRole('navigation', { name: 'Consola' }).getByRole('link', { name: 'Registro de auditoría' }).waitFor();
+      await page.getByText('Su rol es lector: un editor rota el secreto.').waitFor();
+      await page.getByRole('button', { name: 'Cerrar sesión' }).waitFor();
+      await audit.check('console-credentials-es');
+      await keepForGuide(audit.screenshots, 'credentials-es');
+      await page.getByLabel('Idioma').selectOption('en');
+      await page.getByRole('heading', { level: 1, name: 'Credentials' }).waitFor();
+
       // Signing out ends the session: the console's calls then answer 401.
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('heading', { name: 'You are signed out of the console' }).waitFor();

@@ -2,23 +2,21 @@ import type { TClientSecretRotation } from '@credit/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { formatInstant } from '../format.ts';
+import { useLocale, useMessages } from '../i18n.tsx';
 import { useConsole } from '../services.tsx';
 import { Outcome } from '../ui/Outcome.tsx';
 import { ErrorState, Loading } from '../ui/States.tsx';
+import { credentialsMessages } from './credentials-messages.ts';
 
 const CREDENTIALS_KEY = ['getClientCredentials'] as const;
 
-/** The overlaps offered: the API takes any number of seconds up to a week; these are the ones people pick. */
-const OVERLAPS = [
-  { seconds: 0, label: 'None: the current secret stops now, with every token and other console session' },
-  { seconds: 3600, label: '1 hour' },
-  { seconds: 86_400, label: '24 hours' },
-  { seconds: 3 * 86_400, label: '3 days' },
-  { seconds: 7 * 86_400, label: '7 days' },
-] as const;
+/** The overlaps offered, in seconds: the API takes any number up to a week; these are the ones people pick. */
+const OVERLAPS = [0, 3600, 86_400, 3 * 86_400, 7 * 86_400] as const;
 
 /** The new secret, this once: copied with a button, or selected in its field. */
 const NewSecret = ({ rotation }: { rotation: TClientSecretRotation }) => {
+  const t = useMessages(credentialsMessages);
+  const { locale } = useLocale();
   const fieldId = useId();
   const [copied, setCopied] = useState<'yes' | 'no' | undefined>(undefined);
   const copy = () =>
@@ -29,28 +27,25 @@ const NewSecret = ({ rotation }: { rotation: TClientSecretRotation }) => {
   const overlapped = Date.parse(rotation.previousSecretExpiresAt) > Date.parse(rotation.secretCreatedAt);
   return (
     <div className="secret card" role="status">
-      <h2>Your new client secret</h2>
+      <h2>{t.newHeading}</h2>
       <p className="warning">
-        <strong>It will not be shown again.</strong> Copy it into your server’s secret store now: we keep only its hash.
+        <strong>{t.notAgain}</strong> {t.storeIt}
       </p>
-      <label htmlFor={fieldId}>New client secret</label>
+      <label htmlFor={fieldId}>{t.newLabel}</label>
       <input id={fieldId} readOnly value={rotation.secret} onFocus={(e) => e.target.select()} />
       <button type="button" className="button" onClick={() => void copy()}>
-        Copy the secret
+        {t.copy}
       </button>
-      {copied === 'yes' ? <p>Copied.</p> : null}
-      {copied === 'no' ? <p>This browser did not allow copying: select the field and copy it yourself.</p> : null}
-      <p>
-        {overlapped
-          ? `The previous secret still mints tokens until ${formatInstant(rotation.previousSecretExpiresAt)}: deploy the new one before then.`
-          : 'The previous secret has stopped: tokens minted with it and other console sessions have ended.'}
-      </p>
+      {copied === 'yes' ? <p>{t.copied}</p> : null}
+      {copied === 'no' ? <p>{t.copyRefused}</p> : null}
+      <p>{overlapped ? t.stillValid(formatInstant(rotation.previousSecretExpiresAt, locale)) : t.stopped}</p>
     </div>
   );
 };
 
 const Rotate = () => {
   const { api } = useConsole();
+  const t = useMessages(credentialsMessages);
   const queryClient = useQueryClient();
   const overlapId = useId();
   const [overlap, setOverlap] = useState<number>(86_400);
@@ -62,14 +57,10 @@ const Rotate = () => {
       void queryClient.invalidateQueries({ queryKey: CREDENTIALS_KEY });
     },
   });
-  const chosen = OVERLAPS.find((o) => o.seconds === overlap);
   return (
     <section className="card" aria-labelledby="rotate-heading">
-      <h2 id="rotate-heading">Rotate the client secret</h2>
-      <p>
-        A new secret, shown once. During the overlap both secrets mint tokens, so your servers move to the new one without an
-        outage; tokens and console sessions already open keep working.
-      </p>
+      <h2 id="rotate-heading">{t.rotateHeading}</h2>
+      <p>{t.rotateIntro}</p>
       <form
         className="action"
         onSubmit={(e: FormEvent) => {
@@ -77,33 +68,29 @@ const Rotate = () => {
           setConfirming(true);
         }}
       >
-        <label htmlFor={overlapId}>Overlap: how long the current secret keeps working</label>
+        <label htmlFor={overlapId}>{t.overlapLabel}</label>
         <select id={overlapId} value={overlap} onChange={(e) => setOverlap(Number(e.target.value))} disabled={confirming}>
-          {OVERLAPS.map((o) => (
-            <option key={o.seconds} value={o.seconds}>
-              {o.label}
+          {OVERLAPS.map((seconds) => (
+            <option key={seconds} value={seconds}>
+              {t.overlaps[seconds]}
             </option>
           ))}
         </select>
         {confirming ? (
           <>
-            <p>
-              {overlap === 0
-                ? 'The current secret stops now: every token minted with it and every other console session ends.'
-                : `The current secret keeps working for ${chosen?.label ?? `${overlap} seconds`}, then stops.`}
-            </p>
+            <p>{overlap === 0 ? t.confirmNow : t.confirmOverlap(t.overlaps[overlap] ?? `${overlap} s`)}</p>
             <div className="card-head">
               <button type="button" className="button button-danger" onClick={() => rotate.mutate()} disabled={rotate.isPending}>
-                Rotate now
+                {t.rotateNow}
               </button>
               <button type="button" className="button button-quiet" onClick={() => setConfirming(false)}>
-                Cancel
+                {t.cancel}
               </button>
             </div>
           </>
         ) : (
           <button type="submit" className="button" disabled={rotate.isPending}>
-            Rotate secret
+            {t.rotate}
           </button>
         )}
         <Outcome mutation={rotate} success={undefined} />
@@ -116,41 +103,43 @@ const Rotate = () => {
 /** The bank's client id and the state of its secret; an editor rotates it with the overlap they choose. */
 export const CredentialsPage = () => {
   const { api, may } = useConsole();
+  const t = useMessages(credentialsMessages);
+  const { locale } = useLocale();
   const credentials = useQuery({ queryKey: CREDENTIALS_KEY, queryFn: () => api.call('getClientCredentials', {}) });
   return (
     <>
       <div className="page-head">
-        <h1 tabIndex={-1}>Credentials</h1>
-        <p className="lede">Your API client: its id, and its secret’s age. Secrets are never shown after they are made.</p>
+        <h1 tabIndex={-1}>{t.title}</h1>
+        <p className="lede">{t.lede}</p>
       </div>
       {credentials.isPending ? (
-        <Loading what="the credentials" />
+        <Loading what={t.loading} />
       ) : credentials.isError ? (
         <ErrorState error={credentials.error} retry={() => void credentials.refetch()} />
       ) : (
         <section className="card" aria-labelledby="state-heading">
-          <h2 id="state-heading">Client</h2>
+          <h2 id="state-heading">{t.client}</h2>
           <dl className="facts">
             <div>
-              <dt>Client id</dt>
+              <dt>{t.clientId}</dt>
               <dd className="mono">{credentials.data.clientId}</dd>
             </div>
             <div>
-              <dt>Current secret created</dt>
-              <dd>{formatInstant(credentials.data.secretCreatedAt)}</dd>
+              <dt>{t.created}</dt>
+              <dd>{formatInstant(credentials.data.secretCreatedAt, locale)}</dd>
             </div>
             <div>
-              <dt>Previous secret</dt>
+              <dt>{t.previous}</dt>
               <dd>
                 {credentials.data.previousSecret
-                  ? `Valid until ${formatInstant(credentials.data.previousSecret.expiresAt)}`
-                  : 'None valid'}
+                  ? t.validUntil(formatInstant(credentials.data.previousSecret.expiresAt, locale))
+                  : t.noneValid}
               </dd>
             </div>
           </dl>
         </section>
       )}
-      {may('rotateClientSecret') ? <Rotate /> : <p className="muted">Your role is viewer: an editor rotates the secret.</p>}
+      {may('rotateClientSecret') ? <Rotate /> : <p className="muted">{t.viewerOnly}</p>}
     </>
   );
 };

@@ -177,6 +177,27 @@ describe('the bank’s console in Chromium', () => {
       expect(await page.getByRole('button', { name: 'Create a test clock' }).count()).toBe(0);
       await audit.check('console-sandbox-viewer', { screenshot: false });
 
+      // Credentials: the client id and the secret's age, and no rotation for a viewer.
+      await page.getByRole('link', { name: 'Credentials' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Credentials' }).waitFor();
+      await page.getByText(partner.client.id, { exact: true }).waitFor();
+      await page.getByText('Your role is viewer: an editor rotates the secret.').waitFor();
+      for (const name of ['Rotate secret', 'Rotate now']) expect(await page.getByRole('button', { name }).count(), name).toBe(0);
+      await audit.check('console-credentials-viewer', { screenshot: false });
+
+      // In Spanish, chosen in the header: the navigation, the page and its states, and still axe clean.
+      await page.getByLabel('Language').selectOption('es');
+      await page.getByRole('heading', { level: 1, name: 'Credenciales' }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('es');
+      expect(await page.title()).toContain('Credenciales · consola de');
+      await page.getByRole('navigation', { name: 'Consola' }).getByRole('link', { name: 'Registro de auditoría' }).waitFor();
+      await page.getByText('Su rol es lector: un editor rota el secreto.').waitFor();
+      await page.getByRole('button', { name: 'Cerrar sesión' }).waitFor();
+      await audit.check('console-credentials-es');
+      await keepForGuide(audit.screenshots, 'credentials-es');
+      await page.getByLabel('Idioma').selectOption('en');
+      await page.getByRole('heading', { level: 1, name: 'Credentials' }).waitFor();
+
       // Signing out ends the session: the console's calls then answer 401.
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('heading', { name: 'You are signed out of the console' }).waitFor();
@@ -201,8 +222,8 @@ describe('the bank’s console in Chromium', () => {
     });
   });
 
-  it('lets an editor send a test event, and works at 390 px', { timeout: 60_000 }, async () => {
-    const { sdk } = bank;
+  it('lets an editor send a test event and rotate the client secret, and works at 390 px', { timeout: 60_000 }, async () => {
+    const { app, partner, sdk } = bank;
     const url = `${WEBHOOK_URL}/editor`;
     await sdk.call('createWebhook', { body: { url, events: ['user.enrolled'] } });
     const link = await sdk.call('createConsoleLink', {
@@ -239,8 +260,37 @@ describe('the bank’s console in Chromium', () => {
       await audit.check('console-sandbox-editor');
       await keepForGuide(audit.screenshots, 'sandbox-390');
 
+      // Credentials: a rotation with an hour's overlap; the secret shown once mints a token through the SDK.
+      await page.getByRole('link', { name: 'Credentials' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Credentials' }).waitFor();
+      await page.getByLabel('Overlap: how long the current secret keeps working').selectOption({ label: '1 hour' });
+      await page.getByRole('button', { name: 'Rotate secret' }).click();
+      await page.getByText('The current secret keeps working for 1 hour, then stops.').waitFor();
+      await page.getByRole('button', { name: 'Rotate now' }).click();
+      await page.getByText('It will not be shown again.').waitFor();
+      const secret = await page.getByLabel('New client secret').inputValue();
+      expect(secret).toMatch(/^sk_/);
+      await page.getByRole('button', { name: 'Copy the secret' }).waitFor();
+      await page.getByText(/^The previous secret still mints tokens until /).waitFor();
+      await page.getByText(/^Valid until /).waitFor();
+      expect(await sideways()).toBeLessThanOrEqual(0);
+      await audit.check('console-credentials-editor');
+      await keepForGuide(audit.screenshots, 'credentials-390');
+
+      const rotated = app.sdk({ id: partner.client.id, secret });
+      const state = await rotated.call('getClientCredentials', {});
+      expect(state.clientId).toBe(partner.client.id);
+      expect(state.previousSecret?.expiresAt).toBe(new Date(Date.parse(state.secretCreatedAt) + 3_600_000).toISOString());
+      // The page shows the secret this once: a reload shows the state and no secret.
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Credentials' }).waitFor();
+      await page.getByText(/^Valid until /).waitFor();
+      expect(await page.getByLabel('New client secret').count()).toBe(0);
+
       const trail = await sdk.call('listAuditEvents', { query: { type: 'console.request', limit: 100 } });
       expect(trail.data.some((e) => e.actor.id === 'emp-editor' && e.subject.operationId === 'testWebhook')).toBe(true);
+      const rotations = await sdk.call('listAuditEvents', { query: { type: 'client.secret_rotated', limit: 10 } });
+      expect(rotations.data.map((e) => e.actor)).toEqual([{ kind: 'staff', id: 'emp-editor' }]);
       expect(problems.filter((p) => /Content Security Policy|Refused to/.test(p))).toEqual([]);
       expect.soft(audit.failures, audit.report()).toEqual([]);
     });

@@ -323,6 +323,9 @@ const main = async () => {
       token,
       body: { staff: { id: 'emp-4821', email: 'ana.ruiz@maple.example' }, role: 'viewer' },
     });
+    // A rotation with a day's overlap: the token above, minted with the previous secret, keeps working.
+    await call('rotateClientSecret', { token, body: { overlapSeconds: 86_400 } });
+    await call('getClientCredentials', { token });
     await call('deleteUser', { token, params: { userId } });
 
     const missing = ALL_OPERATIONS.map((op) => op.operationId).filter((id) => !recorded[id]);

@@ -17,6 +17,7 @@ import { alertEmailRoutes } from './modules/alert-emails/routes.ts';
 import { alertRoutes } from './modules/alerts/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { credentialsRoutes } from './modules/clients/routes.ts';
 import { clockRoutes } from './modules/clocks/routes.ts';
 import { consoleAdmission, consoleApiPath, consoleRoutes, consoleStaticRoutes, isConsoleFile } from './modules/console/routes.ts';
 import { creditRoutes } from './modules/credit/routes.ts';
@@ -108,6 +109,7 @@ export const moduleRoutes = (ctx: AppContext): ModuleRoutes[] => [
   widgetRoutes(ctx),
   kitRoutes(ctx),
   consoleRoutes(ctx),
+  credentialsRoutes(ctx),
 ];
 
 /** No operation and no page: a 404 (counted like any request, before it got here). */

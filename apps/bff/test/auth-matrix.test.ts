@@ -143,6 +143,8 @@ const EXTENSIONS = [
   'POST /widget/session', // the widget frame's cookie session
   'GET /widget/session',
   'POST /v1/console/links', // a one-time console sign-in for one of the bank's staff (docs/partner/console.md)
+  'GET /v1/client/credentials', // the client secret's state: when made, the previous one's end; never a secret
+  'POST /v1/client/secret/rotate', // a new client secret, the previous one valid for the overlap the bank chooses
 ];
 
 const endpointOf = (op: Operation) => endpointKey(op.method, op.path);

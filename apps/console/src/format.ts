@@ -3,8 +3,11 @@ const dateOnly = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZon
 const whole = new Intl.NumberFormat('en-US');
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 
+const dateTimeEs = new Intl.DateTimeFormat('es-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+
 /** An instant as staff read it, in UTC (the API's dates are UTC days): `Dec 2, 2026, 2:30 PM UTC`; `—` for none. */
-export const formatInstant = (iso: string | null | undefined): string => (iso ? `${dateTime.format(new Date(iso))} UTC` : '—');
+export const formatInstant = (iso: string | null | undefined, locale: 'en' | 'es' = 'en'): string =>
+  iso ? `${(locale === 'es' ? dateTimeEs : dateTime).format(new Date(iso))} UTC` : '—';
 export const formatDay = (day: string): string => dateOnly.format(new Date(`${day}T00:00:00Z`));
 export const formatCount = (n: number): string => whole.format(n);
 export const formatUsd = (n: number): string => usd.format(n);

@@ -3,6 +3,7 @@ import { QueryCache, QueryClient, QueryClientProvider, useQuery } from '@tanstac
 import { StrictMode, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
+import { LocaleProvider } from './i18n.tsx';
 import { ConsoleServicesProvider } from './services.tsx';
 import { consoleClient, loadSession, type SessionState } from './session.ts';
 import './styles.css';
@@ -69,7 +70,9 @@ const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <Gate />
+      <LocaleProvider>
+        <Gate />
+      </LocaleProvider>
     </StrictMode>,
   );
 }

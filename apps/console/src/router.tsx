@@ -8,6 +8,7 @@ export const PAGES = [
   { id: 'events', path: '/console/events', label: 'Events' },
   { id: 'audit', path: '/console/audit', label: 'Audit trail' },
   { id: 'customers', path: '/console/customers', label: 'Customers' },
+  { id: 'credentials', path: '/console/credentials', label: 'Credentials' },
   { id: 'sandbox', path: '/console/sandbox', label: 'Sandbox' },
 ] as const;
 export type PageId = (typeof PAGES)[number]['id'];

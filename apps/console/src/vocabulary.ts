@@ -31,6 +31,7 @@ const AUDIT_TYPE_SET = {
   'user.deleted': true,
   'user.purged': true,
   'webhook.secret_rotated': true,
+  'client.secret_rotated': true,
   'offer.changed': true,
   'console.link_created': true,
   'console.signed_in': true,

@@ -5,8 +5,8 @@
  */
 
 /**
- * `viewer` reads everything the console shows and changes nothing; `editor` also changes offers, webhooks and the
- * sandbox's test clocks.
+ * `viewer` reads everything the console shows and changes nothing; `editor` also changes offers, webhooks, the
+ * sandbox's test clocks and the client secret (a rotation).
  */
 export const CONSOLE_ROLES = ['viewer', 'editor'] as const;
 export type ConsoleRole = (typeof CONSOLE_ROLES)[number];
@@ -49,6 +49,7 @@ export const CONSOLE_OPERATIONS = {
   verifyAuditTrail: 'viewer',
   listSandboxClocks: 'viewer',
   getSandboxClock: 'viewer',
+  getClientCredentials: 'viewer',
   testWebhook: 'editor',
   recoverWebhook: 'editor',
   rotateWebhookSecret: 'editor',
@@ -63,6 +64,7 @@ export const CONSOLE_OPERATIONS = {
   createSandboxClock: 'editor',
   attachSandboxClockUsers: 'editor',
   advanceSandboxClock: 'editor',
+  rotateClientSecret: 'editor',
 } as const satisfies Record<string, ConsoleRole>;
 export type ConsoleOperationId = keyof typeof CONSOLE_OPERATIONS;
 

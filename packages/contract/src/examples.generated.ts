@@ -2332,7 +2332,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         ],
         "pagination": {
           "hasMore": true,
-          "nextCursor": "eyJvZmZzZXQiOjJ9.bae56cace65389b160f28f62019fd77d",
+          "nextCursor": "eyJvZmZzZXQiOjJ9.43511418a1b47afcf23898b402e97cb5",
           "total": 3
         },
         "meta": {
@@ -3398,7 +3398,7 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
       "body": {
         "data": {
           "webhookId": "wh_Ex4mple1aB3dE5fG7hJ9",
-          "secret": "whsec_r62XrkXV+VzMal+Mg/F2V+j2pbI3qWxJu2OVnxu37wQ=",
+          "secret": "whsec_+0zUfJUGHFFSawM4lChgGl0EJy7NEfvu0cjtVj/D7x8=",
           "previousSecretExpiresAt": "2026-04-17T14:30:00.000Z"
         },
         "meta": {
@@ -3961,8 +3961,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "termsVersion": "2026-11-25"
             },
             "occurredAt": "2026-03-16T14:30:00.000Z",
-            "previousHash": "034bc44d5c0d17b740d50b05e926b6c92115f15c61c8f0522c7d56655d19c015",
-            "hash": "79dc1d2581f5cda4e303823bf54a1fafaf1b5fc50f281d6a6506ca799967819d"
+            "previousHash": "86b72ccfd9eeaaf6bd9228d26ebafc2be5405aa740b30b72dfb4e6fb9a04a11c",
+            "hash": "d73c4506efbabe86b933ec784c2445cb9322a08b2bd85955b8dac063bb7c3f1a"
           },
           {
             "eventId": "aud_Ex4mple6aB3dE5fG7hJ9",
@@ -3980,8 +3980,8 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
               "termsVersion": "2026-11-25"
             },
             "occurredAt": "2026-03-16T14:30:00.000Z",
-            "previousHash": "1c47b4aed1f877bc1cc6638e208202a58e79fe5d6db7a92d6b4010f10b413b7a",
-            "hash": "a3fde32ee2ed83f39164946dbc40fe5dd9d2a161cfba0a761048289d320e3258"
+            "previousHash": "8ed65dd39882ff46046f770a0eff690bc231f63d088614213e38d9386e76c532",
+            "hash": "b78e941ad72c3f5672326e9115092cfa315c22414f4762762aded81c4bd39321"
           }
         ],
         "pagination": {
@@ -4031,6 +4031,47 @@ export const RECORDED_EXAMPLES: Record<string, { request?: { params?: Record<str
         "data": {
           "url": "http://127.0.0.1:3000/console/auth?token=cst_sbx_4Fh8Kq2Lm9Xz4Pw7RnBv3Tc6Yd1Ue5Ga8Hb0Jc2",
           "expiresAt": "2026-04-16T14:40:00.000Z"
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-04-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "getClientCredentials": {
+    "request": {},
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "clientId": "cli_sbx_9aF3kQ2xLm7PzR4t",
+          "secretCreatedAt": "2026-04-16T14:30:00.000Z",
+          "previousSecret": {
+            "expiresAt": "2026-04-17T14:30:00.000Z"
+          }
+        },
+        "meta": {
+          "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",
+          "timestamp": "2026-04-16T14:30:00.000Z"
+        }
+      }
+    }
+  },
+  "rotateClientSecret": {
+    "request": {
+      "body": {
+        "overlapSeconds": 86400
+      }
+    },
+    "response": {
+      "status": 200,
+      "body": {
+        "data": {
+          "clientId": "cli_sbx_9aF3kQ2xLm7PzR4t",
+          "secret": "sk_KuGEI8j7tdNrv62oJF3kgMOjYzqKKNecxBSmibSp",
+          "secretCreatedAt": "2026-04-16T14:30:00.000Z",
+          "previousSecretExpiresAt": "2026-04-17T14:30:00.000Z"
         },
         "meta": {
           "requestId": "req_5tGh8Kq2Lm9Xz4Pw7RnB",

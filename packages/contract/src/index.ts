@@ -16,6 +16,7 @@ export * from './resources/audit.ts';
 export * from './resources/auth.ts';
 export * from './resources/consent.ts';
 export * from './resources/console.ts';
+export * from './resources/credentials.ts';
 export * from './resources/credit.ts';
 export * from './resources/credit-report.ts';
 export * from './resources/event-log.ts';

@@ -5,6 +5,8 @@ import { ALL_OPERATIONS, CONSOLE_OPERATIONS } from '../src/index.ts';
 // these lists name, on purpose, each exception a reviewer must agree to.
 const VIEWER_POSTS_THAT_CHANGE_NO_DATA = ['verifyAuditTrail'];
 const ADMIN_SCOPE_OPERATIONS = [
+  'getClientCredentials',
+  'rotateClientSecret',
   'listAuditEvents',
   'verifyAuditTrail',
   'listSandboxClocks',

@@ -39,7 +39,9 @@ const USAGE = `Manage API clients (partners).
                       [alert e-mail settings, below]
   pnpm clients list
   pnpm clients show <clientId>                 one client's settings
-  pnpm clients rotate-secret <clientId>        new secret; every token of the old one is revoked
+  pnpm clients rotate-secret <clientId> [--overlap SECONDS]
+                                               new secret; without --overlap every token and console session of
+                                               the old one ends now; with it, the old secret works until then too
   pnpm clients update <clientId> [--name ..] [--email ..] [--scopes ..] [--embed-origins ..]
                       [--ip-allowlist ..|none] [--rate-limit-auth N|default] [--rate-limit-batch N|default]
                       [--rate-limit-user-ops N|default] [--widget-disclosure none|band|exact]
@@ -187,6 +189,7 @@ const run = async (argv: string[]) => {
       'alert-email-mode': { type: 'string' },
       role: { type: 'string' },
       'staff-id': { type: 'string' },
+      overlap: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -228,8 +231,15 @@ const run = async (argv: string[]) => {
       print(await described(client));
     } else if (command === 'rotate-secret') {
       if (!clientId) throw new Error('rotate-secret needs a client id');
-      const { secret, revokedTokens } = await rotateClientSecret(db, systemClock, clientId);
-      print({ clientId, clientSecret: secret, revokedTokens, note: 'The secret is shown only now.' });
+      const overlapSeconds = values.overlap === undefined ? 0 : Number(values.overlap);
+      const rotation = await rotateClientSecret(db, systemClock, clientId, { overlapSeconds });
+      print({
+        clientId,
+        clientSecret: rotation.secret,
+        previousSecretExpiresAt: rotation.previousSecretExpiresAt.toISOString(),
+        revokedTokens: rotation.revokedTokens,
+        note: 'The secret is shown only now.',
+      });
     } else if (command === 'update') {
       if (!clientId) throw new Error('update needs a client id');
       const client = await changeClient(db, clientId, {

@@ -10,6 +10,10 @@ export interface ClientRecord {
   name: string;
   environment: 'sandbox' | 'production';
   secretHash: string;
+  /** When the current secret was created: the client's creation, or its last rotation. */
+  secretCreatedAt: Date;
+  /** The secret before the last rotation while an overlap keeps it valid: its hash and its end, never the secret. */
+  previousSecret: { hash: string; expiresAt: Date } | null;
   scopes: Scope[];
   contactEmail: string;
   embedOrigins: string[];

@@ -25,6 +25,7 @@ import * as alertEmails from './migrations/025-alert-emails.ts';
 import * as consoleSessions from './migrations/026-console.ts';
 import * as pullWriteCosts from './migrations/027-pull-write-costs.ts';
 import * as inlineSnapshots from './migrations/028-inline-snapshots.ts';
+import * as clientSecretOverlap from './migrations/029-client-secret-overlap.ts';
 
 /** Ordered, append-only. A migration never changes once released; add a new one instead. */
 export const MIGRATIONS: { version: string; sql: string }[] = [
@@ -54,6 +55,7 @@ export const MIGRATIONS: { version: string; sql: string }[] = [
   { version: '026-console', sql: consoleSessions.sql },
   { version: '027-pull-write-costs', sql: pullWriteCosts.sql },
   { version: '028-inline-snapshots', sql: inlineSnapshots.sql },
+  { version: '029-client-secret-overlap', sql: clientSecretOverlap.sql },
 ];
 
 // Any fixed 64-bit number shared by every instance: whoever holds it migrates, the others wait.

@@ -1,7 +1,12 @@
 import { isCreditApiError } from '@credit/sdk/browser';
+import { useMessages } from '../i18n.tsx';
+import { type StateMessages, stateMessages } from '../messages.ts';
 
-/** What went wrong, in words a staff member can act on. */
-export const describeError = (error: unknown): { title: string; advice: string; retry: boolean } => {
+/** What went wrong, in words a staff member can act on (English unless given the page's strings). */
+export const describeError = (
+  error: unknown,
+  t: StateMessages = stateMessages.en,
+): { title: string; advice: string; retry: boolean } => {
   if (isCreditApiError(error)) {
     switch (error.status) {
       case 400: {
@@ -10,62 +15,42 @@ export const describeError = (error: unknown): { title: string; advice: string; 
           .slice(1)
           .map((d) => `${d.field}: ${d.message}`)
           .join('; ');
-        return {
-          title: 'The request was not accepted',
-          advice: fields ? `${error.message} ${fields}.` : error.message,
-          retry: false,
-        };
+        return { title: t.notAccepted, advice: fields ? `${error.message} ${fields}.` : error.message, retry: false };
       }
       case 401:
-        return {
-          title: 'Your console session has ended',
-          advice: 'Open a new console link from your bank’s admin tools, then come back to this page.',
-          retry: false,
-        };
+        return { title: t.ended, advice: t.endedAdvice, retry: false };
       case 403:
-        return { title: 'Not allowed', advice: error.message, retry: false };
+        return { title: t.notAllowed, advice: error.message, retry: false };
       case 404:
-        return {
-          title: 'Not found',
-          advice: 'It may have been deleted, or it is not your bank’s. Check the id and search again.',
-          retry: false,
-        };
+        return { title: t.notFound, advice: t.notFoundAdvice, retry: false };
       case 429:
-        return {
-          title: 'Too many requests for now',
-          advice: `Wait ${error.retryAfter ?? 60} seconds, then try again.`,
-          retry: true,
-        };
+        return { title: t.tooMany, advice: t.tooManyAdvice(error.retryAfter ?? 60), retry: true };
       default:
-        return {
-          title: 'The API could not answer',
-          advice: `Try again in a minute. If it keeps failing, give your administrator this request id: ${error.requestId ?? 'none'}.`,
-          retry: true,
-        };
+        return { title: t.failed, advice: t.failedAdvice(error.requestId ?? 'none'), retry: true };
     }
   }
-  return {
-    title: 'The API could not be reached',
-    advice: 'Check your network connection, then try again.',
-    retry: true,
-  };
+  return { title: t.unreachable, advice: t.unreachableAdvice, retry: true };
 };
 
-export const Loading = ({ what }: { what: string }) => (
-  <p className="state state-loading" role="status">
-    Loading {what}…
-  </p>
-);
+export const Loading = ({ what }: { what: string }) => {
+  const t = useMessages(stateMessages);
+  return (
+    <p className="state state-loading" role="status">
+      {t.loading(what)}
+    </p>
+  );
+};
 
 export const ErrorState = ({ error, retry }: { error: unknown; retry?: () => void }) => {
-  const { title, advice, retry: worthRetrying } = describeError(error);
+  const t = useMessages(stateMessages);
+  const { title, advice, retry: worthRetrying } = describeError(error, t);
   return (
     <div className="state state-error" role="alert">
       <p className="state-title">{title}</p>
       <p>{advice}</p>
       {retry && worthRetrying ? (
         <button type="button" className="button" onClick={retry}>
-          Try again
+          {t.tryAgain}
         </button>
       ) : null}
     </div>

@@ -4,6 +4,7 @@ import * as audit from './audit.ts';
 import * as auth from './auth.ts';
 import * as consent from './consent.ts';
 import * as consoleLinks from './console.ts';
+import * as credentials from './credentials.ts';
 import * as credit from './credit.ts';
 import * as events from './events.ts';
 import * as offers from './offers.ts';
@@ -19,6 +20,7 @@ export * from './audit.ts';
 export * from './auth.ts';
 export * from './consent.ts';
 export * from './console.ts';
+export * from './credentials.ts';
 export * from './credit.ts';
 export * from './events.ts';
 export * from './offers.ts';
@@ -45,4 +47,5 @@ export const ALL_OPERATIONS: Operation[] = [
   ...Object.values(widget),
   ...Object.values(audit),
   ...Object.values(consoleLinks),
+  ...Object.values(credentials),
 ];

@@ -13,6 +13,7 @@ export const AUDIT_EVENT_TYPES = [
   'user.deleted',
   'user.purged',
   'webhook.secret_rotated',
+  'client.secret_rotated',
   'offer.changed',
   'console.link_created',
   'console.signed_in',

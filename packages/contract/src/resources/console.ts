@@ -7,7 +7,7 @@ export const ZConsoleRole = z.enum(CONSOLE_ROLES, `must be one of ${CONSOLE_ROLE
   id: 'ConsoleRole',
   description:
     '`viewer` sees every page of the console and changes nothing; `editor` also changes offers, webhooks (test ' +
-    'events, resends, recovery, secret rotation) and the sandbox’s test clocks.',
+    'events, resends, recovery, secret rotation), the sandbox’s test clocks and the client secret (a rotation).',
   example: 'viewer',
 });
 

@@ -9,11 +9,11 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Caller } from '../../core/principal.ts';
 import { ENVIRONMENT_TAG, userTokenRef } from '../../core/principal.ts';
+import { realNow } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { ipAllowed } from '../../security/ip-allowlist.ts';
-import { verifySecret } from '../../security/secret-hash.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
-import { findClient } from '../clients/service.ts';
+import { clientSecretMatches, findClient } from '../clients/service.ts';
 import { insertToken } from './repo.ts';
 
 export const TOKEN_LIFETIME_SECONDS = 3600;
@@ -63,27 +63,37 @@ export const issueAccessToken = async (
   // The allowlist is decided first and answered like a wrong secret: a right secret from a wrong address must not
   // tell anyone it was right. The secret is still checked, so every failure costs the same time.
   const fromAllowedAddress = !client || ctx.config.APP_ENV !== 'production' || ipAllowed(client.ipAllowlist, ip);
-  const secretMatches = await verifySecret(credentials.clientSecret, client?.secretHash);
-  if (!client || !fromAllowedAddress || !secretMatches || client.environment !== ctx.config.APP_ENV) {
+  const secret = await clientSecretMatches(client, credentials.clientSecret, realNow(ctx.clock));
+  if (!client || !fromAllowedAddress || !secret.matches || client.environment !== ctx.config.APP_ENV) {
     throw new OAuthError(
       'invalid_client',
       'Client authentication failed. Check that your server sends this environment’s client id and its current ' +
-        'secret (a rotated secret replaces the old one at once), and, in production, that it calls from an address ' +
-        'on the client’s allowlist.',
+        'secret (a rotated secret stops at the end of the overlap its rotation chose), and, in production, that it ' +
+        'calls from an address on the client’s allowlist.',
     );
   }
   const scopes = grantScopes(requestedScope, client.scopes);
   const token = mintToken('at', ctx);
   const now = ctx.clock.now();
+  // A token minted with the previous secret ends when that secret does, at the latest: none outlives its secret.
+  const lifetimeMs = Math.min(
+    TOKEN_LIFETIME_SECONDS * 1000,
+    secret.previousUntil ? secret.previousUntil.getTime() - now.getTime() : Number.POSITIVE_INFINITY,
+  );
+  const expiresIn = Math.max(1, Math.floor(lifetimeMs / 1000));
   await insertToken(ctx.db, {
     hash: ctx.tokens.hash(token),
     clientId: client.id,
     kind: 'access',
     scopes,
     createdAt: now,
-    expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_SECONDS * 1000),
+    expiresAt: new Date(now.getTime() + expiresIn * 1000),
   });
-  const subject = { tokenKind: 'access', scopes: scopes.join(' ') };
+  const subject = {
+    tokenKind: 'access',
+    scopes: scopes.join(' '),
+    ...(secret.previousUntil ? { secret: 'previous' } : {}),
+  };
   await recordAudit(ctx, {
     type: 'token.minted',
     clientId: client.id,
@@ -91,7 +101,7 @@ export const issueAccessToken = async (
     requestId,
     subject,
   });
-  return { access_token: token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS, scope: scopes.join(' ') };
+  return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: scopes.join(' ') };
 };
 
 export const issueUserToken = async (ctx: AppContext, caller: Caller, input: TUserTokenRequest): Promise<TUserTokenResponse> => {

@@ -7,7 +7,8 @@ import { type AlertEmailSettings, DEFAULT_ALERT_EMAIL_SETTINGS } from './alert-e
 
 export type { ClientRecord };
 
-export const CLIENT_COLUMNS = `c.id, c.name, c.environment, c.secret_hash, c.scopes, c.contact_email, c.embed_origins,
+export const CLIENT_COLUMNS = `c.id, c.name, c.environment, c.secret_hash, c.secret_rotated_at, c.previous_secret_hash,
+  c.previous_secret_expires_at, c.scopes, c.contact_email, c.embed_origins,
   c.ip_allowlist, c.rate_limit_auth, c.rate_limit_batch, c.rate_limit_user_ops, c.widget_disclosure, c.monitoring_cadence, c.is_bootstrap, c.created_at`;
 
 export type ClientRow = {
@@ -15,6 +16,9 @@ export type ClientRow = {
   name: string;
   environment: 'sandbox' | 'production';
   secret_hash: string;
+  secret_rotated_at: Date | null;
+  previous_secret_hash: string | null;
+  previous_secret_expires_at: Date | null;
   scopes: Scope[];
   contact_email: string;
   embed_origins: string[];
@@ -33,6 +37,11 @@ export const toClient = (row: ClientRow): ClientRecord => ({
   name: row.name,
   environment: row.environment,
   secretHash: row.secret_hash,
+  secretCreatedAt: new Date(row.secret_rotated_at ?? row.created_at),
+  previousSecret:
+    row.previous_secret_hash && row.previous_secret_expires_at
+      ? { hash: row.previous_secret_hash, expiresAt: new Date(row.previous_secret_expires_at) }
+      : null,
   scopes: row.scopes,
   contactEmail: row.contact_email,
   embedOrigins: row.embed_origins,
@@ -216,12 +225,26 @@ export const updateClient = async (tx: WriteTx, id: string, changes: ClientChang
   return rowCount === 1;
 };
 
-export const replaceClientSecret = async (tx: WriteTx, id: string, secretHash: string, at: Date): Promise<boolean> => {
-  const { rowCount } = await tx.query('update clients set secret_hash = $2, secret_rotated_at = $3 where id = $1', [
-    id,
-    secretHash,
-    at,
-  ]);
+/**
+ * The client's secret becomes `secretHash`. With `previousUntil` after `at`, the current hash is kept beside it until
+ * then (and the one kept before it drops); otherwise no previous secret stays valid.
+ */
+export const replaceClientSecret = async (
+  tx: WriteTx,
+  id: string,
+  secretHash: string,
+  at: Date,
+  previousUntil?: Date,
+): Promise<boolean> => {
+  const overlaps = previousUntil !== undefined && previousUntil > at;
+  const { rowCount } = await tx.query(
+    `update clients set
+       previous_secret_hash = case when $4::boolean then secret_hash end,
+       previous_secret_expires_at = case when $4::boolean then $5::timestamptz end,
+       secret_hash = $2, secret_rotated_at = $3
+     where id = $1`,
+    [id, secretHash, at, overlaps, overlaps ? previousUntil : null],
+  );
   tx.touches(clientTag(id));
   return rowCount === 1;
 };
@@ -235,14 +258,20 @@ export const listEmbedOriginPatterns = async (db: Queryable, environment: 'sandb
   return rows.map((row) => row.origin);
 };
 
-/** Revokes every live token of the client (a rotated secret, a reset demo client): access_tokens rows, by client. */
-export const revokeClientTokens = async (tx: WriteTx, clientId: string, at: Date): Promise<number> => {
+/**
+ * Revokes every live token of the client (a rotated secret, a reset demo client): access_tokens rows, by client.
+ * `keepSession` names the console session (its stored hash) that asked for it, which stays open.
+ */
+export const revokeClientTokens = async (tx: WriteTx, clientId: string, at: Date, keepSession?: string): Promise<number> => {
   const { rowCount } = await tx.query(
     'update access_tokens set revoked_at = $2 where client_id = $1 and revoked_at is null and expires_at > $2',
     [clientId, at],
   );
   // The console's sessions and unused links end with them: a rotation is what a bank does when something leaked.
-  await tx.query('update console_sessions set ended_at = $2 where client_id = $1 and ended_at is null', [clientId, at]);
+  await tx.query(
+    'update console_sessions set ended_at = $2 where client_id = $1 and ended_at is null and token_hash is distinct from $3',
+    [clientId, at, keepSession ?? null],
+  );
   await tx.query('update console_links set used_at = $2 where client_id = $1 and used_at is null', [clientId, at]);
   // Every instance drops the tokens it cached for this client (when the caller's write transaction ends).
   tx.touches(clientTag(clientId));

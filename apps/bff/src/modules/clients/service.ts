@@ -1,11 +1,20 @@
-import { SCOPES, type Scope, WIDGET_DISCLOSURES, type WidgetDisclosure } from '@credit/contract';
+import {
+  MAX_SECRET_OVERLAP_SECONDS,
+  SCOPES,
+  type Scope,
+  type TClientCredentials,
+  WIDGET_DISCLOSURES,
+  type WidgetDisclosure,
+} from '@credit/contract';
 import { writeTransaction } from '../../cache/invalidation.ts';
+import type { AppContext } from '../../context.ts';
 import { ENVIRONMENT_TAG, MONITORING_CADENCES, type MonitoringCadence } from '../../core/principal.ts';
 import type { Db, Queryable } from '../../db/db.ts';
-import type { Clock } from '../../lib/clock.ts';
+import { type Clock, realNow } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { invalidCidrs } from '../../security/ip-allowlist.ts';
 import { hashSecret, verifySecret } from '../../security/secret-hash.ts';
+import { type AuditActor, recordAudit } from '../audit/service.ts';
 import { type AlertEmailSettings, alertEmailSettingProblems, DEFAULT_ALERT_EMAIL_SETTINGS } from './alert-email-settings.ts';
 import { invalidEmbedOrigins, originAllowed } from './embed-origins.ts';
 import {
@@ -135,20 +144,90 @@ export const changeClient = async (db: Db, id: string, changes: ClientChanges): 
   return (await findClient(db, id)) as ClientRecord;
 };
 
-/** A new secret; every token minted with the old one stops working at once. */
+export interface SecretRotationOptions {
+  /** How long the current secret stays valid beside the new one; 0 (the default) ends it, its tokens and sessions now. */
+  overlapSeconds?: number;
+  /** Who asked, for the audit trail: the operator's CLI unless said otherwise. */
+  actor?: AuditActor;
+  requestId?: string;
+  /** The console session (its stored hash) that asked: it stays open when the others end. */
+  keepConsoleSession?: string;
+}
+
+export interface SecretRotation {
+  secret: string;
+  secretCreatedAt: Date;
+  /** Until when the previous secret mints tokens: the rotation's own time when there is no overlap. */
+  previousSecretExpiresAt: Date;
+  /** How many live tokens ended with the previous secret (none during an overlap). */
+  revokedTokens: number;
+}
+
+const CLI_ACTOR: AuditActor = { kind: 'operator', id: 'clients-cli' };
+
+/**
+ * A new secret. With an overlap the current one keeps minting tokens until its end, and open tokens and console
+ * sessions live on (Stripe's rolled keys); without one, it stops now and every token and console session of the client
+ * ends with it, but the console session that asked. On the audit trail either way, never the secret.
+ */
 export const rotateClientSecret = async (
   db: Db,
   clock: Clock,
   id: string,
-): Promise<{ secret: string; revokedTokens: number }> => {
+  options: SecretRotationOptions & { audit?: AppContext['audit'] } = {},
+): Promise<SecretRotation> => {
+  const overlapSeconds = options.overlapSeconds ?? 0;
+  if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > MAX_SECRET_OVERLAP_SECONDS) {
+    throw new Error(`The overlap is a whole number of seconds from 0 to ${MAX_SECRET_OVERLAP_SECONDS} (7 days)`);
+  }
   const secret = newClientSecret();
-  const now = clock.now();
+  const now = realNow(clock);
+  const previousSecretExpiresAt = new Date(now.getTime() + overlapSeconds * 1000);
   const hash = await hashSecret(secret);
-  return writeTransaction(db, undefined, async (tx) => {
-    if (!(await replaceClientSecret(tx, id, hash, now))) throw new Error(`No client ${id}`);
-    return { secret, revokedTokens: await revokeTokensOf(tx, id, now) };
+  const revokedTokens = await writeTransaction(db, undefined, async (tx) => {
+    if (!(await replaceClientSecret(tx, id, hash, now, previousSecretExpiresAt))) throw new Error(`No client ${id}`);
+    const revoked = overlapSeconds === 0 ? await revokeTokensOf(tx, id, now, options.keepConsoleSession) : 0;
+    await recordAudit(
+      { db, clock, audit: options.audit },
+      {
+        type: 'client.secret_rotated',
+        clientId: id,
+        actor: options.actor ?? CLI_ACTOR,
+        requestId: options.requestId,
+        subject: { overlapSeconds: String(overlapSeconds), previousSecretExpiresAt: previousSecretExpiresAt.toISOString() },
+      },
+      tx,
+    );
+    return revoked;
   });
+  return { secret, secretCreatedAt: now, previousSecretExpiresAt, revokedTokens };
 };
+
+/** Whether `secret` is the client's current secret, or its previous one still inside its overlap at `now`. */
+export const clientSecretMatches = async (
+  client: ClientRecord | undefined,
+  secret: string,
+  now: Date,
+): Promise<{ matches: boolean; previousUntil?: Date }> => {
+  const previous = client?.previousSecret && client.previousSecret.expiresAt > now ? client.previousSecret : undefined;
+  // Both checks run whatever the first answers, so the time taken says nothing about which secret was sent.
+  const [current, old] = await Promise.all([
+    verifySecret(secret, client?.secretHash),
+    previous ? verifySecret(secret, previous.hash) : Promise.resolve(false),
+  ]);
+  if (current) return { matches: true };
+  return old && previous ? { matches: true, previousUntil: previous.expiresAt } : { matches: false };
+};
+
+/** What the client's credentials are now: never a secret nor its hash. */
+export const clientCredentials = (client: ClientRecord, now: Date): TClientCredentials => ({
+  clientId: client.id,
+  secretCreatedAt: client.secretCreatedAt.toISOString(),
+  previousSecret:
+    client.previousSecret && client.previousSecret.expiresAt > now
+      ? { expiresAt: client.previousSecret.expiresAt.toISOString() }
+      : null,
+});
 
 export type BootstrapOutcome =
   | { kind: 'configured'; client: ClientRecord }

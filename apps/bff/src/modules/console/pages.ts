@@ -17,6 +17,7 @@ export const CONSOLE_APP_PATHS = [
   '/console/events',
   '/console/audit',
   '/console/customers',
+  '/console/credentials',
   '/console/sandbox',
 ];
 

@@ -1,0 +1,46 @@
+import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
+
+/** The console's languages, as the widget's: each screen's strings live in a `messages` object with one entry each. */
+export const CONSOLE_LOCALES = ['en', 'es'] as const;
+export type ConsoleLocale = (typeof CONSOLE_LOCALES)[number];
+
+/** Where the staff member's choice is kept, on this browser only: the server holds no preference. */
+const STORED = 'console:locale';
+
+/** The language chosen on this browser before, else the browser's own (Spanish when it says so), else English. */
+export const detectLocale = (): ConsoleLocale => {
+  try {
+    const stored = window.localStorage.getItem(STORED);
+    if (stored === 'en' || stored === 'es') return stored;
+  } catch {
+    // Storage refused (a private window's policy): the browser's language decides.
+  }
+  return navigator.language?.toLowerCase().startsWith('es') ? 'es' : 'en';
+};
+
+interface LocaleState {
+  locale: ConsoleLocale;
+  setLocale(locale: ConsoleLocale): void;
+}
+
+const LocaleContext = createContext<LocaleState>({ locale: 'en', setLocale: () => {} });
+
+export const LocaleProvider = ({ children }: { children: ReactNode }) => {
+  const [locale, setLocale] = useState<ConsoleLocale>(detectLocale);
+  useEffect(() => {
+    // Screen readers and the browser's hyphenation follow the page's language.
+    document.documentElement.lang = locale;
+    try {
+      window.localStorage.setItem(STORED, locale);
+    } catch {
+      // Not kept: the choice lasts this page's life.
+    }
+  }, [locale]);
+  const value = useMemo(() => ({ locale, setLocale }), [locale]);
+  return <LocaleContext.Provider value={value}>{children}</LocaleContext.Provider>;
+};
+
+export const useLocale = (): LocaleState => useContext(LocaleContext);
+
+/** Picks a screen's strings for the current language: `const t = useMessages(messages)`. */
+export const useMessages = <M,>(messages: Record<ConsoleLocale, M>): M => messages[useLocale().locale];

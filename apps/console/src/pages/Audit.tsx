@@ -25,19 +25,28 @@ const verdict = (v: TAuditChainVerification): string =>
     : `The chain is broken at entry ${v.firstBroken?.seq ?? v.lastSeq}: ${v.firstBroken ? BREAKS[v.firstBroken.reason] : 'unknown reason'}. ` +
       'Keep this page and tell your administrator and ours at once.';
 
-/** Checks the whole chain on request (the server re-hashes it) and says whether it holds. */
+/**
+ * Checks the chain on request: from the newest checkpoint (what changed since the last check) by default, or every
+ * entry kept, which re-hashes the whole trail and takes longer.
+ */
 const Verify = () => {
   const { api } = useConsole();
-  const verify = useMutation({ mutationFn: () => api.call('verifyAuditTrail', { query: { from: 'start' } }) });
+  const verify = useMutation({
+    mutationFn: (from: 'checkpoint' | 'start') => api.call('verifyAuditTrail', { query: { from } }),
+  });
   return (
     <section className="card" aria-labelledby="verify-heading">
       <h2 id="verify-heading">Is the trail intact?</h2>
       <p className="muted">
-        Each entry carries the hash of the one before it. Checking re-hashes every entry kept, so an edit or a gap shows.
+        Each entry carries the hash of the one before it. A check re-hashes the entries since the last check (or, in full, every
+        entry kept), so an edit or a gap shows.
       </p>
       <div className="action">
-        <button type="button" className="button" onClick={() => verify.mutate()} disabled={verify.isPending}>
+        <button type="button" className="button" onClick={() => verify.mutate('checkpoint')} disabled={verify.isPending}>
           Verify the chain
+        </button>
+        <button type="button" className="button button-quiet" onClick={() => verify.mutate('start')} disabled={verify.isPending}>
+          Verify every entry
         </button>
         <Outcome mutation={verify} success={verify.data ? verdict(verify.data) : undefined} />
       </div>
@@ -80,9 +89,15 @@ export const AuditPage = ({ query }: { query: URLSearchParams }) => {
       ) : trail.isPending ? (
         <Loading what="the audit trail" />
       ) : trail.isError ? (
-        <ErrorState error={trail.error} retry={() => void trail.refetch()} />
+        <>
+          <ErrorState error={trail.error} retry={() => void trail.refetch()} />
+          <Pager path={PATH} query={query} nextCursor={null} label="Audit trail pages" />
+        </>
       ) : trail.data.data.length === 0 ? (
-        <p>No entry matches these filters: widen the days or choose another type.</p>
+        <>
+          <p>No entry matches these filters: widen the days or choose another type.</p>
+          <Pager path={PATH} query={query} nextCursor={null} label="Audit trail pages" />
+        </>
       ) : (
         <>
           <ScrollRegion labelledBy="audit-caption">

@@ -9,10 +9,13 @@ import { EVENT_TYPES } from '../vocabulary.ts';
 
 const PATH = '/console/events';
 
+/** Fields a line never shows: the customer's ids (in their own column) and personal data or free text. */
+const HIDDEN = new Set(['userId', 'externalUserId', 'email', 'firstName', 'lastName', 'lastError']);
+
 /** What `data` says in a line: its ids and figures, never a whole body. */
 const summary = (data: Record<string, unknown>) =>
   Object.entries(data)
-    .filter(([key, value]) => key !== 'userId' && key !== 'externalUserId' && (typeof value !== 'object' || value === null))
+    .filter(([key, value]) => !HIDDEN.has(key) && (typeof value !== 'object' || value === null))
     .slice(0, 4)
     .map(([key, value]) => `${key}: ${String(value)}`)
     .join(' · ');
@@ -48,9 +51,15 @@ export const EventsPage = ({ query }: { query: URLSearchParams }) => {
       ) : events.isPending ? (
         <Loading what="the events" />
       ) : events.isError ? (
-        <ErrorState error={events.error} retry={() => void events.refetch()} />
+        <>
+          <ErrorState error={events.error} retry={() => void events.refetch()} />
+          <Pager path={PATH} query={query} nextCursor={null} label="Event pages" />
+        </>
       ) : events.data.data.length === 0 ? (
-        <p>No event matches these filters: widen the days or choose another type.</p>
+        <>
+          <p>No event matches these filters: widen the days or choose another type.</p>
+          <Pager path={PATH} query={query} nextCursor={null} label="Event pages" />
+        </>
       ) : (
         <>
           <ScrollRegion labelledBy="events-caption">

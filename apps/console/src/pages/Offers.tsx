@@ -8,7 +8,7 @@ import { type FilterField, FilterForm } from '../ui/FilterForm.tsx';
 import { Outcome } from '../ui/Outcome.tsx';
 import { Pager } from '../ui/Pager.tsx';
 import { ScrollRegion } from '../ui/ScrollRegion.tsx';
-import { ErrorState, Loading } from '../ui/States.tsx';
+import { describeError, ErrorState, Loading } from '../ui/States.tsx';
 
 const PATH = '/console/offers';
 const OFFER_ID = /^off_[A-Za-z0-9]{1,40}$/;
@@ -63,9 +63,15 @@ const Catalogue = ({ query }: { query: URLSearchParams }) => {
       {list.isPending ? (
         <Loading what="your catalogue" />
       ) : list.isError ? (
-        <ErrorState error={list.error} retry={() => void list.refetch()} />
+        <>
+          <ErrorState error={list.error} retry={() => void list.refetch()} />
+          <Pager path={PATH} query={query} nextCursor={null} label="Catalogue pages" />
+        </>
       ) : list.data.data.length === 0 ? (
-        <p>No offer matches: choose another status (or “all”) above.</p>
+        <>
+          <p>No offer matches: choose another status (or “all”) above.</p>
+          <Pager path={PATH} query={query} nextCursor={null} label="Catalogue pages" />
+        </>
       ) : (
         <>
           <ScrollRegion labelledBy="offers-caption">
@@ -227,11 +233,20 @@ const offerInput = (draft: Draft, kept: TOffer | undefined) => {
   };
 };
 
-/** Every figure a tier or rule needs is a finite number: only then is the count worth asking. */
+/**
+ * Every figure a tier or rule needs is a finite number: only then is the count worth asking. Read after a JSON round
+ * trip, where a figure typed wrong (NaN) has become null.
+ */
 const countable = (terms: TAudiencePreviewInput) =>
   terms.tiers.length > 0 &&
-  terms.tiers.every((t) => Number.isFinite(t.minScore) && Number.isFinite(t.maxScore) && Number.isFinite(t.apr)) &&
-  Object.values(terms.rules ?? {}).every((v) => typeof v !== 'number' || Number.isFinite(v));
+  terms.tiers.every(
+    (t) =>
+      Number.isFinite(t.minScore) &&
+      Number.isFinite(t.maxScore) &&
+      Number.isFinite(t.apr) &&
+      (!t.creditLimit || (Number.isFinite(t.creditLimit.min) && Number.isFinite(t.creditLimit.max))),
+  ) &&
+  Object.values(terms.rules ?? {}).every((v) => v !== null && (typeof v !== 'number' || Number.isFinite(v)));
 
 /** The same value, once it has stopped changing for `ms`: a count per pause in typing, not per key. */
 const useSettled = <T,>(value: T, ms: number): T => {
@@ -258,8 +273,10 @@ const QualifyingCount = ({ terms }: { terms: TAudiencePreviewInput }) => {
   });
   let says: string;
   if (!ready) says = 'Fill in every tier’s scores and APR to see how many customers qualify.';
-  else if (count.isError) says = 'The count could not be made with these terms: check the figures, then change one.';
-  else if (!count.data) says = 'Counting the customers who qualify…';
+  else if (count.isError) {
+    const { title, advice } = describeError(count.error);
+    says = `The count could not be made with these terms. ${title}: ${advice}`;
+  } else if (!count.data) says = 'Counting the customers who qualify…';
   else {
     const n = count.data.qualifying;
     says = `${formatCount(n)} ${n === 1 ? 'customer qualifies' : 'customers qualify'} today${count.isFetching ? ' (recounting…)' : ''}.`;
@@ -453,7 +470,9 @@ const OfferForm = ({ offer }: { offer?: TOffer }) => {
           </div>
         </fieldset>
       </fieldset>
-      {may('previewOfferAudience') && canChange ? <QualifyingCount terms={termsOf(draft, offer?.rules)} /> : null}
+      {may('previewOfferAudience') && canChange ? (
+        <QualifyingCount terms={{ ...termsOf(draft, offer?.rules), costs: costsOf(draft, offer?.costs) }} />
+      ) : null}
       {canChange ? (
         <div className="form-actions">
           <button type="submit" className="button" disabled={save.isPending}>

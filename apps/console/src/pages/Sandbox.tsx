@@ -209,9 +209,15 @@ export const SandboxPage = ({ query }: { query: URLSearchParams }) => {
       {clocks.isPending ? (
         <Loading what="your test clocks" />
       ) : clocks.isError ? (
-        <ErrorState error={clocks.error} retry={() => void clocks.refetch()} />
+        <>
+          <ErrorState error={clocks.error} retry={() => void clocks.refetch()} />
+          <Pager path={PATH} query={query} nextCursor={null} label="Clock pages" />
+        </>
       ) : clocks.data.data.length === 0 ? (
-        <p>No test clock yet{may('createSandboxClock') ? ': create one above.' : '.'}</p>
+        <>
+          <p>No test clock yet{may('createSandboxClock') ? ': create one above.' : '.'}</p>
+          <Pager path={PATH} query={query} nextCursor={null} label="Clock pages" />
+        </>
       ) : (
         <>
           <div className="cards">

@@ -1,4 +1,5 @@
 import type { TDeliveryLogEntry, TEventType, TWebhook } from '@credit/contract';
+import { isCreditApiError } from '@credit/sdk/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { formatInstant } from '../format.ts';
@@ -207,9 +208,15 @@ const DeliveryLog = ({ webhook, query }: { webhook: TWebhook; query: URLSearchPa
       {log.isPending ? (
         <Loading what="the delivery log" />
       ) : log.isError ? (
-        <ErrorState error={log.error} retry={() => void log.refetch()} />
+        <>
+          <ErrorState error={log.error} retry={() => void log.refetch()} />
+          <Pager path={PATH} query={query} nextCursor={null} label="Delivery log pages" />
+        </>
       ) : log.data.data.length === 0 ? (
-        <p>No delivery {status ? `that ${status === 'failed' ? 'failed' : 'succeeded'} ` : ''}yet.</p>
+        <>
+          <p>No delivery {status ? `that ${status === 'failed' ? 'failed' : 'succeeded'} ` : ''}yet.</p>
+          <Pager path={PATH} query={query} nextCursor={null} label="Delivery log pages" />
+        </>
       ) : (
         <>
           <ScrollRegion labelledBy="log-caption">
@@ -322,6 +329,35 @@ const WebhookCard = ({ webhook }: { webhook: TWebhook }) => {
   );
 };
 
+const NoSuchEndpoint = () => (
+  <p className="state state-error" role="alert">
+    The address names no endpoint of yours. Choose one from <Link href={PATH}>the list</Link>.
+  </p>
+);
+
+/** The delivery log of the endpoint the address names, read by its id (it may be past the list's first page). */
+const EndpointLog = ({ endpoint, query }: { endpoint: string; query: URLSearchParams }) => {
+  const { api } = useConsole();
+  const valid = WEBHOOK_ID.test(endpoint);
+  const webhook = useQuery({
+    // Under the list's key, so whatever refreshes the list (a recovery, a re-activation) refreshes this too.
+    queryKey: [...WEBHOOKS_KEY, 'one', endpoint],
+    queryFn: () => api.call('getWebhook', { params: { webhookId: endpoint } }),
+    enabled: valid,
+    retry: false,
+  });
+  if (!valid) return <NoSuchEndpoint />;
+  if (webhook.isPending) return <Loading what="the endpoint" />;
+  if (webhook.isError) {
+    return isCreditApiError(webhook.error) && webhook.error.status === 404 ? (
+      <NoSuchEndpoint />
+    ) : (
+      <ErrorState error={webhook.error} retry={() => void webhook.refetch()} />
+    );
+  }
+  return <DeliveryLog webhook={webhook.data} query={query} />;
+};
+
 /** The bank's webhook endpoints with their health; an editor also tests, recovers and rotates. */
 export const WebhooksPage = ({ query }: { query: URLSearchParams }) => {
   const { api, may } = useConsole();
@@ -343,16 +379,7 @@ export const WebhooksPage = ({ query }: { query: URLSearchParams }) => {
       ) : webhooks.data.data.length === 0 ? (
         <p>No webhook endpoint yet: your developers add one through the API (createWebhook).</p>
       ) : endpoint ? (
-        (() => {
-          const webhook = WEBHOOK_ID.test(endpoint) ? webhooks.data.data.find((w) => w.webhookId === endpoint) : undefined;
-          return webhook ? (
-            <DeliveryLog webhook={webhook} query={query} />
-          ) : (
-            <p className="state state-error" role="alert">
-              The address names no endpoint of yours. Choose one from <Link href={PATH}>the list</Link>.
-            </p>
-          );
-        })()
+        <EndpointLog endpoint={endpoint} query={query} />
       ) : (
         <div className="cards">
           {webhooks.data.data.map((webhook) => (

@@ -10,7 +10,7 @@ import { consentPause, loadCreditSubject, refreshTriggerDue, type UserRow } from
 import { detectAlerts } from './file-diff.ts';
 import { type FileSnapshot, snapshotOf } from './file-snapshot.ts';
 import { claimAlertKey, lockRefreshState, type RefreshState, type SnapshotToSave, saveSnapshot } from './repo.ts';
-import { insertTriggers, settleTriggers } from './trigger-repo.ts';
+import { settleTriggers, storeTriggers } from './trigger-repo.ts';
 
 const snapshotContext = (userId: string) => `credit_snapshots:${userId}`;
 
@@ -111,7 +111,7 @@ const settleTriggersOf = async (
       occurredOn: nextChange.on,
       effectiveAt: new Date(`${nextChange.on}${DAY_START}`),
     };
-    await insertTriggers(tx, [trigger], now);
+    await storeTriggers(tx, [trigger], now);
   }
   // A period's and a triggered pull's own finishing statement sets the next attempt.
   await refreshTriggerDue(tx, user.id, pull.source === 'refresh' || pull.source === 'verification');

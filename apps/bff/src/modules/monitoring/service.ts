@@ -210,6 +210,19 @@ export const refreshClaimedUser = async (ctx: AppContext, user: ClaimedUser): Pr
 };
 
 /**
+ * The tables whose inserts of a group join one statement: their rows reference only users and clients, which a group
+ * never writes, so running a later customer's rows earlier changes nothing another write of the group sees.
+ */
+const GROUP_MERGED_TABLES = [
+  'credit_snapshots',
+  'score_history',
+  'offer_profiles',
+  'program_customer_scores',
+  'outbox_events',
+  'alerts',
+];
+
+/**
  * Commits a group of pulled periods in one transaction: their rows locked in one statement, their audit entries
  * spooled as one row, one commit and one wake-up of the dispatcher and the caches. Under the lock each user is
  * re-checked exactly as alone. If the group fails (a deadlock, one user's bad row), each user is committed alone, so
@@ -220,7 +233,7 @@ const commitGroup = async (ctx: AppContext, group: PulledPeriod[]): Promise<(Ref
     return await writeUser(ctx, async (tx) => {
       const auditCollector = new AuditCollector();
       const scoreBands = new ScoreBandTally();
-      const held = new WriteBehind(tx);
+      const held = new WriteBehind(tx, { mergeInto: GROUP_MERGED_TABLES });
       const groupTx: WriteTx = Object.assign(held, { touches: tx.touches, auditCollector, scoreBands });
       const ids = group.map((pulled) => pulled.user.id);
       const states = await lockRefreshStates(groupTx, ids);

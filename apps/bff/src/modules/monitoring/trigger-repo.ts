@@ -11,27 +11,34 @@ export interface TriggerToRecord {
   effectiveAt: Date;
 }
 
-/** Stores new triggers; one already stored (the same change read twice) is left as it is. Answers the ids stored now. */
-export const insertTriggers = async (tx: Queryable, triggers: TriggerToRecord[], receivedAt: Date): Promise<Set<string>> => {
-  if (triggers.length === 0) return new Set();
-  const { rows } = await tx.query<{ id: string }>(
-    `insert into bureau_triggers (id, client_id, user_id, types, occurred_on, effective_at, received_at)
+/** Stores new triggers; one already stored (the same change read twice) is left as it is. */
+const INSERT_TRIGGERS = `insert into bureau_triggers (id, client_id, user_id, types, occurred_on, effective_at, received_at)
      select t.id, t.client_id, t.user_id, string_to_array(t.types, ','), t.occurred_on::date, t.effective_at, $7
      from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
        as t(id, client_id, user_id, types, occurred_on, effective_at)
-     on conflict (id) do nothing
-     returning id`,
-    [
-      triggers.map((t) => t.id),
-      triggers.map((t) => t.clientId),
-      triggers.map((t) => t.userId),
-      triggers.map((t) => t.types.join(',')),
-      triggers.map((t) => t.occurredOn),
-      triggers.map((t) => t.effectiveAt),
-      receivedAt,
-    ],
-  );
+     on conflict (id) do nothing`;
+
+const triggerColumns = (triggers: TriggerToRecord[], receivedAt: Date) => [
+  triggers.map((t) => t.id),
+  triggers.map((t) => t.clientId),
+  triggers.map((t) => t.userId),
+  triggers.map((t) => t.types.join(',')),
+  triggers.map((t) => t.occurredOn),
+  triggers.map((t) => t.effectiveAt),
+  receivedAt,
+];
+
+/** Stores triggers not stored yet (by the bureau's id) and answers the ids that were new. */
+export const insertTriggers = async (tx: Queryable, triggers: TriggerToRecord[], receivedAt: Date): Promise<Set<string>> => {
+  if (triggers.length === 0) return new Set();
+  const { rows } = await tx.query<{ id: string }>(`${INSERT_TRIGGERS} returning id`, triggerColumns(triggers, receivedAt));
   return new Set(rows.map((row) => row.id));
+};
+
+/** The same, answering nothing: a plain write, which a group commit holds and sends with its others. */
+export const storeTriggers = async (tx: Queryable, triggers: TriggerToRecord[], receivedAt: Date): Promise<void> => {
+  if (triggers.length === 0) return;
+  await tx.query(INSERT_TRIGGERS, triggerColumns(triggers, receivedAt));
 };
 
 /** Marks every unsettled trigger a file as of `asOf` shows as settled by that pull. */

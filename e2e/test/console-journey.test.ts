@@ -2,8 +2,11 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CONSOLE_API_PREFIX, listWebhooks, type TProgramResults, testWebhook } from '@credit/contract';
 import type { Page } from 'playwright-core';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { startClockAdvances } from '../../apps/bff/src/modules/clocks/service.ts';
+import { createConsoleLink } from '../../apps/bff/src/modules/console/service.ts';
 import { REPO_ROOT } from '../src/built-files.ts';
+import { consoleEnglishStrings, englishShown } from '../src/console-language.ts';
 import { useDemoBank } from '../src/demo-bank.ts';
 import { runJourney } from '../src/screen-check.ts';
 import { servePage } from '../src/servers.ts';
@@ -36,16 +39,31 @@ const totalsShown = async (page: Page): Promise<Record<string, string>> => {
 };
 
 const whole = (n: number) => new Intl.NumberFormat('en-US').format(n);
+/** An instant as the console writes it in English, run in the page (the browser's own date formats). */
+const instantEn = (iso: string) =>
+  new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso));
 
+/** A day as es-US writes it in the console: `2 dic 2026`, a Spanish month among it. */
+const SPANISH_DAY = /\b\d{1,2} (ene|feb|mar|abr|may|jun|jul|ago|sept?|oct|nov|dic)\.? \d{4}\b/;
+
+/**
+ * Own API, with the worker's clock advances running in it (the start command runs that worker): a test clock the
+ * Sandbox page advances moves on, and the page sees it ready.
+ */
 describe('the bank’s console in Chromium', () => {
   const bank = useDemoBank({ demo: false });
+  let clocks: { stop(): Promise<void> } | undefined;
+  beforeAll(() => {
+    clocks = startClockAdvances(bank.app.ctx);
+  });
+  afterAll(() => clocks?.stop());
 
   it('is built', () => {
     expect(existsSync(CONSOLE_INDEX), 'run `pnpm build` first').toBe(true);
   });
 
   it('signs a viewer in by a link from the SDK: the Program page shows the results API’s numbers, and nothing changes', {
-    timeout: 90_000,
+    timeout: 150_000,
   }, async () => {
     const { app, partner, sdk } = bank;
     // Three customers enrolled today, two of them verified, and a click on an offer: numbers the page must show.
@@ -185,22 +203,95 @@ describe('the bank’s console in Chromium', () => {
       for (const name of ['Rotate secret', 'Rotate now']) expect(await page.getByRole('button', { name }).count(), name).toBe(0);
       await audit.check('console-credentials-viewer', { screenshot: false });
 
+      // The console's English strings, which no page in Spanish may show: the English page shows them.
+      const english = await consoleEnglishStrings();
+      expect(await englishShown(page, english)).toEqual(
+        expect.arrayContaining(['Credentials', 'Your role is viewer: an editor rotates the secret.', 'Client id']),
+      );
+
       // In Spanish, chosen in the header: the navigation, the page and its states, and still axe clean.
       await page.getByLabel('Language').selectOption('es');
       await page.getByRole('heading', { level: 1, name: 'Credenciales' }).waitFor();
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('es');
       expect(await page.title()).toContain('Credenciales · consola de');
-      await page.getByRole('navigation', { name: 'Consola' }).getByRole('link', { name: 'Registro de auditoría' }).waitFor();
+      const nav = page.getByRole('navigation', { name: 'Consola' });
+      await nav.getByRole('link', { name: 'Registro de auditoría' }).waitFor();
       await page.getByText('Su rol es lector: un editor rota el secreto.').waitFor();
       await page.getByRole('button', { name: 'Cerrar sesión' }).waitFor();
       await audit.check('console-credentials-es');
       await keepForGuide(audit.screenshots, 'credentials-es');
-      await page.getByLabel('Idioma').selectOption('en');
-      await page.getByRole('heading', { level: 1, name: 'Credentials' }).waitFor();
 
-      // Signing out ends the session: the console's calls then answer 401.
-      await page.getByRole('button', { name: 'Sign out' }).click();
-      await page.getByRole('heading', { name: 'You are signed out of the console' }).waitFor();
+      // Every page in Spanish: its heading, a few of its labels, dates in Spanish, and none of the console's English.
+      const noEnglish = async (where: string) => expect(await englishShown(page, english), where).toEqual([]);
+      await noEnglish('Credenciales');
+
+      await nav.getByRole('link', { name: 'Programa' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Programa' }).waitFor();
+      const byDay = page.getByRole('table', { name: 'Resultados por día' });
+      await byDay.waitFor();
+      expect(await byDay.locator('thead th').allInnerTexts()).toEqual([
+        'Periodo',
+        'Inscritos',
+        'Consultan',
+        'Clics',
+        'Solicitudes',
+        'Otorgados',
+        'Monto otorgado',
+      ]);
+      expect(await byDay.locator('tbody th').first().textContent()).toMatch(SPANISH_DAY);
+      await page.getByLabel('Agrupar por').waitFor();
+      await page.getByRole('button', { name: 'Exportar a CSV' }).waitFor();
+      await page
+        .getByRole('figure')
+        .getByText(/^Del .+ al .+, por día$/)
+        .waitFor();
+      await noEnglish('Programa');
+      await audit.check('console-program-es');
+      await keepForGuide(audit.screenshots, 'program-es');
+
+      await nav.getByRole('link', { name: 'Ofertas' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Ofertas' }).waitFor();
+      await page.getByRole('table', { name: 'Sus ofertas (activa)' }).waitFor();
+      await page.getByRole('combobox', { name: 'Estado' }).waitFor();
+      await page.getByText('Inició sesión como lector: ve cada oferta y sus condiciones.', { exact: false }).waitFor();
+      await noEnglish('Ofertas');
+
+      await nav.getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByRole('heading', { level: 2, name: WEBHOOK_URL, exact: true }).waitFor();
+      await page.getByRole('link', { name: 'Registro de entregas de este endpoint' }).waitFor();
+      await page.getByText('Última entrega').waitFor();
+      await noEnglish('Webhooks');
+
+      await nav.getByRole('link', { name: 'Eventos' }).click();
+      await page.getByRole('table', { name: 'Eventos, del más reciente al más antiguo' }).waitFor();
+      await page.getByRole('combobox', { name: 'Tipo' }).waitFor();
+      await page.getByLabel('Desde el día').waitFor();
+      await noEnglish('Eventos');
+
+      await nav.getByRole('link', { name: 'Registro de auditoría' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Registro de auditoría' }).waitFor();
+      await page.getByRole('button', { name: 'Verificar la cadena' }).click();
+      await page.getByText(/^La cadena está intacta/).waitFor();
+      await noEnglish('Registro de auditoría');
+
+      await nav.getByRole('link', { name: 'Clientes' }).click();
+      await page.getByLabel('Su id de cliente').fill(looked);
+      await page.getByRole('button', { name: 'Buscar' }).click();
+      await page.getByRole('heading', { level: 2, name: 'Consentimiento' }).waitFor();
+      await page.getByRole('heading', { level: 3, name: 'Monitoreo de crédito' }).waitFor();
+      await page.getByText('Correo electrónico').waitFor();
+      await noEnglish('Clientes');
+      await audit.check('console-customer-es', { screenshot: false });
+
+      await nav.getByRole('link', { name: 'Sandbox' }).click();
+      await page.getByRole('table', { name: /Últimos cuatro dígitos del ssn/ }).waitFor();
+      await page.getByRole('heading', { level: 2, name: 'Ssn de historia' }).waitFor();
+      await noEnglish('Sandbox');
+
+      // Signing out ends the session, in the language chosen: the console's calls then answer 401.
+      await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+      await page.getByRole('heading', { name: 'Cerró la sesión de la consola' }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('es');
       const after = await page.evaluate(
         async (target) => (await fetch(target)).status,
         `${CONSOLE_API_PREFIX}${listWebhooks.path}`,
@@ -214,18 +305,31 @@ describe('the bank’s console in Chromium', () => {
       expect.soft(audit.failures, audit.report()).toEqual([]);
     });
 
-    // The link opened once: a second visit is a page that says so.
+    // The link opened once: a second visit is a page that says so, in Spanish to a browser that prefers it.
     await runJourney(bank.browser, 'desktop', 'console-link-reused', async ({ page }) => {
       const res = await page.goto(link.url);
       expect(res?.status()).toBe(410);
       await page.getByRole('heading', { name: 'This console link was already used' }).waitFor();
+      await page.setExtraHTTPHeaders({ 'accept-language': 'es-US,es;q=0.9,en;q=0.5' });
+      await page.goto(link.url);
+      await page.getByRole('heading', { name: 'Este enlace de la consola ya se usó' }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('es');
     });
   });
 
-  it('lets an editor send a test event and rotate the client secret, and works at 390 px', { timeout: 60_000 }, async () => {
+  it('lets an editor send a test event, move a test clock a month on and rotate the client secret, at 390 px', {
+    timeout: 90_000,
+  }, async () => {
     const { app, partner, sdk } = bank;
     const url = `${WEBHOOK_URL}/editor`;
     await sdk.call('createWebhook', { body: { url, events: ['user.enrolled'] } });
+    // A customer for the test clock, with the file on record pulled: their history until today.
+    const customer = await enrolActiveUser(app, partner.accessToken, newExternalUserId('console-clock'));
+    await sdk.call('getCreditScore', { params: { userId: customer } });
+    const historyBefore = await sdk.call('listCreditScoreHistory', {
+      params: { userId: customer },
+      query: { months: 24, limit: 100 },
+    });
     const link = await sdk.call('createConsoleLink', {
       body: { staff: { id: 'emp-editor', email: 'editor@bank.example' }, role: 'editor' },
     });
@@ -245,17 +349,38 @@ describe('the bank’s console in Chromium', () => {
       expect(await sideways()).toBeLessThanOrEqual(0);
       await audit.check('console-webhooks-editor');
 
-      // Sandbox: a test clock made and advanced a month from the console.
+      // Sandbox: a test clock made, a customer attached and the clock advanced a month, all from the console; the
+      // clocks worker runs the month's monitoring and the page, following the clock, shows it ready at its new time.
       await page.getByRole('link', { name: 'Sandbox' }).click();
       await page.getByLabel('New clock’s name').fill('Console month');
       await page.getByRole('button', { name: 'Create a test clock' }).click();
       const clock = page.getByRole('article', { name: 'Console month' });
       await clock.getByText('ready', { exact: true }).waitFor();
-      const before = (await sdk.call('listSandboxClocks', { query: { limit: 1 } })).data[0];
+      const created = (await sdk.call('listSandboxClocks', { query: { limit: 100 } })).data.find(
+        (c) => c.name === 'Console month',
+      );
+      if (!created) throw new Error('the console made no clock the API lists');
+      await clock.getByLabel(/Customers to attach/).fill(customer);
+      await clock.getByRole('button', { name: 'Attach', exact: true }).click();
+      await clock.getByText('1 customer on this clock now.').waitFor();
       await clock.getByRole('button', { name: 'Advance a month' }).click();
-      // Accepted: the clock is advancing (the clocks worker, not run by this suite's API, moves it on).
       await clock.getByText('advancing', { exact: true }).waitFor();
-      expect((await sdk.call('getSandboxClock', { params: { clockId: before?.clockId ?? '' } })).status).toBe('advancing');
+      await clock.getByText('ready', { exact: true }).waitFor({ timeout: 30_000 });
+      const moved = await sdk.call('getSandboxClock', { params: { clockId: created.clockId } });
+      expect(moved).toMatchObject({ status: 'ready', userCount: 1 });
+      const month = new Date(created.frozenTime);
+      month.setUTCMonth(month.getUTCMonth() + 1);
+      expect(moved.frozenTime).toBe(month.toISOString());
+      const shownTime = await clock.getByRole('definition').first().textContent();
+      expect(shownTime).toBe(`${await page.evaluate(instantEn, moved.frozenTime)} UTC`);
+      // The customer's month on the clock: a history point in the clock's new month, newer than any before (the
+      // 24 months' window then drops its oldest).
+      const historyAfter = await sdk.call('listCreditScoreHistory', {
+        params: { userId: customer },
+        query: { months: 24, limit: 100 },
+      });
+      expect(Date.parse(historyAfter.data[0]?.date ?? '')).toBeGreaterThan(Date.parse(historyBefore.data[0]?.date ?? ''));
+      expect(historyAfter.data[0]?.date.slice(0, 7)).toBe(moved.frozenTime.slice(0, 7));
       expect(await sideways()).toBeLessThanOrEqual(0);
       await audit.check('console-sandbox-editor');
       await keepForGuide(audit.screenshots, 'sandbox-390');
@@ -291,6 +416,62 @@ describe('the bank’s console in Chromium', () => {
       expect(trail.data.some((e) => e.actor.id === 'emp-editor' && e.subject.operationId === 'testWebhook')).toBe(true);
       const rotations = await sdk.call('listAuditEvents', { query: { type: 'client.secret_rotated', limit: 10 } });
       expect(rotations.data.map((e) => e.actor)).toEqual([{ kind: 'staff', id: 'emp-editor' }]);
+      expect(problems.filter((p) => /Content Security Policy|Refused to/.test(p))).toEqual([]);
+      expect.soft(audit.failures, audit.report()).toEqual([]);
+    });
+  });
+
+  it('shows a bank client without the admin scope only the pages it may use, and says so at the others’ addresses', {
+    timeout: 60_000,
+  }, async () => {
+    const { app } = bank;
+    const client = await app.createClient({ name: 'Bank without admin', scopes: ['read', 'offers', 'webhooks'] });
+    // Without admin the bank's own server cannot ask for a link: the operator's CLI does (`pnpm clients console`).
+    const link = await createConsoleLink(
+      app.ctx,
+      client.id,
+      { staff: { id: 'emp-no-admin', email: 'no-admin@bank.example' }, role: 'editor' },
+      { kind: 'operator', id: 'clients-cli' },
+    );
+    await runJourney(bank.browser, 'desktop', 'console-no-admin', async ({ page, audit, problems }) => {
+      const refusedCalls: string[] = [];
+      page.on('response', (res) => {
+        if (res.url().includes(CONSOLE_API_PREFIX) && res.status() === 403) refusedCalls.push(res.url());
+      });
+      await page.goto(link.url);
+      await page.getByRole('heading', { level: 1, name: 'Program' }).waitFor();
+      const nav = page.getByRole('navigation', { name: 'Console' });
+      expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Program', 'Offers', 'Webhooks', 'Events', 'Customers']);
+
+      // The pages the admin scope opens, asked for by their address: a clear state, and no call the API refuses.
+      for (const [path, heading] of [
+        ['/console/audit', 'Audit trail'],
+        ['/console/credentials', 'Credentials'],
+        ['/console/sandbox', 'Sandbox'],
+      ] as const) {
+        await page.goto(`${app.url}${path}`);
+        await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+        const state = page.getByRole('status').filter({ hasText: 'Not available to this session' });
+        await state.getByText(/needs the “admin” scope, which your bank’s API client does not hold/).waitFor();
+        expect(await page.getByRole('alert').count(), path).toBe(0);
+        for (const name of ['Verify the chain', 'Rotate secret', 'Create a test clock']) {
+          expect(await page.getByRole('button', { name }).count(), `${path}: ${name}`).toBe(0);
+        }
+      }
+      await audit.check('console-unavailable');
+      await keepForGuide(audit.screenshots, 'unavailable');
+
+      // In Spanish too.
+      await page.getByLabel('Language').selectOption('es');
+      await page.getByRole('heading', { level: 1, name: 'Sandbox' }).waitFor();
+      await page.getByText('No disponible en esta sesión').waitFor();
+
+      // What it may use works as for any editor: the endpoints' buttons are there.
+      await page.getByLabel('Idioma').selectOption('en');
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+      await page.getByText('No webhook endpoint yet').waitFor();
+      expect(refusedCalls).toEqual([]);
       expect(problems.filter((p) => /Content Security Policy|Refused to/.test(p))).toEqual([]);
       expect.soft(audit.failures, audit.report()).toEqual([]);
     });

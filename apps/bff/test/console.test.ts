@@ -164,6 +164,15 @@ describe('GET /console/auth', () => {
     expect(second.headers.get('content-type')).toContain('text/html');
     expect(second.headers.get('set-cookie')).toBeNull();
     expect(await second.text()).toContain('This console link was already used');
+    // In the browser's language when it prefers Spanish, in English when it prefers neither of the two.
+    const spanish = await fetch(link.body.data.url, { redirect: 'manual', headers: { 'accept-language': 'es-US,es;q=0.9' } });
+    expect(spanish.status).toBe(410);
+    expect(spanish.headers.get('vary')).toContain('Accept-Language');
+    const shown = await spanish.text();
+    expect(shown).toContain('<html lang="es">');
+    expect(shown).toContain('Este enlace de la consola ya se usó');
+    const german = await fetch(link.body.data.url, { redirect: 'manual', headers: { 'accept-language': 'de-DE,fr;q=0.8' } });
+    expect(await german.text()).toContain('This console link was already used');
     const session = await app.request('GET', '/console/session', { headers: { cookie: cookieOf(first) } });
     expect(session.status).toBe(200);
   });
@@ -192,6 +201,11 @@ describe('GET /console/auth', () => {
     const unknown = await openLink(`${app.url}/console/auth?token=cst_sbx_${'A'.repeat(40)}`);
     expect(unknown.status).toBe(404);
     expect(await unknown.text()).toContain('not valid');
+    const unknownEs = await fetch(`${app.url}/console/auth?token=cst_sbx_${'A'.repeat(40)}`, {
+      redirect: 'manual',
+      headers: { 'accept-language': 'es-MX,es;q=0.9,en;q=0.5' },
+    });
+    expect(await unknownEs.text()).toContain('Este enlace de la consola no es válido');
     for (const query of ['', '?token=', '?token=garbage', '?token=a&token=b', '?token=%00', `?token=${'x'.repeat(5000)}`]) {
       const res = await openLink(`${app.url}/console/auth${query}`);
       expect(res.status, query).toBe(400);
@@ -211,6 +225,7 @@ describe('the console session', () => {
       environment: 'sandbox',
       staff: ANA,
       role: 'editor',
+      scopes: ['read', 'write', 'offers', 'webhooks', 'admin'],
     });
     expect(res.body.data.csrfToken).toMatch(/^[0-9a-f]{64}$/);
     const none = await app.request('GET', '/console/session');
@@ -246,15 +261,33 @@ describe('the console session', () => {
     expect((await consoleCall(session, 'GET', '/v1/webhooks')).status).toBe(401);
     expect((await app.request('GET', '/console/session', { headers: { cookie: session.cookie } })).status).toBe(401);
   });
+
+  it('says so after sign-out in the language the console was in, whatever the browser prefers', async () => {
+    const english = await (await fetch(`${app.url}/console/signed-out`)).text();
+    expect(english).toContain('You are signed out of the console');
+    const res = await fetch(`${app.url}/console/signed-out?lang=es`, { headers: { 'accept-language': 'en-US' } });
+    expect(res.status).toBe(200);
+    const spanish = await res.text();
+    expect(spanish).toContain('<html lang="es">');
+    expect(spanish).toContain('Cerró la sesión de la consola');
+    expect(await (await fetch(`${app.url}/console/signed-out?lang=xx`)).text()).toContain('You are signed out');
+  });
 });
 
 describe('a console session within the bank’s own rights', () => {
   it('reaches no scope the bank lacks, and ends with the bank’s secret rotation, unused links too', async () => {
     const bankC = await app.createClient({ name: 'Bank C', scopes: ['read', 'admin'] });
     const adminC = await app.token(bankC, 'admin');
-    const editor = await signIn(adminC, 'editor');
-    // An editor's role names webhooks and write, but this bank holds neither.
-    expect((await consoleCall(editor, 'GET', '/v1/webhooks')).status).toBe(403);
+    const editor = await signIn(adminC, 'editor', { id: 'emp-c', email: 'c@bank-c.example' });
+    // The session says what the bank's client holds: the console hides the pages and buttons of the rest.
+    const info = await app.request('GET', '/console/session', { headers: { cookie: editor.cookie } });
+    expect(info.body.data.scopes).toEqual(['read', 'admin']);
+    // An editor's role names webhooks and write, but this bank holds neither: refused by the console, on the trail.
+    const webhooks = await consoleCall(editor, 'GET', '/v1/webhooks');
+    expect(webhooks.status).toBe(403);
+    expect(webhooks.body.error.message).toContain('does not hold the "webhooks" scope listWebhooks needs');
+    const refusals = (await auditTrail(adminC)).filter((e) => e.type === 'console.request' && e.actor.id === 'emp-c');
+    expect(refusals.map((e) => [e.subject.operationId, e.subject.access])).toEqual([['listWebhooks', 'refused']]);
     const from = app.clock.now().toISOString().slice(0, 10);
     const results = `/v1/offers/results?from=${from}&to=${from}&interval=day`;
     const unused = await mintLink(adminC, 'viewer');

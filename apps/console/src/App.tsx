@@ -1,7 +1,8 @@
+import { consoleScopeOf } from '@credit/contract/console';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId, useRef } from 'react';
 import { type ConsoleLocale, useLocale, useMessages } from './i18n.tsx';
-import { shellMessages, stateMessages } from './messages.ts';
+import { gateMessages, shellMessages, stateMessages } from './messages.ts';
 import { AuditPage } from './pages/Audit.tsx';
 import { CredentialsPage } from './pages/Credentials.tsx';
 import { CustomersPage } from './pages/Customers.tsx';
@@ -10,16 +11,61 @@ import { OffersPage } from './pages/Offers.tsx';
 import { ProgramPage } from './pages/Program.tsx';
 import { SandboxPage } from './pages/Sandbox.tsx';
 import { WebhooksPage } from './pages/Webhooks.tsx';
-import { Link, PAGES, useAddress } from './router.tsx';
-import { useConsole } from './services.tsx';
-import { signOut } from './session.ts';
+import { Link, PAGES, type PageId, useAddress } from './router.tsx';
+import { type ConsoleServices, useConsole } from './services.tsx';
+import { SessionHttpError, signOut } from './session.ts';
 import { describeError } from './ui/States.tsx';
+
+/** The pages this session may open: the operation each opens on is one it may call (and Sandbox, a sandbox client's). */
+const pagesFor = ({ may, session }: Pick<ConsoleServices, 'may' | 'session'>) =>
+  PAGES.filter((p) => may(p.reads) && (p.id !== 'sandbox' || session.environment === 'sandbox'));
+
+/** A page the session may not use, asked for by its address: says why, instead of failing on its first call. */
+const Unavailable = ({ page }: { page: PageId | null }) => {
+  const t = useMessages(shellMessages);
+  const needed = page ? consoleScopeOf(PAGES.find((p) => p.id === page)?.reads ?? '') : undefined;
+  return (
+    <>
+      <div className="page-head">
+        <h1 tabIndex={-1}>{page ? t.pages[page] : t.console}</h1>
+      </div>
+      <div className="state" role="status">
+        <p className="state-title">{t.unavailable}</p>
+        <p>{needed ? t.unavailableWhy(needed) : t.nothingAvailable}</p>
+      </div>
+    </>
+  );
+};
+
+const PageBody = ({ page, opens, query }: { page: PageId | null; opens: boolean; query: URLSearchParams }) => {
+  if (!page || !opens) return <Unavailable page={page} />;
+  switch (page) {
+    case 'program':
+      return <ProgramPage query={query} />;
+    case 'offers':
+      return <OffersPage query={query} />;
+    case 'webhooks':
+      return <WebhooksPage query={query} />;
+    case 'events':
+      return <EventsPage query={query} />;
+    case 'audit':
+      return <AuditPage query={query} />;
+    case 'customers':
+      return <CustomersPage query={query} />;
+    case 'credentials':
+      return <CredentialsPage />;
+    case 'sandbox':
+      return <SandboxPage query={query} />;
+  }
+};
 
 const SignOut = () => {
   const { session } = useConsole();
+  const { locale } = useLocale();
   const t = useMessages(shellMessages);
+  const gate = useMessages(gateMessages);
   const states = useMessages(stateMessages);
-  const out = useMutation({ mutationFn: () => signOut(session.csrfToken) });
+  const out = useMutation({ mutationFn: () => signOut(session.csrfToken, locale) });
   return (
     <>
       <button type="button" className="button button-quiet" onClick={() => out.mutate()} disabled={out.isPending}>
@@ -27,7 +73,7 @@ const SignOut = () => {
       </button>
       {out.isError ? (
         <p role="alert" className="field-problem">
-          {out.error instanceof Error ? out.error.message : describeError(out.error, states).advice}
+          {out.error instanceof SessionHttpError ? gate.signOutFailed(out.error.status) : describeError(out.error, states).advice}
         </p>
       ) : null}
     </>
@@ -36,15 +82,21 @@ const SignOut = () => {
 
 /** The signed-in console: who and for which bank, the pages, and the page the address names. */
 export const App = () => {
-  const { session } = useConsole();
-  const { page, query } = useAddress();
+  const services = useConsole();
+  const { session } = services;
+  const { page: asked, query } = useAddress();
   const { locale, setLocale } = useLocale();
+  const shown = pagesFor(services);
+  // At /console/ the first page the session may open; a page it may not is named, and says so.
+  const page = asked ?? shown[0]?.id ?? null;
+  // A production client's Sandbox page says what the sandbox is; every other page needs the operation it opens on.
+  const opens = shown.some((p) => p.id === page) || (page === 'sandbox' && services.may('listSandboxClocks'));
   const t = useMessages(shellMessages);
   const languageId = useId();
   const main = useRef<HTMLElement>(null);
   const first = useRef(true);
   useEffect(() => {
-    document.title = t.title(t.pages[page], session.clientName);
+    document.title = t.title(page ? t.pages[page] : t.console, session.clientName);
     // After a move between pages (not on the first load), focus goes to the new page's heading, as a page load would.
     if (first.current) first.current = false;
     else main.current?.querySelector<HTMLElement>('h1')?.focus();
@@ -64,7 +116,7 @@ export const App = () => {
         </div>
         <nav aria-label={t.navLabel}>
           <ul>
-            {PAGES.filter((p) => p.id !== 'sandbox' || session.environment === 'sandbox').map((p) => (
+            {shown.map((p) => (
               <li key={p.id}>
                 <Link href={p.path} aria-current={p.id === page ? 'page' : undefined}>
                   {t.pages[p.id]}
@@ -92,14 +144,7 @@ export const App = () => {
         </div>
       </header>
       <main id="main" ref={main}>
-        {page === 'program' ? <ProgramPage query={query} /> : null}
-        {page === 'offers' ? <OffersPage query={query} /> : null}
-        {page === 'webhooks' ? <WebhooksPage query={query} /> : null}
-        {page === 'events' ? <EventsPage query={query} /> : null}
-        {page === 'audit' ? <AuditPage query={query} /> : null}
-        {page === 'customers' ? <CustomersPage query={query} /> : null}
-        {page === 'credentials' ? <CredentialsPage /> : null}
-        {page === 'sandbox' ? <SandboxPage query={query} /> : null}
+        <PageBody page={page} opens={opens} query={query} />
       </main>
     </>
   );

@@ -1,4 +1,5 @@
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
+import { formatCount, formatDay, formatInstant, formatMonth, formatUsd } from './format.ts';
 
 /** The console's languages, as the widget's: each screen's strings live in a `messages` object with one entry each. */
 export const CONSOLE_LOCALES = ['en', 'es'] as const;
@@ -44,3 +45,20 @@ export const useLocale = (): LocaleState => useContext(LocaleContext);
 
 /** Picks a screen's strings for the current language: `const t = useMessages(messages)`. */
 export const useMessages = <M,>(messages: Record<ConsoleLocale, M>): M => messages[useLocale().locale];
+
+/** The formats of the current language: dates, counts and dollars as a staff member reading it writes them. */
+export const useFormat = () => {
+  const { locale } = useLocale();
+  return useMemo(
+    () => ({
+      locale,
+      instant: (iso: string | null | undefined) => formatInstant(iso, locale),
+      day: (day: string) => formatDay(day, locale),
+      month: (day: string) => formatMonth(day, locale),
+      count: (n: number) => formatCount(n, locale),
+      usd: (n: number) => formatUsd(n, locale),
+    }),
+    [locale],
+  );
+};
+export type Formats = ReturnType<typeof useFormat>;

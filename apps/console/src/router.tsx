@@ -1,16 +1,20 @@
+import type { ConsoleOperationId } from '@credit/contract/console';
 import { type AnchorHTMLAttributes, type MouseEvent, useSyncExternalStore } from 'react';
 
-/** The console's pages, each a path under /console (the server answers the app's index.html at each). */
+/**
+ * The console's pages, each a path under /console (the server answers the app's index.html at each), with the
+ * operation each opens on: a session that may not call it is not shown the page.
+ */
 export const PAGES = [
-  { id: 'program', path: '/console/program', label: 'Program' },
-  { id: 'offers', path: '/console/offers', label: 'Offers' },
-  { id: 'webhooks', path: '/console/webhooks', label: 'Webhooks' },
-  { id: 'events', path: '/console/events', label: 'Events' },
-  { id: 'audit', path: '/console/audit', label: 'Audit trail' },
-  { id: 'customers', path: '/console/customers', label: 'Customers' },
-  { id: 'credentials', path: '/console/credentials', label: 'Credentials' },
-  { id: 'sandbox', path: '/console/sandbox', label: 'Sandbox' },
-] as const;
+  { id: 'program', path: '/console/program', reads: 'getProgramResults' },
+  { id: 'offers', path: '/console/offers', reads: 'listOffers' },
+  { id: 'webhooks', path: '/console/webhooks', reads: 'listWebhooks' },
+  { id: 'events', path: '/console/events', reads: 'listEvents' },
+  { id: 'audit', path: '/console/audit', reads: 'listAuditEvents' },
+  { id: 'customers', path: '/console/customers', reads: 'listUsers' },
+  { id: 'credentials', path: '/console/credentials', reads: 'getClientCredentials' },
+  { id: 'sandbox', path: '/console/sandbox', reads: 'listSandboxClocks' },
+] as const satisfies readonly { id: string; path: string; reads: ConsoleOperationId }[];
 export type PageId = (typeof PAGES)[number]['id'];
 
 const NAVIGATED = 'console:navigated';
@@ -24,11 +28,14 @@ const subscribe = (onChange: () => void) => {
   };
 };
 
-/** The address, as the page and its filters read it: a link a colleague can open shows the same. */
-export const useAddress = (): { page: PageId; query: URLSearchParams } => {
+/**
+ * The address, as the page and its filters read it: a link a colleague can open shows the same. `page` is null at
+ * `/console/`, where the console shows the first page the session may see.
+ */
+export const useAddress = (): { page: PageId | null; query: URLSearchParams } => {
   const href = useSyncExternalStore(subscribe, () => window.location.href);
   const url = new URL(href);
-  const page = PAGES.find((p) => url.pathname === p.path)?.id ?? 'program';
+  const page = PAGES.find((p) => url.pathname === p.path)?.id ?? null;
   return { page, query: url.searchParams };
 };
 

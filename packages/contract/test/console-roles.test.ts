@@ -17,7 +17,7 @@ const ADMIN_SCOPE_OPERATIONS = [
 ];
 
 const byId = new Map(ALL_OPERATIONS.map((op) => [op.operationId, op]));
-const entries = Object.entries(CONSOLE_OPERATIONS) as [string, string][];
+const entries = Object.entries(CONSOLE_OPERATIONS).map(([id, entry]) => [id, entry.role] as [string, string]);
 
 describe("the console's operations table", () => {
   it('names only operations of the contract, none of them a user-token or token-minting route', () => {
@@ -25,6 +25,13 @@ describe("the console's operations table", () => {
       const op = byId.get(id);
       expect(op, id).toBeDefined();
       expect(op?.auth.kind, id).toBe('bearer');
+    }
+  });
+
+  it('names for each operation the scope the contract gives it: what the console hides and the server admits', () => {
+    for (const [id, entry] of Object.entries(CONSOLE_OPERATIONS)) {
+      const auth = byId.get(id)?.auth;
+      expect(auth?.kind === 'bearer' ? auth.scope : undefined, id).toBe(entry.scope);
     }
   });
 

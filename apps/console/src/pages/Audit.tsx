@@ -1,6 +1,7 @@
 import type { TAuditChainVerification } from '@credit/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { formatCount, formatInstant } from '../format.ts';
+import { type Formats, useFormat, useMessages } from '../i18n.tsx';
+import { uiMessages } from '../messages.ts';
 import { useConsole } from '../services.tsx';
 import { BadUser, FilterForm, typeUserDaysFilters } from '../ui/FilterForm.tsx';
 import { Outcome } from '../ui/Outcome.tsx';
@@ -8,22 +9,16 @@ import { Pager } from '../ui/Pager.tsx';
 import { ScrollRegion } from '../ui/ScrollRegion.tsx';
 import { ErrorState, Loading } from '../ui/States.tsx';
 import { AUDIT_TYPES } from '../vocabulary.ts';
+import { auditMessages } from './audit-messages.ts';
 
 const PATH = '/console/audit';
 
-const BREAKS: Record<NonNullable<TAuditChainVerification['firstBroken']>['reason'], string> = {
-  entry_altered: 'an entry no longer matches its hash: it was changed after it was written',
-  previous_hash_mismatch: 'an entry does not link to the one before it',
-  missing_entry: 'an entry is missing',
-  head_mismatch: 'the trail does not end where its head says',
-  checkpoint_signature: 'a retention checkpoint is not signed by us',
-};
+type AuditMessages = (typeof auditMessages)['en'];
 
-const verdict = (v: TAuditChainVerification): string =>
+const verdict = (v: TAuditChainVerification, t: AuditMessages, f: Formats): string =>
   v.ok
-    ? `The chain holds: ${formatCount(v.checked)} entries re-hashed after entry ${v.from}, up to entry ${v.lastSeq}.`
-    : `The chain is broken at entry ${v.firstBroken?.seq ?? v.lastSeq}: ${v.firstBroken ? BREAKS[v.firstBroken.reason] : 'unknown reason'}. ` +
-      'Keep this page and tell your administrator and ours at once.';
+    ? t.holds(f.count(v.checked), v.from, v.lastSeq)
+    : t.broken(v.firstBroken?.seq ?? v.lastSeq, v.firstBroken ? t.breaks[v.firstBroken.reason] : t.unknownBreak);
 
 /**
  * Checks the chain on request: from the newest checkpoint (what changed since the last check) by default, or every
@@ -31,24 +26,23 @@ const verdict = (v: TAuditChainVerification): string =>
  */
 const Verify = () => {
   const { api } = useConsole();
+  const t = useMessages(auditMessages);
+  const f = useFormat();
   const verify = useMutation({
     mutationFn: (from: 'checkpoint' | 'start') => api.call('verifyAuditTrail', { query: { from } }),
   });
   return (
     <section className="card" aria-labelledby="verify-heading">
-      <h2 id="verify-heading">Is the trail intact?</h2>
-      <p className="muted">
-        Each entry carries the hash of the one before it. A check re-hashes the entries since the last check (or, in full, every
-        entry kept), so an edit or a gap shows.
-      </p>
+      <h2 id="verify-heading">{t.verifyHeading}</h2>
+      <p className="muted">{t.verifyIntro}</p>
       <div className="action">
         <button type="button" className="button" onClick={() => verify.mutate('checkpoint')} disabled={verify.isPending}>
-          Verify the chain
+          {t.verify}
         </button>
         <button type="button" className="button button-quiet" onClick={() => verify.mutate('start')} disabled={verify.isPending}>
-          Verify every entry
+          {t.verifyAll}
         </button>
-        <Outcome mutation={verify} success={verify.data ? verdict(verify.data) : undefined} />
+        <Outcome mutation={verify} success={verify.data ? verdict(verify.data, t, f) : undefined} />
       </div>
     </section>
   );
@@ -57,7 +51,13 @@ const Verify = () => {
 /** The bank's audit trail, filtered in the address, oldest first as the API lists it; and its chain check. */
 export const AuditPage = ({ query }: { query: URLSearchParams }) => {
   const { api } = useConsole();
-  const { fields, type, userId, badUser, from, before, cursor } = typeUserDaysFilters(query, AUDIT_TYPES);
+  const t = useMessages(auditMessages);
+  const f = useFormat();
+  const { fields, type, userId, badUser, from, before, cursor } = typeUserDaysFilters(
+    query,
+    AUDIT_TYPES,
+    useMessages(uiMessages),
+  );
   const trail = useQuery({
     queryKey: ['listAuditEvents', type, userId, from, before, cursor],
     queryFn: () =>
@@ -76,43 +76,40 @@ export const AuditPage = ({ query }: { query: URLSearchParams }) => {
   return (
     <>
       <div className="page-head">
-        <h1 tabIndex={-1}>Audit trail</h1>
-        <p className="lede">
-          Every read of your customers’ data, every pull, token and change, and every console action under the staff id that made
-          it.
-        </p>
+        <h1 tabIndex={-1}>{t.title}</h1>
+        <p className="lede">{t.lede}</p>
       </div>
       <Verify />
-      <FilterForm key={query.toString()} path={PATH} query={query} fields={fields} label="Filter the audit trail" />
+      <FilterForm key={query.toString()} path={PATH} query={query} fields={fields} label={t.filterLabel} />
       {badUser ? (
         <BadUser />
       ) : trail.isPending ? (
-        <Loading what="the audit trail" />
+        <Loading what={t.loading} />
       ) : trail.isError ? (
         <>
           <ErrorState error={trail.error} retry={() => void trail.refetch()} />
-          <Pager path={PATH} query={query} nextCursor={null} label="Audit trail pages" />
+          <Pager path={PATH} query={query} nextCursor={null} label={t.pagesLabel} />
         </>
       ) : trail.data.data.length === 0 ? (
         <>
-          <p>No entry matches these filters: widen the days or choose another type.</p>
-          <Pager path={PATH} query={query} nextCursor={null} label="Audit trail pages" />
+          <p>{t.none}</p>
+          <Pager path={PATH} query={query} nextCursor={null} label={t.pagesLabel} />
         </>
       ) : (
         <>
           <ScrollRegion labelledBy="audit-caption">
             <table className="data-table">
-              <caption id="audit-caption">Audit entries, oldest first</caption>
+              <caption id="audit-caption">{t.caption}</caption>
               <thead>
                 <tr>
                   <th scope="col" className="number">
                     #
                   </th>
-                  <th scope="col">Entry</th>
-                  <th scope="col">When</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">Customer</th>
-                  <th scope="col">What</th>
+                  <th scope="col">{t.entry}</th>
+                  <th scope="col">{t.when}</th>
+                  <th scope="col">{t.who}</th>
+                  <th scope="col">{t.customer}</th>
+                  <th scope="col">{t.what}</th>
                 </tr>
               </thead>
               <tbody>
@@ -120,7 +117,7 @@ export const AuditPage = ({ query }: { query: URLSearchParams }) => {
                   <tr key={entry.eventId}>
                     <td className="number">{entry.sequence}</td>
                     <th scope="row">{entry.type}</th>
-                    <td>{formatInstant(entry.occurredAt)}</td>
+                    <td>{f.instant(entry.occurredAt)}</td>
                     <td>
                       {entry.actor.kind}: {entry.actor.id}
                     </td>
@@ -135,7 +132,7 @@ export const AuditPage = ({ query }: { query: URLSearchParams }) => {
               </tbody>
             </table>
           </ScrollRegion>
-          <Pager path={PATH} query={query} nextCursor={trail.data.pagination.nextCursor} label="Audit trail pages" />
+          <Pager path={PATH} query={query} nextCursor={trail.data.pagination.nextCursor} label={t.pagesLabel} />
         </>
       )}
     </>

@@ -1,26 +1,22 @@
 import type { TAlert, TConsentState, TUser } from '@credit/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { formatInstant, maskEmail, maskName } from '../format.ts';
+import { maskEmail, maskName } from '../format.ts';
+import { useFormat, useMessages } from '../i18n.tsx';
+import { stateMessages } from '../messages.ts';
 import { hrefWith, navigate } from '../router.tsx';
 import { useConsole } from '../services.tsx';
 import { ScrollRegion } from '../ui/ScrollRegion.tsx';
 import { describeError, ErrorState, Loading } from '../ui/States.tsx';
+import { customersMessages } from './customers-messages.ts';
 
 const USER_ID = /^usr_[A-Za-z0-9]{1,40}$/;
-
-const PAUSED_REASONS: Record<NonNullable<TUser['monitoring']['pausedReason']>, string> = {
-  consent_required: 'no current consent: never given, or new terms need it',
-  consent_withdrawn: 'the customer withdrew consent',
-  consent_expired: 'the consent expired',
-  not_verified: 'identity not verified yet',
-  verification_locked: 'identity verification is locked',
-  credit_frozen: 'the file is frozen at the bureau',
-};
 
 /** Finds a customer by the bank's own id; the address then names them by our `usr_…` id, never by the bank's. */
 const Search = () => {
   const { api } = useConsole();
+  const t = useMessages(customersMessages);
+  const states = useMessages(stateMessages);
   const [externalUserId, setExternalUserId] = useState('');
   const problemId = useId();
   const search = useMutation({
@@ -36,9 +32,9 @@ const Search = () => {
   };
   const notFound = search.isSuccess && !search.data;
   return (
-    <form className="filters" onSubmit={submit} aria-label="Find a customer">
+    <form className="filters" onSubmit={submit} aria-label={t.findLabel}>
       <label>
-        Your customer id
+        {t.yourCustomerId}
         <input
           value={externalUserId}
           onChange={(e) => setExternalUserId(e.target.value)}
@@ -49,148 +45,157 @@ const Search = () => {
         />
       </label>
       <button type="submit" className="button" disabled={search.isPending}>
-        Find
+        {t.find}
       </button>
-      {search.isPending ? <p role="status">Searching…</p> : null}
+      {search.isPending ? <p role="status">{t.searching}</p> : null}
       {notFound ? (
         <p id={problemId} className="field-problem" role="alert">
-          No customer is enrolled under that id. Check it against your own records (ids are matched exactly).
+          {t.notFound}
         </p>
       ) : null}
       {search.isError ? (
         <p id={problemId} className="field-problem" role="alert">
-          {describeError(search.error).title}: {describeError(search.error).advice}
+          {describeError(search.error, states).title}: {describeError(search.error, states).advice}
         </p>
       ) : null}
     </form>
   );
 };
 
-const Profile = ({ user }: { user: TUser }) => (
-  <section className="card" aria-labelledby="customer-profile">
-    <h2 id="customer-profile">Customer</h2>
-    <dl className="facts">
-      <div>
-        <dt>Name</dt>
-        <dd>
-          {maskName(user.firstName)} {maskName(user.lastName)}
-        </dd>
-      </div>
-      <div>
-        <dt>E-mail</dt>
-        <dd>{maskEmail(user.email)}</dd>
-      </div>
-      <div>
-        <dt>Your id</dt>
-        <dd>{user.externalUserId}</dd>
-      </div>
-      <div>
-        <dt>Our id</dt>
-        <dd>{user.userId}</dd>
-      </div>
-      <div>
-        <dt>Status</dt>
-        <dd>{user.status.replace('_', ' ')}</dd>
-      </div>
-      <div>
-        <dt>Enrolled</dt>
-        <dd>{formatInstant(user.enrolledAt)}</dd>
-      </div>
-    </dl>
-    <h3>Monitoring</h3>
-    <dl className="facts">
-      <div>
-        <dt>State</dt>
-        <dd>
-          {user.monitoring.status}
-          {user.monitoring.pausedReason ? ` (${PAUSED_REASONS[user.monitoring.pausedReason]})` : ''}
-        </dd>
-      </div>
-      <div>
-        <dt>Last refreshed</dt>
-        <dd>{formatInstant(user.monitoring.lastRefreshedAt)}</dd>
-      </div>
-      <div>
-        <dt>Next refresh</dt>
-        <dd>{formatInstant(user.monitoring.nextRefreshAt)}</dd>
-      </div>
-    </dl>
-  </section>
-);
+const Profile = ({ user }: { user: TUser }) => {
+  const t = useMessages(customersMessages);
+  const f = useFormat();
+  return (
+    <section className="card" aria-labelledby="customer-profile">
+      <h2 id="customer-profile">{t.customer}</h2>
+      <dl className="facts">
+        <div>
+          <dt>{t.name}</dt>
+          <dd>
+            {maskName(user.firstName)} {maskName(user.lastName)}
+          </dd>
+        </div>
+        <div>
+          <dt>{t.email}</dt>
+          <dd>{maskEmail(user.email)}</dd>
+        </div>
+        <div>
+          <dt>{t.yourId}</dt>
+          <dd>{user.externalUserId}</dd>
+        </div>
+        <div>
+          <dt>{t.ourId}</dt>
+          <dd>{user.userId}</dd>
+        </div>
+        <div>
+          <dt>{t.status}</dt>
+          <dd>{t.statuses[user.status]}</dd>
+        </div>
+        <div>
+          <dt>{t.enrolled}</dt>
+          <dd>{f.instant(user.enrolledAt)}</dd>
+        </div>
+      </dl>
+      <h3>{t.monitoring}</h3>
+      <dl className="facts">
+        <div>
+          <dt>{t.state}</dt>
+          <dd>
+            {t.monitoringStates[user.monitoring.status]}
+            {user.monitoring.pausedReason ? ` (${t.pausedReasons[user.monitoring.pausedReason]})` : ''}
+          </dd>
+        </div>
+        <div>
+          <dt>{t.lastRefreshed}</dt>
+          <dd>{f.instant(user.monitoring.lastRefreshedAt)}</dd>
+        </div>
+        <div>
+          <dt>{t.nextRefresh}</dt>
+          <dd>{f.instant(user.monitoring.nextRefreshAt)}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+};
 
-const Consent = ({ consent }: { consent: TConsentState }) => (
-  <section className="card" aria-labelledby="customer-consent">
-    <h2 id="customer-consent">Consent</h2>
-    <p>
-      {consent.current
-        ? `In force under terms ${consent.current.termsVersion}, until ${formatInstant(consent.current.expiresAt)}.`
-        : 'None in force: nothing is pulled until the customer consents again.'}
-    </p>
-    {consent.history.length ? (
-      <ScrollRegion labelledBy="consent-history-caption">
-        <table className="data-table">
-          <caption id="consent-history-caption">Consent history, most recent first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Status</th>
-              <th scope="col">Terms</th>
-              <th scope="col">How</th>
-              <th scope="col">Accepted</th>
-              <th scope="col">Withdrawn</th>
-            </tr>
-          </thead>
-          <tbody>
-            {consent.history.map((record) => (
-              <tr key={record.consentId}>
-                <th scope="row">{record.status}</th>
-                <td>{record.termsVersion}</td>
-                <td>{record.method.replace(/_/g, ' ')}</td>
-                <td>{formatInstant(record.acceptedAt)}</td>
-                <td>{formatInstant(record.withdrawnAt)}</td>
+const Consent = ({ consent }: { consent: TConsentState }) => {
+  const t = useMessages(customersMessages);
+  const f = useFormat();
+  return (
+    <section className="card" aria-labelledby="customer-consent">
+      <h2 id="customer-consent">{t.consent}</h2>
+      <p>{consent.current ? t.inForce(consent.current.termsVersion, f.instant(consent.current.expiresAt)) : t.noneInForce}</p>
+      {consent.history.length ? (
+        <ScrollRegion labelledBy="consent-history-caption">
+          <table className="data-table">
+            <caption id="consent-history-caption">{t.consentCaption}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t.status}</th>
+                <th scope="col">{t.terms}</th>
+                <th scope="col">{t.how}</th>
+                <th scope="col">{t.accepted}</th>
+                <th scope="col">{t.withdrawn}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollRegion>
-    ) : null}
-  </section>
-);
+            </thead>
+            <tbody>
+              {consent.history.map((record) => (
+                <tr key={record.consentId}>
+                  <th scope="row">{t.consentStatuses[record.status]}</th>
+                  <td>{record.termsVersion}</td>
+                  <td>{t.methods[record.method]}</td>
+                  <td>{f.instant(record.acceptedAt)}</td>
+                  <td>{f.instant(record.withdrawnAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
+      ) : null}
+    </section>
+  );
+};
 
-const Alerts = ({ alerts }: { alerts: TAlert[] }) => (
-  <section className="card" aria-labelledby="customer-alerts">
-    <h2 id="customer-alerts">Alerts</h2>
-    {alerts.length === 0 ? (
-      <p>No alert yet.</p>
-    ) : (
-      <ScrollRegion labelledBy="customer-alerts-caption">
-        <table className="data-table">
-          <caption id="customer-alerts-caption">The 20 most recent alerts</caption>
-          <thead>
-            <tr>
-              <th scope="col">Alert</th>
-              <th scope="col">Severity</th>
-              <th scope="col">When</th>
-              <th scope="col">Read</th>
-            </tr>
-          </thead>
-          <tbody>
-            {alerts.map((alert) => (
-              <tr key={alert.alertId}>
-                <th scope="row">{alert.type.replace(/_/g, ' ')}</th>
-                <td>{alert.severity}</td>
-                <td>{formatInstant(alert.createdAt)}</td>
-                <td>{alert.status === 'read' ? 'yes' : 'no'}</td>
+const Alerts = ({ alerts }: { alerts: TAlert[] }) => {
+  const t = useMessages(customersMessages);
+  const f = useFormat();
+  return (
+    <section className="card" aria-labelledby="customer-alerts">
+      <h2 id="customer-alerts">{t.alerts}</h2>
+      {alerts.length === 0 ? (
+        <p>{t.noAlert}</p>
+      ) : (
+        <ScrollRegion labelledBy="customer-alerts-caption">
+          <table className="data-table">
+            <caption id="customer-alerts-caption">{t.alertsCaption}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t.alert}</th>
+                <th scope="col">{t.severity}</th>
+                <th scope="col">{t.when}</th>
+                <th scope="col">{t.read}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollRegion>
-    )}
-  </section>
-);
+            </thead>
+            <tbody>
+              {alerts.map((alert) => (
+                <tr key={alert.alertId}>
+                  <th scope="row">{t.alertTypes[alert.type]}</th>
+                  <td>{t.severities[alert.severity]}</td>
+                  <td>{f.instant(alert.createdAt)}</td>
+                  <td>{alert.status === 'read' ? t.yes : t.no}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
+      )}
+    </section>
+  );
+};
 
 const CustomerFile = ({ userId }: { userId: string }) => {
   const { api } = useConsole();
+  const t = useMessages(customersMessages);
   const user = useQuery({ queryKey: ['getUser', userId], queryFn: () => api.call('getUser', { params: { userId } }) });
   const consent = useQuery({
     queryKey: ['getConsent', userId],
@@ -202,20 +207,20 @@ const CustomerFile = ({ userId }: { userId: string }) => {
     queryFn: () => api.call('listAlerts', { params: { userId }, query: { status: 'all', limit: 20 } }),
     enabled: user.isSuccess,
   });
-  if (user.isPending) return <Loading what="the customer" />;
+  if (user.isPending) return <Loading what={t.loadingCustomer} />;
   if (user.isError) return <ErrorState error={user.error} retry={() => void user.refetch()} />;
   return (
     <div className="customer">
       <Profile user={user.data} />
       {consent.isPending ? (
-        <Loading what="the consent" />
+        <Loading what={t.loadingConsent} />
       ) : consent.isError ? (
         <ErrorState error={consent.error} retry={() => void consent.refetch()} />
       ) : (
         <Consent consent={consent.data} />
       )}
       {alerts.isPending ? (
-        <Loading what="the alerts" />
+        <Loading what={t.loadingAlerts} />
       ) : alerts.isError ? (
         <ErrorState error={alerts.error} retry={() => void alerts.refetch()} />
       ) : (
@@ -227,22 +232,20 @@ const CustomerFile = ({ userId }: { userId: string }) => {
 
 /** One customer at a time, found by the bank's own id: masked, and each look on the bank's audit trail. */
 export const CustomersPage = ({ query }: { query: URLSearchParams }) => {
+  const t = useMessages(customersMessages);
   const userId = query.get('user') ?? '';
   return (
     <>
       <div className="page-head">
-        <h1 tabIndex={-1}>Customers</h1>
-        <p className="lede">
-          Find a customer by your own id. Names and e-mail addresses are masked, and each look is recorded on your audit trail
-          under your staff id.
-        </p>
+        <h1 tabIndex={-1}>{t.title}</h1>
+        <p className="lede">{t.lede}</p>
       </div>
       <Search />
       {userId && USER_ID.test(userId) ? (
         <CustomerFile key={userId} userId={userId} />
       ) : userId ? (
         <p className="state state-error" role="alert">
-          The address names no customer. Search by your customer id above.
+          {t.noCustomer}
         </p>
       ) : null}
     </>

@@ -1,11 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { formatInstant } from '../format.ts';
+import { useFormat, useMessages } from '../i18n.tsx';
+import { uiMessages } from '../messages.ts';
 import { useConsole } from '../services.tsx';
 import { BadUser, FilterForm, typeUserDaysFilters } from '../ui/FilterForm.tsx';
 import { Pager } from '../ui/Pager.tsx';
 import { ScrollRegion } from '../ui/ScrollRegion.tsx';
 import { ErrorState, Loading } from '../ui/States.tsx';
 import { EVENT_TYPES } from '../vocabulary.ts';
+import { eventsMessages } from './events-messages.ts';
 
 const PATH = '/console/events';
 
@@ -23,7 +25,13 @@ const summary = (data: Record<string, unknown>) =>
 /** The events we recorded for the bank (what its webhooks deliver), newest first, filtered in the address. */
 export const EventsPage = ({ query }: { query: URLSearchParams }) => {
   const { api } = useConsole();
-  const { fields, type, userId, badUser, from, before, cursor } = typeUserDaysFilters(query, EVENT_TYPES);
+  const t = useMessages(eventsMessages);
+  const f = useFormat();
+  const { fields, type, userId, badUser, from, before, cursor } = typeUserDaysFilters(
+    query,
+    EVENT_TYPES,
+    useMessages(uiMessages),
+  );
   const events = useQuery({
     queryKey: ['listEvents', type, userId, from, before, cursor],
     queryFn: () =>
@@ -42,36 +50,36 @@ export const EventsPage = ({ query }: { query: URLSearchParams }) => {
   return (
     <>
       <div className="page-head">
-        <h1 tabIndex={-1}>Events</h1>
-        <p className="lede">Everything we told your systems about, as your webhooks receive it: the last 30 days.</p>
+        <h1 tabIndex={-1}>{t.title}</h1>
+        <p className="lede">{t.lede}</p>
       </div>
-      <FilterForm key={query.toString()} path={PATH} query={query} fields={fields} label="Filter the events" />
+      <FilterForm key={query.toString()} path={PATH} query={query} fields={fields} label={t.filterLabel} />
       {badUser ? (
         <BadUser />
       ) : events.isPending ? (
-        <Loading what="the events" />
+        <Loading what={t.loading} />
       ) : events.isError ? (
         <>
           <ErrorState error={events.error} retry={() => void events.refetch()} />
-          <Pager path={PATH} query={query} nextCursor={null} label="Event pages" />
+          <Pager path={PATH} query={query} nextCursor={null} label={t.pagesLabel} />
         </>
       ) : events.data.data.length === 0 ? (
         <>
-          <p>No event matches these filters: widen the days or choose another type.</p>
-          <Pager path={PATH} query={query} nextCursor={null} label="Event pages" />
+          <p>{t.none}</p>
+          <Pager path={PATH} query={query} nextCursor={null} label={t.pagesLabel} />
         </>
       ) : (
         <>
           <ScrollRegion labelledBy="events-caption">
             <table className="data-table">
-              <caption id="events-caption">Events, newest first</caption>
+              <caption id="events-caption">{t.caption}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Type</th>
-                  <th scope="col">When</th>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Details</th>
-                  <th scope="col">Event id</th>
+                  <th scope="col">{t.type}</th>
+                  <th scope="col">{t.when}</th>
+                  <th scope="col">{t.customer}</th>
+                  <th scope="col">{t.details}</th>
+                  <th scope="col">{t.eventId}</th>
                 </tr>
               </thead>
               <tbody>
@@ -80,7 +88,7 @@ export const EventsPage = ({ query }: { query: URLSearchParams }) => {
                   return (
                     <tr key={event.id}>
                       <th scope="row">{event.type}</th>
-                      <td>{formatInstant(event.createdAt)}</td>
+                      <td>{f.instant(event.createdAt)}</td>
                       <td>{typeof data.userId === 'string' ? data.userId : '—'}</td>
                       <td>{summary(data)}</td>
                       <td className="mono">{event.id}</td>
@@ -90,7 +98,7 @@ export const EventsPage = ({ query }: { query: URLSearchParams }) => {
               </tbody>
             </table>
           </ScrollRegion>
-          <Pager path={PATH} query={query} nextCursor={events.data.pagination.nextCursor} label="Event pages" />
+          <Pager path={PATH} query={query} nextCursor={events.data.pagination.nextCursor} label={t.pagesLabel} />
         </>
       )}
     </>

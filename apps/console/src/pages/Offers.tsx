@@ -1,7 +1,8 @@
 import type { TAudiencePreviewInput, TCreateOfferInput, TOffer, TOfferType } from '@credit/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { formatCount, formatInstant } from '../format.ts';
+import { useFormat, useMessages } from '../i18n.tsx';
+import { stateMessages } from '../messages.ts';
 import { hrefWith, Link, navigate } from '../router.tsx';
 import { useConsole } from '../services.tsx';
 import { type FilterField, FilterForm } from '../ui/FilterForm.tsx';
@@ -9,12 +10,14 @@ import { Outcome } from '../ui/Outcome.tsx';
 import { Pager } from '../ui/Pager.tsx';
 import { ScrollRegion } from '../ui/ScrollRegion.tsx';
 import { describeError, ErrorState, Loading } from '../ui/States.tsx';
+import { offersMessages } from './offers-messages.ts';
+
+type OffersMessages = (typeof offersMessages)['en'];
 
 const PATH = '/console/offers';
 const OFFER_ID = /^off_[A-Za-z0-9]{1,40}$/;
 const TYPES = ['credit_card', 'loan', 'mortgage'] as const;
 const STATUSES = ['active', 'draft', 'paused', 'expired', 'archived', 'all'] as const;
-const TYPE_NAMES: Record<TOfferType, string> = { credit_card: 'Credit card', loan: 'Loan', mortgage: 'Mortgage' };
 const PAGE_SIZE = 25;
 
 /** The catalogue's filters as the address holds them; anything unknown falls back to the API's default. */
@@ -27,9 +30,16 @@ const filtersOf = (query: URLSearchParams) => {
 };
 
 /** An empty status is the API's default, `active`: the select names it so. */
-const FILTER_FIELDS: FilterField[] = [
-  { name: 'status', label: 'Status', kind: 'select', options: STATUSES.filter((s) => s !== 'active'), any: 'active' },
-  { name: 'type', label: 'Type', kind: 'select', options: TYPES },
+const filterFields = (t: OffersMessages): FilterField[] => [
+  {
+    name: 'status',
+    label: t.status,
+    kind: 'select',
+    options: STATUSES.filter((s) => s !== 'active'),
+    any: t.statuses.active,
+    optionLabels: t.statuses,
+  },
+  { name: 'type', label: t.type, kind: 'select', options: TYPES, optionLabels: t.types },
 ];
 
 const aprRange = (offer: TOffer) =>
@@ -37,6 +47,8 @@ const aprRange = (offer: TOffer) =>
 
 const Catalogue = ({ query }: { query: URLSearchParams }) => {
   const { api, may } = useConsole();
+  const t = useMessages(offersMessages);
+  const f = useFormat();
   const filters = filtersOf(query);
   const list = useQuery({
     queryKey: ['listOffers', filters],
@@ -53,40 +65,40 @@ const Catalogue = ({ query }: { query: URLSearchParams }) => {
   return (
     <>
       <div className="toolbar">
-        <FilterForm key={query.toString()} path={PATH} query={query} fields={FILTER_FIELDS} label="Filter the catalogue" />
+        <FilterForm key={query.toString()} path={PATH} query={query} fields={filterFields(t)} label={t.filterLabel} />
         {may('createOffer') ? (
           <Link className="button" href={hrefWith(PATH, { offer: 'new' })}>
-            New offer
+            {t.newOffer}
           </Link>
         ) : null}
       </div>
       {list.isPending ? (
-        <Loading what="your catalogue" />
+        <Loading what={t.loading} />
       ) : list.isError ? (
         <>
           <ErrorState error={list.error} retry={() => void list.refetch()} />
-          <Pager path={PATH} query={query} nextCursor={null} label="Catalogue pages" />
+          <Pager path={PATH} query={query} nextCursor={null} label={t.pagesLabel} />
         </>
       ) : list.data.data.length === 0 ? (
         <>
-          <p>No offer matches: choose another status (or “all”) above.</p>
-          <Pager path={PATH} query={query} nextCursor={null} label="Catalogue pages" />
+          <p>{t.none}</p>
+          <Pager path={PATH} query={query} nextCursor={null} label={t.pagesLabel} />
         </>
       ) : (
         <>
           <ScrollRegion labelledBy="offers-caption">
             <table className="data-table">
-              <caption id="offers-caption">Your offers ({filters.status})</caption>
+              <caption id="offers-caption">{t.caption(t.statuses[filters.status])}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Offer</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">APR</th>
+                  <th scope="col">{t.offer}</th>
+                  <th scope="col">{t.type}</th>
+                  <th scope="col">{t.status}</th>
+                  <th scope="col">{t.apr}</th>
                   <th scope="col" className="number">
-                    Version
+                    {t.version}
                   </th>
-                  <th scope="col">Changed</th>
+                  <th scope="col">{t.changed}</th>
                 </tr>
               </thead>
               <tbody>
@@ -95,17 +107,17 @@ const Catalogue = ({ query }: { query: URLSearchParams }) => {
                     <th scope="row">
                       <Link href={hrefWith(PATH, { offer: offer.offerId })}>{offer.name}</Link>
                     </th>
-                    <td>{TYPE_NAMES[offer.type]}</td>
-                    <td>{offer.status}</td>
+                    <td>{t.types[offer.type]}</td>
+                    <td>{t.statuses[offer.status]}</td>
                     <td>{aprRange(offer)}</td>
                     <td className="number">{offer.version}</td>
-                    <td>{formatInstant(offer.updatedAt)}</td>
+                    <td>{f.instant(offer.updatedAt)}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </ScrollRegion>
-          <Pager path={PATH} query={query} nextCursor={list.data.pagination.nextCursor} label="Catalogue pages" />
+          <Pager path={PATH} query={query} nextCursor={list.data.pagination.nextCursor} label={t.pagesLabel} />
         </>
       )}
     </>
@@ -122,12 +134,13 @@ interface TierDraft {
   limitMax: string;
 }
 
+/** The rules the form shows, with the range each takes (`months`: any whole number of them). */
 const RULE_FIELDS = [
-  { key: 'minScore', label: 'Lowest score', hint: '300–850' },
-  { key: 'maxScore', label: 'Highest score', hint: '300–850' },
-  { key: 'maxUtilization', label: 'Card utilization at most (%)', hint: '0–100' },
-  { key: 'minFileAgeMonths', label: 'Oldest account at least (months)', hint: 'months' },
-  { key: 'noDelinquencyMonths', label: 'No late payment for (months)', hint: '1–120' },
+  { key: 'minScore', hint: '300–850' },
+  { key: 'maxScore', hint: '300–850' },
+  { key: 'maxUtilization', hint: '0–100' },
+  { key: 'minFileAgeMonths', hint: 'months' },
+  { key: 'noDelinquencyMonths', hint: '1–120' },
 ] as const;
 type RuleKey = (typeof RULE_FIELDS)[number]['key'];
 
@@ -261,6 +274,9 @@ const useSettled = <T,>(value: T, ms: number): T => {
 /** “412 customers qualify today”, kept up to date as the tiers and rules change. */
 const QualifyingCount = ({ terms }: { terms: TAudiencePreviewInput }) => {
   const { api } = useConsole();
+  const t = useMessages(offersMessages);
+  const states = useMessages(stateMessages);
+  const f = useFormat();
   const key = useSettled(JSON.stringify(terms), 400);
   const settled = JSON.parse(key) as TAudiencePreviewInput;
   const ready = countable(settled);
@@ -272,14 +288,14 @@ const QualifyingCount = ({ terms }: { terms: TAudiencePreviewInput }) => {
     staleTime: 10_000,
   });
   let says: string;
-  if (!ready) says = 'Fill in every tier’s scores and APR to see how many customers qualify.';
+  if (!ready) says = t.countNotReady;
   else if (count.isError) {
-    const { title, advice } = describeError(count.error);
-    says = `The count could not be made with these terms. ${title}: ${advice}`;
-  } else if (!count.data) says = 'Counting the customers who qualify…';
+    const { title, advice } = describeError(count.error, states);
+    says = t.countFailed(title, advice);
+  } else if (!count.data) says = t.counting;
   else {
     const n = count.data.qualifying;
-    says = `${formatCount(n)} ${n === 1 ? 'customer qualifies' : 'customers qualify'} today${count.isFetching ? ' (recounting…)' : ''}.`;
+    says = t.qualify(n, f.count(n), count.isFetching);
   }
   return (
     <p className="qualifying" role="status" aria-live="polite" data-testid="qualifying-count">
@@ -297,38 +313,39 @@ const TierFields = ({
   onChange: (tiers: TierDraft[]) => void;
   disabled: boolean;
 }) => {
+  const t = useMessages(offersMessages);
   const set = (i: number, field: keyof TierDraft, value: string) =>
     onChange(tiers.map((t, j) => (j === i ? { ...t, [field]: value } : t)));
   return (
     <fieldset className="group">
-      <legend>Tiers: the rate each score band gets</legend>
+      <legend>{t.tiers}</legend>
       {tiers.map((tier, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: tiers have no id of their own; their order is what they are.
         <fieldset key={i} className="tier">
-          <legend>Tier {i + 1}</legend>
+          <legend>{t.tier(i + 1)}</legend>
           <label>
-            From score
+            {t.fromScore}
             <input inputMode="numeric" value={tier.minScore} onChange={(e) => set(i, 'minScore', e.target.value)} />
           </label>
           <label>
-            To score
+            {t.toScore}
             <input inputMode="numeric" value={tier.maxScore} onChange={(e) => set(i, 'maxScore', e.target.value)} />
           </label>
           <label>
-            APR (%)
+            {t.tierApr}
             <input inputMode="decimal" value={tier.apr} onChange={(e) => set(i, 'apr', e.target.value)} />
           </label>
           <label>
-            Limit from (USD)
+            {t.limitFrom}
             <input inputMode="numeric" value={tier.limitMin} onChange={(e) => set(i, 'limitMin', e.target.value)} />
           </label>
           <label>
-            Limit to (USD)
+            {t.limitTo}
             <input inputMode="numeric" value={tier.limitMax} onChange={(e) => set(i, 'limitMax', e.target.value)} />
           </label>
           {!disabled && tiers.length > 1 ? (
             <button type="button" className="button button-quiet" onClick={() => onChange(tiers.filter((_, j) => j !== i))}>
-              Remove tier {i + 1}
+              {t.removeTier(i + 1)}
             </button>
           ) : null}
         </fieldset>
@@ -339,7 +356,7 @@ const TierFields = ({
           className="button button-quiet"
           onClick={() => onChange([...tiers, { minScore: '', maxScore: '', apr: '', limitMin: '', limitMax: '' }])}
         >
-          Add a tier
+          {t.addTier}
         </button>
       ) : null}
     </fieldset>
@@ -348,6 +365,7 @@ const TierFields = ({
 
 const OfferForm = ({ offer }: { offer?: TOffer }) => {
   const { api, may } = useConsole();
+  const t = useMessages(offersMessages);
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState(() => draftOf(offer));
   const canChange = offer ? may('updateOffer') && offer.status !== 'archived' : may('createOffer');
@@ -370,7 +388,7 @@ const OfferForm = ({ offer }: { offer?: TOffer }) => {
   return (
     <form
       className="offer-form"
-      aria-label={offer ? `Terms of ${offer.name}` : 'New offer'}
+      aria-label={offer ? t.termsOf(offer.name) : t.newOffer}
       onSubmit={(e: FormEvent) => {
         e.preventDefault();
         save.mutate();
@@ -379,30 +397,30 @@ const OfferForm = ({ offer }: { offer?: TOffer }) => {
       <fieldset disabled={!canChange} className="plain">
         <div className="form-grid">
           <label>
-            Type
+            {t.type}
             <select
               value={draft.type}
               onChange={(e) => set('type', e.target.value as TOfferType)}
               disabled={Boolean(offer)}
               aria-describedby={offer ? descriptionId : undefined}
             >
-              {TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {TYPE_NAMES[t]}
+              {TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {t.types[type]}
                 </option>
               ))}
             </select>
           </label>
           <label>
-            Name
+            {t.name}
             <input value={draft.name} onChange={(e) => set('name', e.target.value)} required maxLength={120} />
           </label>
           <label className="wide">
-            Description
+            {t.description}
             <textarea value={draft.description} onChange={(e) => set('description', e.target.value)} rows={2} required />
           </label>
           <label className="wide">
-            Application URL ({'{clickId}'} and {'{externalUserId}'} are filled per click)
+            {t.applicationUrl}
             <input
               value={draft.applicationUrl}
               onChange={(e) => set('applicationUrl', e.target.value)}
@@ -412,54 +430,54 @@ const OfferForm = ({ offer }: { offer?: TOffer }) => {
             />
           </label>
           <label>
-            APR type
+            {t.aprType}
             <select value={draft.aprType} onChange={(e) => set('aprType', e.target.value as Draft['aprType'])}>
-              <option value="variable">variable</option>
-              <option value="fixed">fixed</option>
+              <option value="variable">{t.aprTypes.variable}</option>
+              <option value="fixed">{t.aprTypes.fixed}</option>
             </select>
           </label>
           <label>
-            Annual fee (USD)
+            {t.annualFee}
             <input inputMode="decimal" value={draft.annualFee} onChange={(e) => set('annualFee', e.target.value)} />
           </label>
           {draft.type !== 'credit_card' ? (
             <label>
-              Term (months)
+              {t.term}
               <input inputMode="numeric" value={draft.termMonths} onChange={(e) => set('termMonths', e.target.value)} />
             </label>
           ) : null}
           {offer ? null : (
             <label>
-              Publish
+              {t.publish}
               <select value={draft.status} onChange={(e) => set('status', e.target.value as Draft['status'])}>
-                <option value="draft">as a draft (shown once resumed)</option>
-                <option value="active">now (customers see it)</option>
+                <option value="draft">{t.publishDraft}</option>
+                <option value="active">{t.publishNow}</option>
               </select>
             </label>
           )}
         </div>
         {offer ? (
           <p id={descriptionId} className="muted">
-            The type is fixed once an offer exists.
+            {t.typeFixed}
           </p>
         ) : null}
         <TierFields tiers={draft.tiers} onChange={(tiers) => set('tiers', tiers)} disabled={!canChange} />
         <fieldset className="group">
-          <legend>Rules: who qualifies (leave a field empty to skip its rule)</legend>
+          <legend>{t.rules}</legend>
           <div className="form-grid">
             {RULE_FIELDS.map((field) => (
               <label key={field.key}>
-                {field.label}
+                {t.ruleFields[field.key]}
                 <input
                   inputMode="numeric"
                   value={draft.rules[field.key]}
                   onChange={(e) => setRule(field.key, e.target.value)}
-                  placeholder={field.hint}
+                  placeholder={field.hint === 'months' ? t.monthsHint : field.hint}
                 />
               </label>
             ))}
             <label>
-              States (two letters, commas)
+              {t.states}
               <input
                 value={draft.rules.states}
                 onChange={(e) => setRule('states', e.target.value)}
@@ -476,31 +494,30 @@ const OfferForm = ({ offer }: { offer?: TOffer }) => {
       {canChange ? (
         <div className="form-actions">
           <button type="submit" className="button" disabled={save.isPending}>
-            {offer ? 'Save changes' : 'Create offer'}
+            {offer ? t.save : t.create}
           </button>
-          <Outcome
-            mutation={save}
-            success={save.data && offer ? `Saved as version ${save.data.version}: customers see it from now on.` : undefined}
-          />
+          <Outcome mutation={save} success={save.data && offer ? t.saved(save.data.version) : undefined} />
         </div>
       ) : null}
     </form>
   );
 };
 
+/** Each status change, the statuses it leaves, and the strings of its button and of its outcome. */
 const TRANSITIONS = [
-  { id: 'pauseOffer', label: 'Pause', from: ['active'], done: 'Paused: customers no longer see it.' },
-  { id: 'resumeOffer', label: 'Resume', from: ['paused', 'draft'], done: 'Active: customers see it from its start.' },
-  {
-    id: 'archiveOffer',
-    label: 'Archive',
-    from: ['draft', 'active', 'paused', 'expired'],
-    done: 'Archived for good; its clicks and results are kept.',
-  },
-] as const;
+  { id: 'pauseOffer', label: 'pause', from: ['active'], done: 'paused' },
+  { id: 'resumeOffer', label: 'resume', from: ['paused', 'draft'], done: 'resumed' },
+  { id: 'archiveOffer', label: 'archive', from: ['draft', 'active', 'paused', 'expired'], done: 'archived' },
+] as const satisfies readonly {
+  id: string;
+  label: 'pause' | 'resume' | 'archive';
+  from: readonly string[];
+  done: 'paused' | 'resumed' | 'archived';
+}[];
 
 const Transitions = ({ offer }: { offer: TOffer }) => {
   const { api, may } = useConsole();
+  const t = useMessages(offersMessages);
   const queryClient = useQueryClient();
   const [confirmArchive, setConfirmArchive] = useState(false);
   const change = useMutation({
@@ -518,25 +535,26 @@ const Transitions = ({ offer }: { offer: TOffer }) => {
       await queryClient.invalidateQueries({ queryKey: ['listOffers'] });
     },
   });
-  const shown = TRANSITIONS.filter((t) => may(t.id) && (t.from as readonly string[]).includes(offer.status));
+  const shown = TRANSITIONS.filter((tr) => may(tr.id) && (tr.from as readonly string[]).includes(offer.status));
   if (shown.length === 0) return null;
-  const done = TRANSITIONS.find((t) => t.id === change.variables)?.done;
+  const doneKey = TRANSITIONS.find((tr) => tr.id === change.variables)?.done;
+  const done = doneKey ? t[doneKey] : undefined;
   return (
     <div className="actions">
-      {shown.map((t) =>
-        t.id === 'archiveOffer' && !confirmArchive ? (
-          <button key={t.id} type="button" className="button button-quiet" onClick={() => setConfirmArchive(true)}>
-            Archive…
+      {shown.map((tr) =>
+        tr.id === 'archiveOffer' && !confirmArchive ? (
+          <button key={tr.id} type="button" className="button button-quiet" onClick={() => setConfirmArchive(true)}>
+            {t.archiveAsk}
           </button>
         ) : (
           <button
-            key={t.id}
+            key={tr.id}
             type="button"
-            className={t.id === 'archiveOffer' ? 'button button-danger' : 'button'}
-            onClick={() => change.mutate(t.id)}
+            className={tr.id === 'archiveOffer' ? 'button button-danger' : 'button'}
+            onClick={() => change.mutate(tr.id)}
             disabled={change.isPending}
           >
-            {t.id === 'archiveOffer' ? 'Archive for good' : t.label}
+            {t[tr.label]}
           </button>
         ),
       )}
@@ -547,19 +565,19 @@ const Transitions = ({ offer }: { offer: TOffer }) => {
 
 const OfferFile = ({ offerId }: { offerId: string }) => {
   const { api } = useConsole();
+  const t = useMessages(offersMessages);
+  const f = useFormat();
   const offer = useQuery({ queryKey: ['getOffer', offerId], queryFn: () => api.call('getOffer', { params: { offerId } }) });
-  if (offer.isPending) return <Loading what="the offer" />;
+  if (offer.isPending) return <Loading what={t.loadingOffer} />;
   if (offer.isError) return <ErrorState error={offer.error} retry={() => void offer.refetch()} />;
   const o = offer.data;
   return (
     <section className="card" aria-labelledby="offer-heading">
       <div className="card-head">
         <h2 id="offer-heading">{o.name}</h2>
-        <span className={`badge ${o.status === 'active' ? 'badge-ok' : 'badge-warn'}`}>{o.status}</span>
+        <span className={`badge ${o.status === 'active' ? 'badge-ok' : 'badge-warn'}`}>{t.statuses[o.status]}</span>
       </div>
-      <p className="muted">
-        {TYPE_NAMES[o.type]} · version {o.version} · changed {formatInstant(o.updatedAt)}
-      </p>
+      <p className="muted">{t.summary(t.types[o.type], o.version, f.instant(o.updatedAt))}</p>
       <Transitions offer={o} />
       <OfferForm key={`${o.offerId}/${o.version}/${o.status}`} offer={o} />
     </section>
@@ -569,37 +587,36 @@ const OfferFile = ({ offerId }: { offerId: string }) => {
 /** The bank's catalogue; an editor creates and changes offers, with the count who qualify as the rules change. */
 export const OffersPage = ({ query }: { query: URLSearchParams }) => {
   const { may } = useConsole();
+  const t = useMessages(offersMessages);
   const offer = query.get('offer') ?? '';
   return (
     <>
       <div className="page-head">
-        <h1 tabIndex={-1}>Offers</h1>
-        <p className="lede">Your catalogue: what your customers are offered, to whom, and at which rate.</p>
+        <h1 tabIndex={-1}>{t.title}</h1>
+        <p className="lede">{t.lede}</p>
       </div>
       {offer ? (
         <p>
-          <Link href={PATH}>← All offers</Link>
+          <Link href={PATH}>{t.allOffers}</Link>
         </p>
       ) : null}
-      {!may('updateOffer') ? (
-        <p className="note">You are signed in as a viewer: you see every offer and its terms. Changes need an editor link.</p>
-      ) : null}
+      {!may('updateOffer') ? <p className="note">{t.viewerNote}</p> : null}
       {offer === 'new' ? (
         may('createOffer') ? (
           <section className="card" aria-labelledby="new-offer-heading">
-            <h2 id="new-offer-heading">New offer</h2>
+            <h2 id="new-offer-heading">{t.newOffer}</h2>
             <OfferForm />
           </section>
         ) : (
           <p className="state state-error" role="alert">
-            Creating an offer needs an editor link.
+            {t.newNeedsEditor}
           </p>
         )
       ) : offer && OFFER_ID.test(offer) ? (
         <OfferFile offerId={offer} />
       ) : offer ? (
         <p className="state state-error" role="alert">
-          The address names no offer. Choose one from <Link href={PATH}>the catalogue</Link>.
+          {t.noOffer} <Link href={PATH}>{t.theCatalogue}</Link>.
         </p>
       ) : (
         <Catalogue query={query} />

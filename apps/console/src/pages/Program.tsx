@@ -1,13 +1,15 @@
 import type { TProgramResults } from '@credit/contract';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { type FormEvent, lazy, Suspense, useId, useState } from 'react';
 import { downloadCsv, toCsv } from '../csv.ts';
-import { addDays, daysBetween, formatCount, formatDay, formatUsd, isoDay } from '../format.ts';
+import { addDays, daysBetween, isoDay } from '../format.ts';
+import { type Formats, useFormat, useMessages } from '../i18n.tsx';
 import { hrefWith, navigate } from '../router.tsx';
 import { useConsole } from '../services.tsx';
 import { ScrollRegion } from '../ui/ScrollRegion.tsx';
 import { ErrorState, Loading } from '../ui/States.tsx';
+import type { ChartLine } from './ProgramChart.tsx';
+import { type ProgramMessages, programMessages } from './program-messages.ts';
 
 const INTERVALS = ['day', 'week', 'month'] as const;
 type Interval = (typeof INTERVALS)[number];
@@ -16,12 +18,19 @@ const MAX_SPAN_DAYS = 365;
 
 /** The measures the chart draws and the table lists, in the funnel's order. */
 const MEASURES = [
-  { key: 'enrolled', label: 'Enrolled', color: '#1f5fbf' },
-  { key: 'looked', label: 'Looking', color: '#0f7d6b' },
-  { key: 'clicks', label: 'Clicks', color: '#a34f00' },
-  { key: 'applications', label: 'Applications', color: '#7a3fb8' },
-  { key: 'funded', label: 'Funded', color: '#b0174a' },
+  { key: 'enrolled', color: '#1f5fbf' },
+  { key: 'looked', color: '#0f7d6b' },
+  { key: 'clicks', color: '#a34f00' },
+  { key: 'applications', color: '#7a3fb8' },
+  { key: 'funded', color: '#b0174a' },
 ] as const;
+
+/** A chunk that does not load (a deploy replaced it, the network dropped) leaves the table, which has the numbers. */
+const ChartUnavailable = () => {
+  const t = useMessages(programMessages);
+  return <p className="muted">{t.chartUnavailable}</p>;
+};
+const ProgramChart = lazy(() => import('./ProgramChart.tsx').catch(() => ({ default: ChartUnavailable })));
 
 interface Range {
   from: string;
@@ -39,16 +48,19 @@ const rangeOf = (query: URLSearchParams): Range => {
   return { from, to, interval };
 };
 
-const rangeProblem = ({ from, to }: Range): string | undefined => {
-  if (!DAY_PATTERN.test(from) || !DAY_PATTERN.test(to)) return 'Enter both dates.';
-  if (daysBetween(from, to) < 0) return 'The first day must not be after the last.';
-  if (daysBetween(from, to) > MAX_SPAN_DAYS) return 'A range spans at most 366 days: move the first day later.';
+type RangeProblem = 'enterBoth' | 'backwards' | 'tooLong';
+
+const rangeProblem = ({ from, to }: Range): RangeProblem | undefined => {
+  if (!DAY_PATTERN.test(from) || !DAY_PATTERN.test(to)) return 'enterBoth';
+  if (daysBetween(from, to) < 0) return 'backwards';
+  if (daysBetween(from, to) > MAX_SPAN_DAYS) return 'tooLong';
   return undefined;
 };
 
-const periodLabel = (interval: Interval, start: string) =>
-  interval === 'month' ? start.slice(0, 7) : interval === 'week' ? `Week of ${formatDay(start)}` : formatDay(start);
+const periodLabel = (interval: Interval, start: string, t: ProgramMessages, f: Formats) =>
+  interval === 'month' ? f.month(start) : interval === 'week' ? t.weekOf(f.day(start)) : f.day(start);
 
+/** The file a spreadsheet reads: its columns are the API's names in either language, so a macro keeps working. */
 const exportCsv = (results: TProgramResults) => {
   const header = ['period_start', ...MEASURES.map((m) => m.key), 'approvals', 'declines', 'funded_amount_usd'];
   const rows = results.series.map((p) => [p.start, ...MEASURES.map((m) => p[m.key]), p.approvals, p.declines, p.fundedAmount]);
@@ -58,8 +70,9 @@ const exportCsv = (results: TProgramResults) => {
 };
 
 const RangeForm = ({ range }: { range: Range }) => {
+  const t = useMessages(programMessages);
   const [draft, setDraft] = useState(range);
-  const [problem, setProblem] = useState<string>();
+  const [problem, setProblem] = useState<RangeProblem>();
   const problemId = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -68,9 +81,9 @@ const RangeForm = ({ range }: { range: Range }) => {
     if (!found) navigate(hrefWith('/console/program', { from: draft.from, to: draft.to, interval: draft.interval }));
   };
   return (
-    <form className="filters" onSubmit={submit} aria-label="Date range" noValidate>
+    <form className="filters" onSubmit={submit} aria-label={t.rangeLabel} noValidate>
       <label>
-        From
+        {t.from}
         <input
           type="date"
           value={draft.from}
@@ -80,7 +93,7 @@ const RangeForm = ({ range }: { range: Range }) => {
         />
       </label>
       <label>
-        To
+        {t.to}
         <input
           type="date"
           value={draft.to}
@@ -90,149 +103,144 @@ const RangeForm = ({ range }: { range: Range }) => {
         />
       </label>
       <label>
-        Group by
+        {t.groupBy}
         <select value={draft.interval} onChange={(e) => setDraft({ ...draft, interval: e.target.value as Interval })}>
           {INTERVALS.map((i) => (
             <option key={i} value={i}>
-              {i}
+              {t.intervals[i]}
             </option>
           ))}
         </select>
       </label>
       <button type="submit" className="button">
-        Show
+        {t.show}
       </button>
       {problem ? (
         <p id={problemId} className="field-problem" role="alert">
-          {problem}
+          {t[problem]}
         </p>
       ) : null}
     </form>
   );
 };
 
-const Chart = ({ results }: { results: TProgramResults }) => (
-  <figure className="chart" aria-labelledby="program-chart-caption">
-    <div
-      className="chart-area"
-      role="img"
-      aria-label={`Line chart of ${MEASURES.map((m) => m.label.toLowerCase()).join(', ')} by ${results.interval}; the table lists the same numbers.`}
-    >
-      <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={results.series} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
-          <CartesianGrid stroke="#d9dce3" strokeDasharray="3 3" />
-          <XAxis dataKey="start" tick={{ fontSize: 12 }} minTickGap={24} />
-          <YAxis allowDecimals={false} tick={{ fontSize: 12 }} width={40} />
-          <Tooltip />
-          <Legend />
-          {MEASURES.map((m) => (
-            <Line
-              key={m.key}
-              type="monotone"
-              dataKey={m.key}
-              name={m.label}
-              stroke={m.color}
-              strokeWidth={2}
-              dot={false}
-              isAnimationActive={false}
-            />
-          ))}
-        </LineChart>
-      </ResponsiveContainer>
-    </div>
-    <figcaption id="program-chart-caption">
-      {formatDay(results.from)} to {formatDay(results.to)}, by {results.interval}
-    </figcaption>
-  </figure>
-);
+const Chart = ({ results }: { results: TProgramResults }) => {
+  const t = useMessages(programMessages);
+  const f = useFormat();
+  const lines: ChartLine[] = MEASURES.map((m) => ({ ...m, label: t.measures[m.key] }));
+  const interval = t.intervals[results.interval];
+  return (
+    <figure className="chart" aria-labelledby="program-chart-caption">
+      <div
+        className="chart-area"
+        role="img"
+        aria-label={t.chartLabel(lines.map((m) => m.label.toLowerCase()).join(', '), interval)}
+      >
+        <Suspense fallback={<p className="muted">{t.loadingChart}</p>}>
+          <ProgramChart results={results} lines={lines} />
+        </Suspense>
+      </div>
+      <figcaption id="program-chart-caption">{t.chartCaption(f.day(results.from), f.day(results.to), interval)}</figcaption>
+    </figure>
+  );
+};
 
 /** The range's totals at a glance, above the chart and its table. */
-const Totals = ({ results }: { results: TProgramResults }) => (
-  <dl className="totals">
-    {MEASURES.map((m) => (
-      <div key={m.key}>
-        <dt>{m.label}</dt>
-        <dd>{formatCount(results.totals[m.key])}</dd>
+const Totals = ({ results }: { results: TProgramResults }) => {
+  const t = useMessages(programMessages);
+  const f = useFormat();
+  return (
+    <dl className="totals">
+      {MEASURES.map((m) => (
+        <div key={m.key}>
+          <dt>{t.measures[m.key]}</dt>
+          <dd>{f.count(results.totals[m.key])}</dd>
+        </div>
+      ))}
+      <div>
+        <dt>{t.fundedAmount}</dt>
+        <dd>{f.usd(results.totals.fundedAmount)}</dd>
       </div>
-    ))}
-    <div>
-      <dt>Funded amount</dt>
-      <dd>{formatUsd(results.totals.fundedAmount)}</dd>
-    </div>
-  </dl>
-);
+    </dl>
+  );
+};
 
-const ResultsTable = ({ results }: { results: TProgramResults }) => (
-  <ScrollRegion labelledBy="program-table-caption">
-    <table className="data-table">
-      <caption id="program-table-caption">Results by {results.interval}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Period</th>
-          {MEASURES.map((m) => (
-            <th key={m.key} scope="col" className="number">
-              {m.label}
-            </th>
-          ))}
-          <th scope="col" className="number">
-            Funded amount
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {results.series.map((period) => (
-          <tr key={period.start}>
-            <th scope="row">{periodLabel(results.interval, period.start)}</th>
-            {MEASURES.map((m) => (
-              <td key={m.key} className="number">
-                {formatCount(period[m.key])}
-              </td>
-            ))}
-            <td className="number">{formatUsd(period.fundedAmount)}</td>
-          </tr>
-        ))}
-      </tbody>
-      <tfoot>
-        <tr>
-          <th scope="row">Total</th>
-          {MEASURES.map((m) => (
-            <td key={m.key} className="number" data-measure={m.key}>
-              {formatCount(results.totals[m.key])}
-            </td>
-          ))}
-          <td className="number" data-measure="fundedAmount">
-            {formatUsd(results.totals.fundedAmount)}
-          </td>
-        </tr>
-      </tfoot>
-    </table>
-  </ScrollRegion>
-);
-
-const OffersTable = ({ results }: { results: TProgramResults }) =>
-  results.offers.length === 0 ? (
-    <p>No offer was seen in this range.</p>
-  ) : (
-    <ScrollRegion labelledBy="program-offers-caption">
+const ResultsTable = ({ results }: { results: TProgramResults }) => {
+  const t = useMessages(programMessages);
+  const f = useFormat();
+  return (
+    <ScrollRegion labelledBy="program-table-caption">
       <table className="data-table">
-        <caption id="program-offers-caption">By offer</caption>
+        <caption id="program-table-caption">{t.resultsBy(t.intervals[results.interval])}</caption>
         <thead>
           <tr>
-            <th scope="col">Offer</th>
+            <th scope="col">{t.period}</th>
+            {MEASURES.map((m) => (
+              <th key={m.key} scope="col" className="number">
+                {t.measures[m.key]}
+              </th>
+            ))}
             <th scope="col" className="number">
-              Impressions
+              {t.fundedAmount}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {results.series.map((period) => (
+            <tr key={period.start}>
+              <th scope="row">{periodLabel(results.interval, period.start, t, f)}</th>
+              {MEASURES.map((m) => (
+                <td key={m.key} className="number">
+                  {f.count(period[m.key])}
+                </td>
+              ))}
+              <td className="number">{f.usd(period.fundedAmount)}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">{t.total}</th>
+            {MEASURES.map((m) => (
+              <td key={m.key} className="number" data-measure={m.key}>
+                {f.count(results.totals[m.key])}
+              </td>
+            ))}
+            <td className="number" data-measure="fundedAmount">
+              {f.usd(results.totals.fundedAmount)}
+            </td>
+          </tr>
+        </tfoot>
+      </table>
+    </ScrollRegion>
+  );
+};
+
+const OffersTable = ({ results }: { results: TProgramResults }) => {
+  const t = useMessages(programMessages);
+  const f = useFormat();
+  if (results.offers.length === 0) return <p>{t.noOffer}</p>;
+  return (
+    <ScrollRegion labelledBy="program-offers-caption">
+      <table className="data-table">
+        <caption id="program-offers-caption">{t.byOffer}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t.offer}</th>
+            <th scope="col" className="number">
+              {t.impressions}
             </th>
             <th scope="col" className="number">
-              Clicks
+              {t.measures.clicks}
             </th>
             <th scope="col" className="number">
-              Applications
+              {t.measures.applications}
             </th>
             <th scope="col" className="number">
-              Funded
+              {t.measures.funded}
             </th>
             <th scope="col" className="number">
-              Funded amount
+              {t.fundedAmount}
             </th>
           </tr>
         </thead>
@@ -240,21 +248,23 @@ const OffersTable = ({ results }: { results: TProgramResults }) =>
           {results.offers.map((offer) => (
             <tr key={offer.offerId}>
               <th scope="row">{offer.name}</th>
-              <td className="number">{formatCount(offer.impressions)}</td>
-              <td className="number">{formatCount(offer.clicks)}</td>
-              <td className="number">{formatCount(offer.applications)}</td>
-              <td className="number">{formatCount(offer.funded)}</td>
-              <td className="number">{formatUsd(offer.fundedAmount)}</td>
+              <td className="number">{f.count(offer.impressions)}</td>
+              <td className="number">{f.count(offer.clicks)}</td>
+              <td className="number">{f.count(offer.applications)}</td>
+              <td className="number">{f.count(offer.funded)}</td>
+              <td className="number">{f.usd(offer.fundedAmount)}</td>
             </tr>
           ))}
         </tbody>
       </table>
     </ScrollRegion>
   );
+};
 
 /** The offers program's results over a date range (in the address): a chart with its table, and a CSV export. */
 export const ProgramPage = ({ query }: { query: URLSearchParams }) => {
   const { api } = useConsole();
+  const t = useMessages(programMessages);
   const range = rangeOf(query);
   const problem = rangeProblem(range);
   const results = useQuery({
@@ -265,18 +275,16 @@ export const ProgramPage = ({ query }: { query: URLSearchParams }) => {
   return (
     <>
       <div className="page-head">
-        <h1 tabIndex={-1}>Program</h1>
-        <p className="lede">
-          What your offers program yields: customers enrolled, looking at their score, clicking, applying and funded.
-        </p>
+        <h1 tabIndex={-1}>{t.title}</h1>
+        <p className="lede">{t.lede}</p>
       </div>
       <RangeForm key={`${range.from}/${range.to}/${range.interval}`} range={range} />
       {problem ? (
         <p className="state state-error" role="alert">
-          {problem}
+          {t[problem]}
         </p>
       ) : results.isPending ? (
-        <Loading what="the program’s results" />
+        <Loading what={t.loading} />
       ) : results.isError ? (
         <ErrorState error={results.error} retry={() => void results.refetch()} />
       ) : (
@@ -284,7 +292,7 @@ export const ProgramPage = ({ query }: { query: URLSearchParams }) => {
           <div className="toolbar">
             <Totals results={results.data} />
             <button type="button" className="button" onClick={() => exportCsv(results.data)}>
-              Export to CSV
+              {t.exportCsv}
             </button>
           </div>
           <div className="program-grid">

@@ -1,26 +1,19 @@
 import type { TSandboxClock } from '@credit/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { formatInstant } from '../format.ts';
+import { useFormat, useMessages } from '../i18n.tsx';
 import { useConsole } from '../services.tsx';
 import { Outcome } from '../ui/Outcome.tsx';
 import { Pager } from '../ui/Pager.tsx';
 import { ScrollRegion } from '../ui/ScrollRegion.tsx';
 import { ErrorState, Loading } from '../ui/States.tsx';
+import { sandboxMessages } from './sandbox-messages.ts';
 
 const PATH = '/console/sandbox';
 const CLOCKS_KEY = ['listSandboxClocks'] as const;
 
 /** The sandbox bureau's magic ssns (last four digits at enrolment), as docs/partner/credit-data.md tells them. */
-const STORIES = [
-  { ssn: '0000', story: 'A frozen file: the score, the report and offers answer CREDIT_FROZEN.' },
-  { ssn: '9999', story: 'Identity verification always fails.' },
-  { ssn: '1001', story: 'Every alert type within any twelve monthly refreshes.' },
-  { ssn: '1002', story: 'Nothing ever changes: no alert, ever.' },
-  { ssn: '1003', story: 'A fraud alert on the file from the start.' },
-  { ssn: '1004', story: 'A good score on costly credit: refinance offers show savings.' },
-  { ssn: 'any other', story: 'An ordinary synthetic file that evolves month by month.' },
-] as const;
+const STORIES = ['0000', '9999', '1001', '1002', '1003', '1004', 'other'] as const;
 
 /** The clock's time moved by whole calendar months (a year is twelve). */
 const monthsLater = (iso: string, months: number): string => {
@@ -33,6 +26,7 @@ const USER_ID = /^usr_[A-Za-z0-9]{1,40}$/;
 
 const Attach = ({ clock }: { clock: TSandboxClock }) => {
   const { api } = useConsole();
+  const t = useMessages(sandboxMessages);
   const queryClient = useQueryClient();
   const [ids, setIds] = useState('');
   const [problem, setProblem] = useState<string>();
@@ -49,19 +43,13 @@ const Attach = ({ clock }: { clock: TSandboxClock }) => {
     event.preventDefault();
     const userIds = ids.split(/[\s,]+/).filter(Boolean);
     const bad = userIds.find((id) => !USER_ID.test(id));
-    setProblem(
-      userIds.length === 0
-        ? 'Enter at least one customer id.'
-        : bad
-          ? `${bad} is not one of our customer ids (usr_…): find it on the Customers page.`
-          : undefined,
-    );
+    setProblem(userIds.length === 0 ? t.attachNone : bad ? t.attachBad(bad) : undefined);
     if (userIds.length && !bad) attach.mutate(userIds);
   };
   return (
     <form className="action" onSubmit={submit} noValidate>
       <label>
-        Customers to attach (usr_… ids, commas)
+        {t.attachLabel}
         <input
           value={ids}
           onChange={(e) => setIds(e.target.value)}
@@ -71,20 +59,21 @@ const Attach = ({ clock }: { clock: TSandboxClock }) => {
         />
       </label>
       <button type="submit" className="button" disabled={attach.isPending}>
-        Attach
+        {t.attach}
       </button>
       {problem ? (
         <p id={problemId} className="field-problem" role="alert">
           {problem}
         </p>
       ) : null}
-      <Outcome mutation={attach} success={attach.data ? `${attach.data.userCount} customers on this clock now.` : undefined} />
+      <Outcome mutation={attach} success={attach.data ? t.attached(attach.data.userCount) : undefined} />
     </form>
   );
 };
 
 const Advance = ({ clock }: { clock: TSandboxClock }) => {
   const { api } = useConsole();
+  const t = useMessages(sandboxMessages);
   const queryClient = useQueryClient();
   const advance = useMutation({
     mutationFn: (months: number) =>
@@ -98,41 +87,38 @@ const Advance = ({ clock }: { clock: TSandboxClock }) => {
   return (
     <div className="action">
       <button type="button" className="button" onClick={() => advance.mutate(1)} disabled={busy}>
-        Advance a month
+        {t.advanceMonth}
       </button>
       <button type="button" className="button" onClick={() => advance.mutate(12)} disabled={busy}>
-        Advance a year
+        {t.advanceYear}
       </button>
-      <Outcome
-        mutation={advance}
-        success={
-          advance.isSuccess ? 'Advancing: monitoring runs for every month passed; the clock says when it is ready.' : undefined
-        }
-      />
+      <Outcome mutation={advance} success={advance.isSuccess && clock.status === 'advancing' ? t.advancing : undefined} />
     </div>
   );
 };
 
 const ClockCard = ({ clock }: { clock: TSandboxClock }) => {
   const { may } = useConsole();
+  const t = useMessages(sandboxMessages);
+  const f = useFormat();
   const headingId = useId();
   return (
     <article className="card" aria-labelledby={headingId}>
       <div className="card-head">
         <h2 id={headingId}>{clock.name ?? clock.clockId}</h2>
-        <span className={`badge ${clock.status === 'ready' ? 'badge-ok' : 'badge-warn'}`}>{clock.status}</span>
+        <span className={`badge ${clock.status === 'ready' ? 'badge-ok' : 'badge-warn'}`}>{t.statuses[clock.status]}</span>
       </div>
       <dl className="facts">
         <div>
-          <dt>Clock time</dt>
-          <dd>{formatInstant(clock.frozenTime)}</dd>
+          <dt>{t.clockTime}</dt>
+          <dd>{f.instant(clock.frozenTime)}</dd>
         </div>
         <div>
-          <dt>Customers</dt>
+          <dt>{t.customers}</dt>
           <dd>{clock.userCount}</dd>
         </div>
         <div>
-          <dt>Id</dt>
+          <dt>{t.id}</dt>
           <dd className="mono">{clock.clockId}</dd>
         </div>
       </dl>
@@ -148,6 +134,7 @@ const ClockCard = ({ clock }: { clock: TSandboxClock }) => {
 
 const CreateClock = () => {
   const { api } = useConsole();
+  const t = useMessages(sandboxMessages);
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const create = useMutation({
@@ -160,20 +147,20 @@ const CreateClock = () => {
   return (
     <form
       className="filters"
-      aria-label="New test clock"
+      aria-label={t.newClockLabel}
       onSubmit={(e: FormEvent) => {
         e.preventDefault();
         create.mutate();
       }}
     >
       <label>
-        New clock’s name
+        {t.newClockName}
         <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />
       </label>
       <button type="submit" className="button" disabled={create.isPending}>
-        Create a test clock
+        {t.create}
       </button>
-      <Outcome mutation={create} success={create.data ? `Created ${create.data.clockId}, starting now.` : undefined} />
+      <Outcome mutation={create} success={create.data ? t.created(create.data.clockId) : undefined} />
     </form>
   );
 };
@@ -181,6 +168,7 @@ const CreateClock = () => {
 /** Sandbox only: test clocks (months of monitoring in seconds) and the story ssns that choose a test file. */
 export const SandboxPage = ({ query }: { query: URLSearchParams }) => {
   const { api, may, session } = useConsole();
+  const t = useMessages(sandboxMessages);
   const cursor = query.get('cursor') ?? undefined;
   const clocks = useQuery({
     queryKey: [...CLOCKS_KEY, cursor],
@@ -193,30 +181,30 @@ export const SandboxPage = ({ query }: { query: URLSearchParams }) => {
     return (
       <>
         <div className="page-head">
-          <h1 tabIndex={-1}>Sandbox</h1>
+          <h1 tabIndex={-1}>{t.title}</h1>
         </div>
-        <p>This is a production client: test clocks and story files exist in your sandbox only.</p>
+        <p>{t.production}</p>
       </>
     );
   }
   return (
     <>
       <div className="page-head">
-        <h1 tabIndex={-1}>Sandbox</h1>
-        <p className="lede">Test clocks move customers through months of monitoring in seconds; story ssns pick a test file.</p>
+        <h1 tabIndex={-1}>{t.title}</h1>
+        <p className="lede">{t.lede}</p>
       </div>
       {may('createSandboxClock') ? <CreateClock /> : null}
       {clocks.isPending ? (
-        <Loading what="your test clocks" />
+        <Loading what={t.loading} />
       ) : clocks.isError ? (
         <>
           <ErrorState error={clocks.error} retry={() => void clocks.refetch()} />
-          <Pager path={PATH} query={query} nextCursor={null} label="Clock pages" />
+          <Pager path={PATH} query={query} nextCursor={null} label={t.pagesLabel} />
         </>
       ) : clocks.data.data.length === 0 ? (
         <>
-          <p>No test clock yet{may('createSandboxClock') ? ': create one above.' : '.'}</p>
-          <Pager path={PATH} query={query} nextCursor={null} label="Clock pages" />
+          <p>{may('createSandboxClock') ? t.noClockCreate : t.noClock}</p>
+          <Pager path={PATH} query={query} nextCursor={null} label={t.pagesLabel} />
         </>
       ) : (
         <>
@@ -225,25 +213,25 @@ export const SandboxPage = ({ query }: { query: URLSearchParams }) => {
               <ClockCard key={clock.clockId} clock={clock} />
             ))}
           </div>
-          <Pager path={PATH} query={query} nextCursor={clocks.data.pagination.nextCursor} label="Clock pages" />
+          <Pager path={PATH} query={query} nextCursor={clocks.data.pagination.nextCursor} label={t.pagesLabel} />
         </>
       )}
       <section className="card" aria-labelledby="stories-heading">
-        <h2 id="stories-heading">Story ssns</h2>
+        <h2 id="stories-heading">{t.storiesHeading}</h2>
         <ScrollRegion labelledBy="stories-caption">
           <table className="data-table">
-            <caption id="stories-caption">Last four digits of the ssn at enrolment, and the file each gives</caption>
+            <caption id="stories-caption">{t.storiesCaption}</caption>
             <thead>
               <tr>
-                <th scope="col">Last four</th>
-                <th scope="col">The file</th>
+                <th scope="col">{t.lastFour}</th>
+                <th scope="col">{t.theFile}</th>
               </tr>
             </thead>
             <tbody>
-              {STORIES.map((s) => (
-                <tr key={s.ssn}>
-                  <th scope="row">{s.ssn}</th>
-                  <td>{s.story}</td>
+              {STORIES.map((ssn) => (
+                <tr key={ssn}>
+                  <th scope="row">{ssn === 'other' ? t.anyOther : ssn}</th>
+                  <td>{t.stories[ssn]}</td>
                 </tr>
               ))}
             </tbody>

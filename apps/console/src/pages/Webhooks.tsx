@@ -2,7 +2,7 @@ import type { TDeliveryLogEntry, TEventType, TWebhook } from '@credit/contract';
 import { isCreditApiError } from '@credit/sdk/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { formatInstant } from '../format.ts';
+import { useFormat, useMessages } from '../i18n.tsx';
 import { hrefWith, Link } from '../router.tsx';
 import { useConsole } from '../services.tsx';
 import { type FilterField, FilterForm, oneOf } from '../ui/FilterForm.tsx';
@@ -10,12 +10,12 @@ import { Outcome } from '../ui/Outcome.tsx';
 import { Pager } from '../ui/Pager.tsx';
 import { ScrollRegion } from '../ui/ScrollRegion.tsx';
 import { ErrorState, Loading } from '../ui/States.tsx';
+import { webhooksMessages } from './webhooks-messages.ts';
 
 const WEBHOOKS_KEY = ['listWebhooks'] as const;
 const PATH = '/console/webhooks';
 const WEBHOOK_ID = /^wh_[A-Za-z0-9]{1,40}$/;
 const DELIVERY_STATUSES = ['success', 'failed'] as const;
-const LOG_FIELDS: FilterField[] = [{ name: 'status', label: 'Outcome', kind: 'select', options: DELIVERY_STATUSES }];
 
 /** `datetime-local` wants `YYYY-MM-DDTHH:mm` in local time; this is a day ago. */
 const aDayAgoLocal = () => {
@@ -26,6 +26,7 @@ const aDayAgoLocal = () => {
 
 const TestEvent = ({ webhook }: { webhook: TWebhook }) => {
   const { api } = useConsole();
+  const t = useMessages(webhooksMessages);
   const queryClient = useQueryClient();
   const [eventType, setEventType] = useState<TEventType>(webhook.events[0] ?? 'user.enrolled');
   const test = useMutation({
@@ -34,8 +35,8 @@ const TestEvent = ({ webhook }: { webhook: TWebhook }) => {
   });
   const result = test.data
     ? test.data.status === 'success'
-      ? `Delivered: your endpoint answered HTTP ${test.data.statusCode} in ${test.data.responseTime} ms.`
-      : `Not delivered: ${test.data.error ?? `HTTP ${test.data.statusCode}`}.`
+      ? t.delivered(test.data.statusCode, test.data.responseTime)
+      : t.notDelivered(test.data.error ?? `HTTP ${test.data.statusCode}`)
     : undefined;
   return (
     <form
@@ -46,7 +47,7 @@ const TestEvent = ({ webhook }: { webhook: TWebhook }) => {
       }}
     >
       <label>
-        Test event
+        {t.testEvent}
         <select value={eventType} onChange={(e) => setEventType(e.target.value as TEventType)}>
           {webhook.events.map((type) => (
             <option key={type} value={type}>
@@ -56,7 +57,7 @@ const TestEvent = ({ webhook }: { webhook: TWebhook }) => {
         </select>
       </label>
       <button type="submit" className="button" disabled={test.isPending}>
-        Send a test event
+        {t.sendTest}
       </button>
       <Outcome mutation={test} success={result} />
     </form>
@@ -65,6 +66,7 @@ const TestEvent = ({ webhook }: { webhook: TWebhook }) => {
 
 const Recover = ({ webhook }: { webhook: TWebhook }) => {
   const { api } = useConsole();
+  const t = useMessages(webhooksMessages);
   const queryClient = useQueryClient();
   const [since, setSince] = useState(aDayAgoLocal);
   const recover = useMutation({
@@ -72,10 +74,7 @@ const Recover = ({ webhook }: { webhook: TWebhook }) => {
       api.call('recoverWebhook', { params: { webhookId: webhook.webhookId }, body: { since: new Date(since).toISOString() } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: WEBHOOKS_KEY }),
   });
-  const result = recover.data
-    ? `${recover.data.queued} missed ${recover.data.queued === 1 ? 'event' : 'events'} queued` +
-      (recover.data.status === 'active' ? '; they go out now.' : '; they go out once the endpoint is re-activated.')
-    : undefined;
+  const result = recover.data ? t.queued(recover.data.queued, recover.data.status === 'active') : undefined;
   return (
     <form
       className="action"
@@ -85,11 +84,11 @@ const Recover = ({ webhook }: { webhook: TWebhook }) => {
       }}
     >
       <label>
-        Missed since (your time)
+        {t.missedSince}
         <input type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} required />
       </label>
       <button type="submit" className="button" disabled={recover.isPending}>
-        Recover missed events
+        {t.recover}
       </button>
       <Outcome mutation={recover} success={result} />
     </form>
@@ -98,6 +97,8 @@ const Recover = ({ webhook }: { webhook: TWebhook }) => {
 
 const RotateSecret = ({ webhook }: { webhook: TWebhook }) => {
   const { api } = useConsole();
+  const t = useMessages(webhooksMessages);
+  const f = useFormat();
   const [confirming, setConfirming] = useState(false);
   const secretId = useId();
   const rotate = useMutation({
@@ -108,25 +109,25 @@ const RotateSecret = ({ webhook }: { webhook: TWebhook }) => {
     <div className="action">
       {confirming ? (
         <>
-          <p>A new secret signs every delivery from now on; the old one also signs for 24 hours.</p>
+          <p>{t.rotateWarning}</p>
           <button type="button" className="button button-danger" onClick={() => rotate.mutate()}>
-            Rotate now
+            {t.rotateNow}
           </button>
           <button type="button" className="button button-quiet" onClick={() => setConfirming(false)}>
-            Cancel
+            {t.cancel}
           </button>
         </>
       ) : (
         <button type="button" className="button" onClick={() => setConfirming(true)} disabled={rotate.isPending}>
-          Rotate secret
+          {t.rotate}
         </button>
       )}
       <Outcome mutation={rotate} success={undefined} />
       {rotate.data?.secret ? (
         <div className="secret" role="status">
-          <label htmlFor={secretId}>New secret (shown only now: put it in your receiver’s settings)</label>
+          <label htmlFor={secretId}>{t.newSecret}</label>
           <input id={secretId} readOnly value={rotate.data.secret} onFocus={(e) => e.target.select()} />
-          <p>The previous secret keeps signing until {formatInstant(rotate.data.previousSecretExpiresAt)}.</p>
+          <p>{t.previousUntil(f.instant(rotate.data.previousSecretExpiresAt))}</p>
         </div>
       ) : null}
     </div>
@@ -135,6 +136,7 @@ const RotateSecret = ({ webhook }: { webhook: TWebhook }) => {
 
 const Reactivate = ({ webhook }: { webhook: TWebhook }) => {
   const { api } = useConsole();
+  const t = useMessages(webhooksMessages);
   const queryClient = useQueryClient();
   const reactivate = useMutation({
     mutationFn: () => api.call('updateWebhook', { params: { webhookId: webhook.webhookId }, body: { status: 'active' } }),
@@ -143,15 +145,16 @@ const Reactivate = ({ webhook }: { webhook: TWebhook }) => {
   return (
     <div className="action">
       <button type="button" className="button" onClick={() => reactivate.mutate()} disabled={reactivate.isPending}>
-        Re-activate
+        {t.reactivate}
       </button>
-      <Outcome mutation={reactivate} success={reactivate.isSuccess ? 'Active again: deliveries resume.' : undefined} />
+      <Outcome mutation={reactivate} success={reactivate.isSuccess ? t.reactivated : undefined} />
     </div>
   );
 };
 
 const Resend = ({ webhookId, delivery }: { webhookId: string; delivery: TDeliveryLogEntry }) => {
   const { api } = useConsole();
+  const t = useMessages(webhooksMessages);
   const queryClient = useQueryClient();
   const resend = useMutation({
     mutationFn: () => api.call('retryWebhookDelivery', { params: { webhookId, deliveryId: delivery.deliveryId } }),
@@ -159,8 +162,8 @@ const Resend = ({ webhookId, delivery }: { webhookId: string; delivery: TDeliver
   });
   const result = resend.data
     ? resend.data.status === 'success'
-      ? `Delivered (HTTP ${resend.data.statusCode}).`
-      : `Failed again: ${resend.data.error ?? `HTTP ${resend.data.statusCode}`}.`
+      ? t.resent(resend.data.statusCode)
+      : t.failedAgain(resend.data.error ?? `HTTP ${resend.data.statusCode}`)
     : undefined;
   return (
     <>
@@ -169,9 +172,9 @@ const Resend = ({ webhookId, delivery }: { webhookId: string; delivery: TDeliver
         className="button button-quiet"
         onClick={() => resend.mutate()}
         disabled={resend.isPending}
-        aria-label={`Resend ${delivery.eventType} ${delivery.eventId}`}
+        aria-label={t.resendLabel(delivery.eventType, delivery.eventId)}
       >
-        Resend
+        {t.resend}
       </button>
       <Outcome mutation={resend} success={result} />
     </>
@@ -181,6 +184,11 @@ const Resend = ({ webhookId, delivery }: { webhookId: string; delivery: TDeliver
 /** One endpoint's delivery attempts, newest first, filtered and paged in the address. */
 const DeliveryLog = ({ webhook, query }: { webhook: TWebhook; query: URLSearchParams }) => {
   const { api, may } = useConsole();
+  const t = useMessages(webhooksMessages);
+  const f = useFormat();
+  const logFields: FilterField[] = [
+    { name: 'status', label: t.outcome, kind: 'select', options: DELIVERY_STATUSES, optionLabels: t.outcomes },
+  ];
   const status = oneOf(query.get('status'), DELIVERY_STATUSES);
   const cursor = query.get('cursor') ?? undefined;
   const log = useQuery({
@@ -193,43 +201,43 @@ const DeliveryLog = ({ webhook, query }: { webhook: TWebhook; query: URLSearchPa
   });
   return (
     <section className="card" aria-labelledby="log-heading">
-      <h2 id="log-heading">Delivery log: {webhook.url}</h2>
+      <h2 id="log-heading">{t.logHeading(webhook.url)}</h2>
       <p>
-        <Link href={PATH}>← All endpoints</Link>
+        <Link href={PATH}>{t.allEndpoints}</Link>
       </p>
       <FilterForm
         key={query.toString()}
         path={PATH}
         query={query}
-        fields={LOG_FIELDS}
-        label="Filter the delivery log"
+        fields={logFields}
+        label={t.filterLabel}
         keep={{ endpoint: webhook.webhookId }}
       />
       {log.isPending ? (
-        <Loading what="the delivery log" />
+        <Loading what={t.loadingLog} />
       ) : log.isError ? (
         <>
           <ErrorState error={log.error} retry={() => void log.refetch()} />
-          <Pager path={PATH} query={query} nextCursor={null} label="Delivery log pages" />
+          <Pager path={PATH} query={query} nextCursor={null} label={t.pagesLabel} />
         </>
       ) : log.data.data.length === 0 ? (
         <>
-          <p>No delivery {status ? `that ${status === 'failed' ? 'failed' : 'succeeded'} ` : ''}yet.</p>
-          <Pager path={PATH} query={query} nextCursor={null} label="Delivery log pages" />
+          <p>{status === 'failed' ? t.noFailed : status === 'success' ? t.noSucceeded : t.noDelivery}</p>
+          <Pager path={PATH} query={query} nextCursor={null} label={t.pagesLabel} />
         </>
       ) : (
         <>
           <ScrollRegion labelledBy="log-caption">
             <table className="data-table">
-              <caption id="log-caption">Delivery attempts, newest first</caption>
+              <caption id="log-caption">{t.logCaption}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">When</th>
-                  <th scope="col">Outcome</th>
-                  <th scope="col">Attempt</th>
-                  <th scope="col">Next try</th>
-                  {may('retryWebhookDelivery') ? <th scope="col">Resend</th> : null}
+                  <th scope="col">{t.event}</th>
+                  <th scope="col">{t.when}</th>
+                  <th scope="col">{t.outcome}</th>
+                  <th scope="col">{t.attempt}</th>
+                  <th scope="col">{t.nextTry}</th>
+                  {may('retryWebhookDelivery') ? <th scope="col">{t.resend}</th> : null}
                 </tr>
               </thead>
               <tbody>
@@ -238,14 +246,14 @@ const DeliveryLog = ({ webhook, query }: { webhook: TWebhook; query: URLSearchPa
                     <th scope="row">
                       {entry.eventType} <span className="mono">{entry.eventId}</span>
                     </th>
-                    <td>{formatInstant(entry.deliveredAt)}</td>
+                    <td>{f.instant(entry.deliveredAt)}</td>
                     <td>
                       {entry.status === 'success'
-                        ? `delivered (HTTP ${entry.statusCode})`
-                        : `failed: ${entry.error ?? `HTTP ${entry.statusCode}`}`}
+                        ? t.deliveredCell(entry.statusCode)
+                        : t.failedCell(entry.error ?? `HTTP ${entry.statusCode}`)}
                     </td>
-                    <td>{entry.attempt ?? 'test'}</td>
-                    <td>{formatInstant(entry.nextAttemptAt)}</td>
+                    <td>{entry.attempt ?? t.test}</td>
+                    <td>{f.instant(entry.nextAttemptAt)}</td>
                     {may('retryWebhookDelivery') ? (
                       <td>{entry.attempt ? <Resend webhookId={webhook.webhookId} delivery={entry} /> : '—'}</td>
                     ) : null}
@@ -254,7 +262,7 @@ const DeliveryLog = ({ webhook, query }: { webhook: TWebhook; query: URLSearchPa
               </tbody>
             </table>
           </ScrollRegion>
-          <Pager path={PATH} query={query} nextCursor={log.data.pagination.nextCursor} label="Delivery log pages" />
+          <Pager path={PATH} query={query} nextCursor={log.data.pagination.nextCursor} label={t.pagesLabel} />
         </>
       )}
     </section>
@@ -265,6 +273,8 @@ const healthy = (webhook: TWebhook) => webhook.status === 'active' && webhook.he
 
 const WebhookCard = ({ webhook }: { webhook: TWebhook }) => {
   const { may } = useConsole();
+  const t = useMessages(webhooksMessages);
+  const f = useFormat();
   const headingId = useId();
   const { health } = webhook;
   return (
@@ -276,46 +286,46 @@ const WebhookCard = ({ webhook }: { webhook: TWebhook }) => {
         <span className={`badge ${healthy(webhook) ? 'badge-ok' : 'badge-warn'}`}>
           {webhook.status === 'active'
             ? healthy(webhook)
-              ? 'Healthy'
-              : 'Failing'
+              ? t.healthy
+              : t.failing
             : webhook.status === 'failed'
-              ? 'Failed'
-              : 'Disabled'}
+              ? t.failed
+              : t.disabled}
         </span>
       </div>
-      <p className="muted">Receives: {webhook.events.join(', ')}</p>
+      <p className="muted">{t.receives(webhook.events.join(', '))}</p>
       <dl className="facts">
         <div>
-          <dt>Last delivery</dt>
-          <dd>{formatInstant(health.lastDeliveryAt)}</dd>
+          <dt>{t.lastDelivery}</dt>
+          <dd>{f.instant(health.lastDeliveryAt)}</dd>
         </div>
         <div>
-          <dt>Last success</dt>
-          <dd>{formatInstant(health.lastSuccessAt)}</dd>
+          <dt>{t.lastSuccess}</dt>
+          <dd>{f.instant(health.lastSuccessAt)}</dd>
         </div>
         <div>
-          <dt>Last failure</dt>
-          <dd>{formatInstant(health.lastFailureAt)}</dd>
+          <dt>{t.lastFailure}</dt>
+          <dd>{f.instant(health.lastFailureAt)}</dd>
         </div>
         <div>
-          <dt>Reason</dt>
+          <dt>{t.reason}</dt>
           <dd>{health.lastFailureReason ?? '—'}</dd>
         </div>
         <div>
-          <dt>Failures in a row</dt>
+          <dt>{t.failuresInARow}</dt>
           <dd>{health.consecutiveFailures}</dd>
         </div>
         {health.disabledReason ? (
           <div>
-            <dt>Stopped</dt>
+            <dt>{t.stopped}</dt>
             <dd>
-              {formatInstant(health.disabledAt)}: {health.disabledReason}
+              {f.instant(health.disabledAt)}: {health.disabledReason}
             </dd>
           </div>
         ) : null}
       </dl>
       <p>
-        <Link href={hrefWith(PATH, { endpoint: webhook.webhookId })}>Delivery log of this endpoint</Link>
+        <Link href={hrefWith(PATH, { endpoint: webhook.webhookId })}>{t.logLink}</Link>
       </p>
       {may('testWebhook') ? (
         <div className="actions">
@@ -329,15 +339,19 @@ const WebhookCard = ({ webhook }: { webhook: TWebhook }) => {
   );
 };
 
-const NoSuchEndpoint = () => (
-  <p className="state state-error" role="alert">
-    The address names no endpoint of yours. Choose one from <Link href={PATH}>the list</Link>.
-  </p>
-);
+const NoSuchEndpoint = () => {
+  const t = useMessages(webhooksMessages);
+  return (
+    <p className="state state-error" role="alert">
+      {t.noSuchEndpoint} <Link href={PATH}>{t.theList}</Link>.
+    </p>
+  );
+};
 
 /** The delivery log of the endpoint the address names, read by its id (it may be past the list's first page). */
 const EndpointLog = ({ endpoint, query }: { endpoint: string; query: URLSearchParams }) => {
   const { api } = useConsole();
+  const t = useMessages(webhooksMessages);
   const valid = WEBHOOK_ID.test(endpoint);
   const webhook = useQuery({
     // Under the list's key, so whatever refreshes the list (a recovery, a re-activation) refreshes this too.
@@ -347,7 +361,7 @@ const EndpointLog = ({ endpoint, query }: { endpoint: string; query: URLSearchPa
     retry: false,
   });
   if (!valid) return <NoSuchEndpoint />;
-  if (webhook.isPending) return <Loading what="the endpoint" />;
+  if (webhook.isPending) return <Loading what={t.loadingEndpoint} />;
   if (webhook.isError) {
     return isCreditApiError(webhook.error) && webhook.error.status === 404 ? (
       <NoSuchEndpoint />
@@ -361,23 +375,22 @@ const EndpointLog = ({ endpoint, query }: { endpoint: string; query: URLSearchPa
 /** The bank's webhook endpoints with their health; an editor also tests, recovers and rotates. */
 export const WebhooksPage = ({ query }: { query: URLSearchParams }) => {
   const { api, may } = useConsole();
+  const t = useMessages(webhooksMessages);
   const endpoint = query.get('endpoint') ?? '';
   const webhooks = useQuery({ queryKey: WEBHOOKS_KEY, queryFn: () => api.call('listWebhooks', { query: { limit: 100 } }) });
   return (
     <>
       <div className="page-head">
-        <h1 tabIndex={-1}>Webhooks</h1>
-        <p className="lede">Where we send your events, and how each endpoint is doing.</p>
+        <h1 tabIndex={-1}>{t.title}</h1>
+        <p className="lede">{t.lede}</p>
       </div>
-      {may('testWebhook') ? null : (
-        <p className="note">You are signed in as a viewer: you see every endpoint’s health. Changes need an editor link.</p>
-      )}
+      {may('testWebhook') ? null : <p className="note">{t.viewerNote}</p>}
       {webhooks.isPending ? (
-        <Loading what="your webhook endpoints" />
+        <Loading what={t.loading} />
       ) : webhooks.isError ? (
         <ErrorState error={webhooks.error} retry={() => void webhooks.refetch()} />
       ) : webhooks.data.data.length === 0 ? (
-        <p>No webhook endpoint yet: your developers add one through the API (createWebhook).</p>
+        <p>{t.none}</p>
       ) : endpoint ? (
         <EndpointLog endpoint={endpoint} query={query} />
       ) : (

@@ -1,8 +1,21 @@
 import { type FormEvent, useState } from 'react';
+import { useMessages } from '../i18n.tsx';
+import { uiMessages } from '../messages.ts';
 import { hrefWith, navigate } from '../router.tsx';
 
+export type UiMessages = (typeof uiMessages)['en'];
+
 export type FilterField =
-  | { name: string; label: string; kind: 'select'; options: readonly string[]; any?: string }
+  | {
+      name: string;
+      label: string;
+      kind: 'select';
+      options: readonly string[];
+      /** What the empty choice says; `any` in the page's language unless given. */
+      any?: string;
+      /** How each option reads, when not as the API writes it (a status in the page's language). */
+      optionLabels?: Readonly<Record<string, string>>;
+    }
   | { name: string; label: string; kind: 'text' | 'date'; placeholder?: string };
 
 /**
@@ -23,6 +36,7 @@ export const FilterForm = ({
   /** Address values the form does not show but keeps (the endpoint a log belongs to). */
   keep?: Record<string, string | undefined>;
 }) => {
+  const t = useMessages(uiMessages);
   const [values, setValues] = useState<Record<string, string>>(() =>
     Object.fromEntries(fields.map((f) => [f.name, query.get(f.name) ?? ''])),
   );
@@ -38,10 +52,10 @@ export const FilterForm = ({
           <label key={field.name}>
             {field.label}
             <select value={values[field.name]} onChange={(e) => setValues({ ...values, [field.name]: e.target.value })}>
-              <option value="">{field.any ?? 'any'}</option>
+              <option value="">{field.any ?? t.any}</option>
               {field.options.map((option) => (
                 <option key={option} value={option}>
-                  {option}
+                  {field.optionLabels?.[option] ?? option}
                 </option>
               ))}
             </select>
@@ -61,7 +75,7 @@ export const FilterForm = ({
         ),
       )}
       <button type="submit" className="button">
-        Show
+        {t.show}
       </button>
     </form>
   );
@@ -84,10 +98,14 @@ export const oneOf = <T extends string>(value: string | null, allowed: readonly 
 
 const USER_ID = /^usr_[A-Za-z0-9]{1,40}$/;
 
-/** The filters the Events and Audit trail pages share, as the address holds them: a type, one customer, a range of days. */
+/**
+ * The filters the Events and Audit trail pages share, as the address holds them: a type (as the API names it, the
+ * name a webhook receiver and an export read too), one customer, a range of days.
+ */
 export const typeUserDaysFilters = <T extends string>(
   query: URLSearchParams,
   types: readonly T[],
+  t: UiMessages,
 ): {
   fields: FilterField[];
   type: T | undefined;
@@ -101,10 +119,10 @@ export const typeUserDaysFilters = <T extends string>(
   const user = query.get('user') ?? '';
   return {
     fields: [
-      { name: 'type', label: 'Type', kind: 'select', options: types },
-      { name: 'user', label: 'Customer (our usr_… id)', kind: 'text', placeholder: 'usr_…' },
-      { name: 'from', label: 'From day', kind: 'date' },
-      { name: 'to', label: 'To day', kind: 'date' },
+      { name: 'type', label: t.type, kind: 'select', options: types },
+      { name: 'user', label: t.customer, kind: 'text', placeholder: 'usr_…' },
+      { name: 'from', label: t.fromDay, kind: 'date' },
+      { name: 'to', label: t.toDay, kind: 'date' },
     ],
     type: oneOf(query.get('type'), types),
     userId: USER_ID.test(user) ? user : undefined,
@@ -116,8 +134,11 @@ export const typeUserDaysFilters = <T extends string>(
 };
 
 /** What a malformed customer id in the address says. */
-export const BadUser = () => (
-  <p className="state state-error" role="alert">
-    A customer id here is ours (usr_…): find it on the Customers page from your own id.
-  </p>
-);
+export const BadUser = () => {
+  const t = useMessages(uiMessages);
+  return (
+    <p className="state state-error" role="alert">
+      {t.badUser}
+    </p>
+  );
+};

@@ -1,3 +1,5 @@
+import { useMessages } from '../i18n.tsx';
+import { uiMessages } from '../messages.ts';
 import { hrefWith, Link } from '../router.tsx';
 
 /**
@@ -15,13 +17,14 @@ export const Pager = ({
   nextCursor: string | null | undefined;
   label: string;
 }) => {
+  const t = useMessages(uiMessages);
   const params = Object.fromEntries(query.entries());
   const onLaterPage = Boolean(params.cursor);
   if (!onLaterPage && !nextCursor) return null;
   return (
     <nav className="pager" aria-label={label}>
-      {onLaterPage ? <Link href={hrefWith(path, { ...params, cursor: undefined })}>First page</Link> : null}
-      {nextCursor ? <Link href={hrefWith(path, { ...params, cursor: nextCursor })}>Next page</Link> : null}
+      {onLaterPage ? <Link href={hrefWith(path, { ...params, cursor: undefined })}>{t.firstPage}</Link> : null}
+      {nextCursor ? <Link href={hrefWith(path, { ...params, cursor: nextCursor })}>{t.nextPage}</Link> : null}
     </nav>
   );
 };

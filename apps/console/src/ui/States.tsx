@@ -2,11 +2,8 @@ import { isCreditApiError } from '@credit/sdk/browser';
 import { useMessages } from '../i18n.tsx';
 import { type StateMessages, stateMessages } from '../messages.ts';
 
-/** What went wrong, in words a staff member can act on (English unless given the page's strings). */
-export const describeError = (
-  error: unknown,
-  t: StateMessages = stateMessages.en,
-): { title: string; advice: string; retry: boolean } => {
+/** What went wrong, in words a staff member can act on, in the page's language (`t`: its state strings). */
+export const describeError = (error: unknown, t: StateMessages): { title: string; advice: string; retry: boolean } => {
   if (isCreditApiError(error)) {
     switch (error.status) {
       case 400: {

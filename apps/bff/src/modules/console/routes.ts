@@ -6,6 +6,7 @@ import {
   CONSOLE_SESSION_COOKIE,
   CONSOLE_SESSION_LIFETIME_SECONDS,
   consoleRoleMay,
+  consoleScopeOf,
   createConsoleLink as createConsoleLinkOp,
 } from '@credit/contract';
 import { parse, serialize } from 'cookie';
@@ -25,6 +26,7 @@ import {
   consoleCsp,
   notBuiltPage,
   pageCsp,
+  pageLocale,
   refusalPage,
   signedOutPage,
 } from './pages.ts';
@@ -79,9 +81,16 @@ const NO_SESSION =
 const SESSION_ENDED = 'Your console session has ended (signed out or past its eight hours): open a new console link.';
 const CSRF_REFUSED = `A console change needs the ${CONSOLE_CSRF_HEADER} header the console page reads from GET /console/session.`;
 
-/** Why the session's staff member may not call `operationId`, or undefined when they may. */
-const roleRefusal = (session: ConsoleSession, operationId: string): string | undefined => {
+/** Why the session may not call `operationId` (the table, the bank's client's scopes, the role), or undefined. */
+const sessionRefusal = (session: ConsoleSession, operationId: string): string | undefined => {
   if (!(operationId in CONSOLE_OPERATIONS)) return `The console does not call ${operationId}; your bank’s server can.`;
+  const scope = consoleScopeOf(operationId);
+  if (scope && !session.client.scopes.includes(scope)) {
+    return (
+      `Your bank’s API client does not hold the "${scope}" scope ${operationId} needs, so no console session of it ` +
+      'can call it. An operator grants scopes (pnpm clients update).'
+    );
+  }
   if (consoleRoleMay(session.staff.role, operationId)) return undefined;
   return (
     `Your console role is ${session.staff.role}: it shows everything and changes nothing. Ask for a console link ` +
@@ -119,7 +128,7 @@ export const consoleAdmission = (ctx: AppContext): Admission => {
       const refusal =
         op.method !== 'get' && !(csrf && csrfTokenMatches(ctx, session.token, csrf))
           ? CSRF_REFUSED
-          : roleRefusal(session, op.operationId);
+          : sessionRefusal(session, op.operationId);
       await recordConsoleRequest(ctx, session, {
         operationId: op.operationId,
         requestId: req.requestId,
@@ -136,8 +145,13 @@ export const consoleAdmission = (ctx: AppContext): Admission => {
 export const consoleApiPath = (path: string): string | undefined =>
   path.startsWith(`${CONSOLE_API_PREFIX}/v1/`) ? path.slice(CONSOLE_API_PREFIX.length) : undefined;
 
+/** The language of a page of ours for this request (the console's `lang`, else the browser's). */
+const localeOf = (req: Request) => pageLocale(req.query.lang, req.get('accept-language'));
+
 const sendPage = (res: Response, status: number, html: string) => {
   res.setHeader('Content-Security-Policy', pageCsp());
+  // The language follows the browser's Accept-Language: a shared cache keeps one answer per language.
+  res.vary('Accept-Language');
   res.status(status).type('html').send(html);
 };
 
@@ -152,7 +166,7 @@ const openLink = (ctx: AppContext) => async (req: Request, res: Response) => {
   const token = typeof req.query.token === 'string' ? req.query.token : '';
   const opened = await openConsoleSession(ctx, token, apiRequestOf(res).requestId);
   if ('refused' in opened) {
-    const { status, html } = refusalPage(opened.refused);
+    const { status, html } = refusalPage(opened.refused, localeOf(req));
     sendPage(res, status, html);
     return;
   }
@@ -184,9 +198,9 @@ const signOut = (ctx: AppContext) => async (_req: Request, res: Response) => {
 };
 
 /** The app's index.html, framed only by the signed-in client's embed origins (nobody without a session). */
-const serveApp = (ctx: AppContext) => async (_req: Request, res: Response) => {
+const serveApp = (ctx: AppContext) => async (req: Request, res: Response) => {
   if (!isBuilt(CONSOLE_INDEX_FILE)) {
-    sendPage(res, 503, notBuiltPage());
+    sendPage(res, 503, notBuiltPage(localeOf(req)));
     return;
   }
   const html = await readFile(CONSOLE_INDEX_FILE, 'utf8');
@@ -210,7 +224,7 @@ export const consoleRoutes = (ctx: AppContext): ModuleRoutes => {
   pages.get(CONSOLE_AUTH_PATH, openLink(ctx));
   pages.get('/console/session', readSession(ctx));
   pages.post('/console/signout', signOut(ctx));
-  pages.get('/console/signed-out', (_req, res) => sendPage(res, 200, signedOutPage()));
+  pages.get('/console/signed-out', (req, res) => sendPage(res, 200, signedOutPage(localeOf(req))));
   pages.get(CONSOLE_APP_PATHS, serveApp(ctx));
   return { operations, pages };
 };

@@ -3,6 +3,7 @@ import {
   CONSOLE_LINK_LIFETIME_SECONDS,
   CONSOLE_SESSION_LIFETIME_SECONDS,
   type ConsoleSessionInfo,
+  SCOPES,
   type Scope,
   type TConsoleLink,
   type TConsoleLinkInput,
@@ -185,6 +186,7 @@ export const consoleSessionInfo = (ctx: AppContext, session: ConsoleSession): Co
   environment: session.client.environment,
   staff: { id: session.staff.id, email: session.staff.email },
   role: session.staff.role,
+  scopes: SCOPES.filter((scope) => session.client.scopes.includes(scope)),
   expiresAt: session.expiresAt.toISOString(),
   csrfToken: consoleCsrfToken(ctx, session.token),
 });

@@ -1,0 +1,31 @@
+/** The Events page's strings. Event types stay as the API names them: the names a webhook receiver reads. */
+export const eventsMessages = {
+  en: {
+    title: 'Events',
+    lede: 'Everything we told your systems about, as your webhooks receive it: the last 30 days.',
+    filterLabel: 'Filter the events',
+    loading: 'the events',
+    pagesLabel: 'Event pages',
+    none: 'No event matches these filters: widen the days or choose another type.',
+    caption: 'Events, newest first',
+    type: 'Type',
+    when: 'When',
+    customer: 'Customer',
+    details: 'Details',
+    eventId: 'Event id',
+  },
+  es: {
+    title: 'Eventos',
+    lede: 'Todo lo que comunicamos a sus sistemas, tal como lo reciben sus webhooks: los últimos 30 días.',
+    filterLabel: 'Filtrar los eventos',
+    loading: 'los eventos',
+    pagesLabel: 'Páginas de eventos',
+    none: 'Ningún evento coincide con estos filtros: amplíe los días o elija otro tipo.',
+    caption: 'Eventos, del más reciente al más antiguo',
+    type: 'Tipo',
+    when: 'Cuándo',
+    customer: 'Cliente',
+    details: 'Detalles',
+    eventId: 'Id del evento',
+  },
+};

@@ -47,10 +47,13 @@ type Server = 'express' | 'api';
 /** Round r runs the servers in this order: alternated, so a slow minute of the host hits both. */
 const orderOf = (round: number): Server[] => (round % 2 === 0 ? ['express', 'api'] : ['api', 'express']);
 
+const cpuProfileArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+
 /** A server process, built as `pnpm start` runs the API (bundled, plain node, no tsx), on the servers' CPU. */
 const start = async <T>(file: string, env: Record<string, string>, first?: unknown) => {
   const child = fork(await bundleBenchServer(path.join(import.meta.dirname, 'api', file)), {
-    execArgv: ['--enable-source-maps', ...withoutTsx(process.execArgv)],
+    // BENCH_CPU_PROF=<dir> writes the servers' V8 CPU profiles there, for finding where a route's CPU goes.
+    execArgv: ['--enable-source-maps', ...withoutTsx(process.execArgv), ...cpuProfileArgs],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });

@@ -25,6 +25,7 @@ import type { AppContext } from '../../context.ts';
 import { ApiError, notFound, validationError } from '../../core/api-error.ts';
 import { cursorsOf } from '../../core/cursor.ts';
 import type { Caller } from '../../core/principal.ts';
+import { sharedAnswerData } from '../../core/shared-answer.ts';
 import type { Queryable } from '../../db/db.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { recordAudit } from '../audit/service.ts';
@@ -367,9 +368,29 @@ export const listUserOffers = async (ctx: AppContext, caller: Caller, userId: st
     lists.set(listKey, ranked);
   }
   const key = { list: user.id, type: query.type ?? null, status: query.status };
-  const { page, pagination } = pageOf(ctx, key, query.cursor, query.limit, ranked);
-  return { items: page.map((r) => r.view), pagination };
+  const pages = pagesOfRanked.get(ranked) ?? new Map<string, OfferPage>();
+  pagesOfRanked.set(ranked, pages);
+  const pageKey = `${user.id}|${query.cursor ?? ''}|${query.limit}`;
+  let answer = pages.get(pageKey);
+  if (!answer) {
+    const { page, pagination } = pageOf(ctx, key, query.cursor, query.limit, ranked);
+    answer = { items: sharedAnswerData(page.map((r) => r.view)), pagination };
+    if (pages.size > 16) pages.clear();
+    pages.set(pageKey, answer);
+  }
+  return answer;
 };
+
+interface OfferPage {
+  items: TOffer[];
+  pagination: ReturnType<typeof paginationOf>;
+}
+
+/**
+ * A ranked list's pages as answered, by user, cursor and limit: a customer reading the same page again within the
+ * ranking's minute is answered the same bytes, written once (sharedAnswerData), without ranking or a cursor's work.
+ */
+const pagesOfRanked = new WeakMap<RankedOffer[], Map<string, OfferPage>>();
 
 /** When the user clicked: the client's timestamp if plausible, else now. */
 const clickTime = (input: TOfferClickInput, now: Date): Date => {

@@ -86,7 +86,7 @@ const seed = async (label: string, count: number) => {
  * sessions do not pay for pruning what the bench wrote.
  */
 const release = async (clientId: string): Promise<number> => {
-  const leadMs = 2_000 + USERS / 20;
+  const leadMs = 5_000 + USERS / 5;
   const dueAt = new Date(Date.now() + leadMs);
   await admin.query(
     `update ${schema}.users set monitoring_anchor_at = $3::timestamptz - monitoring_period * $2::interval,

@@ -18,7 +18,9 @@ for (const suite of results.testResults ?? []) {
   const failed = (suite.assertionResults ?? []).filter((test) => test.status === 'failed');
   // A file that failed outside any test (an import error, a hook) has no failed test to name.
   if (failed.length === 0 && suite.status === 'failed') {
-    console.log(`  ✗ ${where}: ${(suite.message ?? 'failed outside its tests').split('\n').slice(0, MESSAGE_LINES).join('\n    ')}`);
+    console.log(
+      `  ✗ ${where}: ${(suite.message ?? 'failed outside its tests').split('\n').slice(0, MESSAGE_LINES).join('\n    ')}`,
+    );
   }
   for (const test of failed) {
     const message = (test.failureMessages ?? []).join('\n').split('\n').slice(0, MESSAGE_LINES).join('\n    ');

@@ -72,6 +72,14 @@ module.exports = {
       to: { path: `${BFF}bureau/http/` },
     },
     {
+      name: 'no-async-context-in-the-server',
+      comment:
+        "Nothing in the server reads who or when it works for from the async context (node:async_hooks: AsyncLocalStorage, AsyncResource): a request's time and the request it serves are its context's (RequestScope.ctx: `clock`, `onBehalfOf`), handed down as arguments, so what a service records or reads as now is what its caller gave it.",
+      severity: 'error',
+      from: { path: BFF },
+      to: { dependencyTypes: ['core'], path: '^(node:)?async_hooks$' },
+    },
+    {
       name: 'no-cycle-between-modules',
       comment: 'No import cycle between modules (folders), even through service.ts.',
       severity: 'error',

@@ -7,7 +7,7 @@ import type { Config } from './config.ts';
 import type { AuditTrail } from './core/audit-trail.ts';
 import type { AuthService } from './core/auth-service.ts';
 import type { PathResourceChecks } from './core/path-resources.ts';
-import type { UserClockLookup } from './core/request-scope.ts';
+import type { OnBehalfOf, UserClockLookup } from './core/request-scope.ts';
 import type { Db } from './db/db.ts';
 import type { Clock } from './lib/clock.ts';
 import type { IdGenerator } from './lib/ids.ts';
@@ -43,6 +43,11 @@ export interface AppContext {
   userClocks?: UserClockLookup;
   /** What this app keeps in memory for its own work; a derived context (a request's clock) shares it. */
   services: AppServices;
+  /**
+   * The API request this context's work serves (a RequestScope's `ctx`), which the audit entries it records name; none
+   * on the app's own context and a job's (core/request-scope.ts).
+   */
+  readonly onBehalfOf?: OnBehalfOf;
 }
 
 /**

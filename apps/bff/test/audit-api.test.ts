@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BureauProvider } from '../src/bureau/provider.ts';
+import { SandboxBureau } from '../src/bureau/sandbox/sandbox-bureau.ts';
 import { verifyChain } from '../src/modules/audit/service.ts';
 import { runMonitoringUntilIdle } from '../src/modules/monitoring/scheduler.ts';
 import { runHousekeeping } from '../src/worker.ts';
@@ -15,6 +17,22 @@ interface AuditEvent {
   subject: Record<string, string>;
   occurredAt: string;
 }
+
+/** The options of every pull that reached the sandbox bureau underneath the audit trail's wrapper. */
+const optionsAtTheBureau: unknown[] = [];
+const sandbox = new SandboxBureau();
+const bureau = new Proxy(sandbox, {
+  get(target, property) {
+    const value = Reflect.get(target, property);
+    if (property !== 'pullCreditFile' && property !== 'pullIdentityFile') {
+      return typeof value === 'function' ? value.bind(target) : value;
+    }
+    return (...args: Parameters<BureauProvider['pullCreditFile']>) => {
+      optionsAtTheBureau.push(args[2]);
+      return value.apply(target, args);
+    };
+  },
+});
 
 describe('GET /v1/audit-events and what the API records', () => {
   let app: TestApp;
@@ -44,7 +62,7 @@ describe('GET /v1/audit-events and what the API records', () => {
   };
 
   beforeAll(async () => {
-    app = await startTestApp();
+    app = await startTestApp({ bureau });
     bank = await app.createClient();
     rival = await app.createClient();
     admin = await app.token(bank);
@@ -180,6 +198,51 @@ describe('GET /v1/audit-events and what the API records', () => {
       requestId: null,
       subject: { file: 'credit', outcome: 'ok', pullId: expect.stringContaining(`${userId}:period:`) },
     });
+  });
+
+  it('records the pulls a request buys, and the files it records, with that request’s id and its caller', async () => {
+    const current = await app.currentToken(bank);
+    const pulledId = await enrolUser(app, current, { externalUserId: 'cust-pulled' });
+    const questions = await app.request('GET', `/v1/users/${pulledId}/verification/questions`, { token: current });
+    expect(questions.status).toBe(200);
+    const sessionId = questions.body.data.sessionId as string;
+    const key = await app.request('GET', `/v1/sandbox/users/${pulledId}/verification/answers?sessionId=${sessionId}`, {
+      token: current,
+    });
+    const answers = await app.request('POST', `/v1/users/${pulledId}/verification/answers`, {
+      token: current,
+      body: { sessionId, answers: key.body.data.answers },
+    });
+    expect(answers.body.data?.verified).toBe(true);
+    // Refresh now with the user's own token and an idempotency key: its caller is the token, not the bank.
+    const userToken = await app.userToken(current, 'cust-pulled');
+    const refreshed = await app.request('POST', `/v1/users/${pulledId}/credit-score/refresh`, {
+      token: userToken,
+      headers: { 'Idempotency-Key': 'refresh-pulled-1' },
+    });
+    expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+    const events = await allEvents(current, `&userId=${pulledId}`, 100);
+    const pulls = events.filter((e) => e.type === 'bureau.pull');
+    const asBank = { kind: 'client', id: bank.id };
+    expect(pulls.find((p) => p.subject.file === 'identity')).toMatchObject({
+      actor: asBank,
+      requestId: questions.body.meta.requestId,
+    });
+    const refreshActor = { kind: 'user_token', id: expect.stringMatching(/^utk_/) };
+    expect(pulls.filter((p) => p.subject.file === 'credit').map(({ actor, requestId }) => ({ actor, requestId }))).toEqual([
+      { actor: asBank, requestId: answers.body.meta.requestId },
+      { actor: refreshActor, requestId: refreshed.body.meta.requestId },
+    ]);
+    const recorded = events.filter((e) => e.type === 'credit_file.recorded');
+    expect(recorded.map(({ actor, requestId, subject }) => ({ actor, requestId, source: subject.source }))).toEqual([
+      { actor: asBank, requestId: answers.body.meta.requestId, source: 'verification' },
+      { actor: refreshActor, requestId: refreshed.body.meta.requestId, source: 'refresh' },
+    ]);
+    // Who called the platform is the trail's to know, not the bureau's: the provider is asked without it.
+    expect(optionsAtTheBureau).toContainEqual(
+      expect.objectContaining({ pullId: expect.stringContaining(`${pulledId}:refresh:`) }),
+    );
+    expect(optionsAtTheBureau.filter((options) => 'onBehalfOf' in Object(options))).toEqual([]);
   });
 
   it('leaves a chain that verifies', async () => {

@@ -68,6 +68,10 @@ describe('the import rules (.dependency-cruiser.cjs, part of pnpm lint)', { time
       'apps/bff/src/modules/monitoring/cadence.ts': "\nimport '../../bureau/http/errors.ts';\n",
       'apps/bff/src/modules/widget/static-files.ts': "\nimport type { Response } from 'express';\n",
       'apps/bff/src/context.ts': "\nimport type { HttpRequest } from './http/api-request.ts';\n",
+      'apps/bff/src/modules/audit/record.ts':
+        "\nimport { AsyncLocalStorage } from 'node:async_hooks';\nexport const served = new AsyncLocalStorage<string>();\n",
+      'apps/bff/src/lib/work-scope.ts':
+        "export const storage = async () => new (await import('async_hooks')).AsyncLocalStorage();\n",
     });
     const result = await cruise(copy, ['apps', 'packages']);
     expect(result.code).not.toBe(0);
@@ -82,6 +86,8 @@ describe('the import rules (.dependency-cruiser.cjs, part of pnpm lint)', { time
     reported('sql-builders-only-in-repos', 'apps/bff/src/modules/alerts/service.ts', 'apps/bff/src/db/keyset.ts');
     reported('express-only-at-the-edge', 'apps/bff/src/modules/widget/static-files.ts', 'express');
     reported('context-imports-no-http', 'apps/bff/src/context.ts', 'apps/bff/src/http/api-request.ts');
+    reported('no-async-context-in-the-server', 'apps/bff/src/modules/audit/record.ts', 'async_hooks');
+    reported('no-async-context-in-the-server', 'apps/bff/src/lib/work-scope.ts', 'async_hooks');
     reported('sql-builders-only-in-repos', 'apps/bff/src/retention/prune.ts', 'apps/bff/src/db/migrations/001-platform.ts');
     reported('browser-app-imports-no-server', 'apps/widget/src/api-shortcut.ts', 'apps/bff/src/app.ts');
     reported('contract-imports-no-app', 'packages/contract/src/app-leak.ts', 'packages/sdk/src/index.ts');

@@ -1,4 +1,5 @@
 import type { TCreditBureau } from '@credit/contract';
+import type { OnBehalfOf } from '../core/request-scope.ts';
 
 /** Who the bureau is asked about: the identity fields given at enrolment, decrypted for the call only. */
 export interface CreditSubject {
@@ -166,6 +167,11 @@ export interface BureauCallOptions {
   clientId?: string;
   /** `interactive` when absent. */
   callClass?: BureauCallClass;
+  /**
+   * The API request the call serves (`ctx.onBehalfOf`), absent for a job's: the audit trail records the pull as that
+   * request's caller and id (modules/audit/audited-bureau.ts, which keeps it from the provider itself).
+   */
+  onBehalfOf?: OnBehalfOf | undefined;
 }
 
 /** How a billed pull is identified to the bureau, and whose it is. */

@@ -1,4 +1,3 @@
-import { currentWorkScope, runWithScopePart } from '../lib/work-scope.ts';
 import type { Caller } from './principal.ts';
 
 /**
@@ -11,16 +10,3 @@ export interface AuditTrail {
   /** A write spooled its own entry in its transaction (recordAudit): chain it within the chaining interval. */
   spooledByWrite(): void;
 }
-
-/** The API request on whose behalf work runs (its caller and id): what a bureau pull deep inside it is recorded with. */
-export interface AuditScope {
-  caller: Caller;
-  requestId: string;
-}
-
-/** Runs a request's handler in its audit scope. */
-export const runInAuditScope = <T>(scope: AuditScope, work: () => Promise<T>): Promise<T> =>
-  runWithScopePart('audit', scope, work);
-
-/** The request the current work serves, if any (none: a job). */
-export const currentAuditScope = (): AuditScope | undefined => currentWorkScope()?.audit as AuditScope | undefined;

@@ -17,9 +17,19 @@ export interface UserClock {
 export type UserClockLookup = (caller: Caller, userId: string) => Promise<UserClock | undefined>;
 
 /**
+ * The API request a piece of work serves: its caller and id. A request's context carries it (`ctx.onBehalfOf`), so
+ * the audit entries its work records name them (modules/audit); work of a job has none.
+ */
+export interface OnBehalfOf {
+  readonly caller: Caller;
+  readonly requestId: string;
+}
+
+/**
  * One contract operation's request as its handler and the services it calls see it, built once before the handler
  * runs and never changed. Its time is fixed when it is built: real time, or the test clock of the user the route is
- * about. Services take `ctx` (the app's context with this scope's clock), so every rule they apply reads that time.
+ * about. Services take `ctx` (the app's context with this scope's clock and the request it serves), so every rule they
+ * apply reads that time and every audit entry they record names the request.
  */
 export interface RequestScope {
   readonly caller: Caller;
@@ -31,15 +41,12 @@ export interface RequestScope {
   readonly clock: Clock;
   /** The user's test clock, when the route is about a user on one. */
   readonly userClock: UserClock | undefined;
-  /** The app's context with `clock` as this scope's: what the handler hands to services. */
+  /** The app's context with `clock` as this scope's, on behalf of this request: what the handler hands to services. */
   readonly ctx: AppContext;
 }
 
-/** The app's context reading `clock`; the same context when it already does (every service object shared). */
-export const contextOn = (ctx: AppContext, clock: Clock): AppContext => (clock === ctx.clock ? ctx : { ...ctx, clock });
-
-/** The app's context at a test clock's frozen time: a clock advance runs a user's period on it. */
-export const contextAt = (ctx: AppContext, at: Date): AppContext => contextOn(ctx, new FrozenClock(ctx.clock, at));
+/** The app's context at a test clock's frozen time, every service object shared: a clock advance runs a user's period on it. */
+export const contextAt = (ctx: AppContext, at: Date): AppContext => ({ ...ctx, clock: new FrozenClock(ctx.clock, at) });
 
 export const requestScope = (
   ctx: AppContext,
@@ -48,5 +55,14 @@ export const requestScope = (
   userClock: UserClock | undefined,
 ): RequestScope => {
   const clock = userClock ? new FrozenClock(ctx.clock, userClock.at) : ctx.clock;
-  return { caller, principal: caller.principal, requestId, now: clock.now(), clock, userClock, ctx: contextOn(ctx, clock) };
+  const onBehalfOf: OnBehalfOf = { caller, requestId };
+  return {
+    caller,
+    principal: caller.principal,
+    requestId,
+    now: clock.now(),
+    clock,
+    userClock,
+    ctx: { ...ctx, clock, onBehalfOf },
+  };
 };

@@ -10,7 +10,6 @@ import type { Router } from 'express';
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { ApiError, type ErrorDetail, validationError } from '../core/api-error.ts';
-import { runInAuditScope } from '../core/audit-trail.ts';
 import { type Caller, hasScope, type Principal } from '../core/principal.ts';
 import { type RequestScope, requestScope } from '../core/request-scope.ts';
 import { sharedJsonBytesOf } from '../core/shared-answer.ts';
@@ -328,15 +327,14 @@ export const bindRoute = <O extends Operation>(
       body: body as Infer<O['request']['body']>,
       caller,
     };
-    // The handler runs in the request's audit scope (a bureau pull inside it is recorded with the request's id); a
-    // successful read of credit or personal data is recorded, durably, before it is answered (modules/audit).
-    const scope = { caller, requestId: req.requestId };
+    // The handler's context names the request it serves (RequestScope.ctx.onBehalfOf), which every audit entry of its
+    // work records; a successful read of credit or personal data is recorded, durably, before it is answered.
     // Only a body the operation reads is part of the request: one it ignores is never walked (nor bounded, as no
     // schema parsed it), so 20,000 bytes of `[[[[…` cannot overflow the fingerprint's walk.
     const fingerprint = scopedKey ? fingerprintRequest(op.method, req.path, bodySchema ? sentBody : undefined) : '';
     const response = scopedKey
-      ? await withIdempotency(ctx, caller.clientId, scopedKey, fingerprint, () => runInAuditScope(scope, () => run(route)))
-      : await runInAuditScope(scope, () => run(route));
+      ? await withIdempotency(ctx, caller.clientId, scopedKey, fingerprint, () => run(route))
+      : await run(route);
     if (ctx.audit && response.status < 300) await ctx.audit.recordOperation(op.operationId, caller, req.requestId, params);
     send(res, response);
   };

@@ -1,5 +1,4 @@
 import type { AppContext } from '../../context.ts';
-import { currentAuditScope } from '../../core/audit-trail.ts';
 import type { Queryable } from '../../db/db.ts';
 import { realNow } from '../../lib/clock.ts';
 import type { AuditActor, AuditEventInput, PendingEntry } from './entry.ts';
@@ -8,7 +7,7 @@ import { insertSpoolBatch } from './spool-repo.ts';
 
 export type { AuditActor, AuditEventInput } from './entry.ts';
 
-type AuditContext = Pick<AppContext, 'db' | 'clock'> & Partial<Pick<AppContext, 'audit' | 'services'>>;
+type AuditContext = Pick<AppContext, 'db' | 'clock'> & Partial<Pick<AppContext, 'audit' | 'services' | 'onBehalfOf'>>;
 
 type SpooledEntry = ReturnType<typeof toSpooledEntry>;
 
@@ -35,9 +34,11 @@ const collectorOf = (tx: Queryable): AuditCollector | undefined =>
   (tx as Queryable & { auditCollector?: AuditCollector }).auditCollector;
 
 /**
- * Records one audit entry and resolves once it is durable. Every entry waits in the spool (`audit_spool`) until the
- * chainer links it into its client's hash chain, within AUDIT_CHAIN_INTERVAL_MS, in spool order, which is commit
- * order for causally related entries; whatever lists or exports the trail drains the spool first.
+ * Records one audit entry and resolves once it is durable. Its actor and request id, unless `event` names them, are
+ * those of the request `ctx` serves (`ctx.onBehalfOf`); on a context serving none, the worker's, with no request.
+ * Every entry waits in the spool (`audit_spool`) until the chainer links it into its client's hash chain, within
+ * AUDIT_CHAIN_INTERVAL_MS, in spool order, which is commit order for causally related entries; whatever lists or
+ * exports the trail drains the spool first.
  * - With `tx`: spooled in that transaction (it commits or rolls back with the change it records), one insert and no
  *   lock. (Appending to the chain here held the client's chain head locked until the commit: every write of one
  *   client waited for the one before, and it cost three round trips.)
@@ -46,16 +47,15 @@ const collectorOf = (tx: Queryable): AuditCollector | undefined =>
  *   Never call it without `tx` from inside a transaction (on PGlite that waits for the transaction forever).
  */
 export const recordAudit = async (ctx: AuditContext, event: AuditEventInput, tx?: Queryable): Promise<void> => {
-  const scope = currentAuditScope();
-  const actor = event.actor ?? (scope ? actorOf(scope.caller.principal) : { kind: 'job', id: 'worker' });
+  const served = ctx.onBehalfOf;
+  const actor = event.actor ?? (served ? actorOf(served.caller.principal) : { kind: 'job', id: 'worker' });
   const entry: Omit<PendingEntry, 'id'> = {
     type: event.type,
     clientId: event.clientId,
     actorKind: actor.kind,
     actorId: actor.id,
     userId: event.userId ?? null,
-    // Inside an API request, its id unless the caller names one.
-    requestId: event.requestId ?? scope?.requestId ?? null,
+    requestId: event.requestId ?? served?.requestId ?? null,
     subject: event.subject ?? {},
     // Real time even inside a sandbox test clock's scope: the trail is about what happened on our machines.
     occurredAt: realNow(ctx.clock),

@@ -78,6 +78,6 @@ export const creditFileOnRecord = async (ctx: AppContext, user: UserRow): Promis
 export const pullIdentityFile = async (ctx: AppContext, user: UserRow) => {
   const bureau = requireBureau(ctx);
   const subject = await loadCreditSubject(ctx, user);
-  const call = { clientId: user.client_id, callClass: 'interactive' } as const;
+  const call = { clientId: user.client_id, callClass: 'interactive', onBehalfOf: ctx.onBehalfOf } as const;
   return { subject, file: await bureau.pullIdentityFile(subject, ctx.clock.now(), call) };
 };

@@ -487,6 +487,7 @@ export const refreshNow = async (ctx: AppContext, caller: Caller, userId: string
       clientId: user.client_id,
       callClass: 'interactive',
       monitor: true,
+      onBehalfOf: ctx.onBehalfOf,
     });
   } catch (error) {
     await giveBack();

@@ -81,7 +81,13 @@ const fileForScores = async (
   if (!ctx.bureau) {
     throw new ApiError('SERVICE_UNAVAILABLE', 'The credit bureau is not available in this environment. Try again later.');
   }
-  return ctx.bureau.pullCreditFile(subject, now, { pullId, clientId: user.client_id, callClass: 'interactive', monitor: true });
+  return ctx.bureau.pullCreditFile(subject, now, {
+    pullId,
+    clientId: user.client_id,
+    callClass: 'interactive',
+    monitor: true,
+    onBehalfOf: ctx.onBehalfOf,
+  });
 };
 
 /**

@@ -13,6 +13,7 @@
  * (redis://127.0.0.1:6379/9). Per phase: users/s against the target (100,000 in 5 minutes), CPU per user of the
  * workers, the bureau and the workers' own PostgreSQL sessions, worker RSS, rows and bytes added per user; then the
  * rows per user held once retention keeps pace; then the triggers' cost, 1 % of the files reported changed. Worker i runs on CPU i, the bureau and this process on the last CPU.
+ * Before and after, the host's speed (bench/host-probe.ts): a fixed loop and a loopback round trip's CPU.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -30,6 +31,7 @@ import { intakeTriggers } from '../apps/bff/src/modules/monitoring/trigger-feed.
 import { retentionAgesDays } from '../apps/bff/src/retention/policy.ts';
 import { seedMonitoredUsers } from '../apps/bff/test/helpers/seed-users.ts';
 import { CPUS, envInt, pin, verdict } from './common.ts';
+import { describeHost, probeHost } from './host-probe.ts';
 import { cpuMs, rssMb, startBureau, startWorker, type WorkerProcess } from './monitoring/processes.ts';
 
 const USERS = envInt('BENCH_USERS', 100_000);
@@ -347,6 +349,8 @@ const cleanUp = async () => {
 process.once('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
 try {
   console.log(`Monitoring bench: ${fmt(USERS)} users a phase, schema ${schema}, ${CPUS} CPUs`);
+  // The host's speed before and after: its CPU figures read next to another day's only through these.
+  console.log(`Before, ${describeHost(await probeHost())}`);
   let twoWorkerRate = Number.POSITIVE_INFINITY;
   if (PHASES.includes('cycles')) {
     const cycles: Cycle[] = [];
@@ -364,6 +368,7 @@ try {
     report(cycles);
   }
   if (PHASES.includes('cap')) await capRun(twoWorkerRate);
+  console.log(`\nAfter, ${describeHost(await probeHost())}`);
 } finally {
   await cleanUp();
 }

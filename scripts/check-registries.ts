@@ -20,6 +20,7 @@ export const ALLOWED: Record<string, string> = {
   'apps/bff/src/modules/credit/service.ts:reportsByFile': 'a memo keyed on an immutable credit file',
   'apps/bff/src/modules/offers/service.ts:rankedByCatalogue': 'a memo keyed on an immutable catalogue and facts',
   'apps/bff/src/modules/offers/service.ts:pagesOfRanked': 'a memo keyed on an immutable ranked list: its pages as answered',
+  'apps/bff/src/db/write-behind.ts:plans': 'a memo keyed on statement texts: how each is held, the same for every app',
   'apps/bff/src/http/input-parse.ts:withPolicy': 'a memo keyed on a schema object',
   'apps/bff/src/http/input-parse.ts:memos': 'a memo keyed on a schema object',
   'apps/bff/src/http/request-logger.ts:loggers': 'one logger per request object, gone with the request',

@@ -10,7 +10,27 @@ import { systemClock } from '../lib/clock.ts';
  * contract, so a production-mode instance (APP_ENV=production, which never uses synthetic data in-process)
  * can be run end to end on one machine with BUREAU_URL pointing here.
  */
+/** How long answer lines wait to leave together: on a busy bureau one write per call costs more than building a file. */
+const ANSWER_LOG_FLUSH_MS = 50;
+
+const answerLog = () => {
+  let pending = '';
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (pending) process.stdout.write(pending);
+    pending = '';
+  };
+  const line = (text: string) => {
+    pending += `${text}\n`;
+    timer ??= setTimeout(flush, ANSWER_LOG_FLUSH_MS);
+  };
+  return { line, flush };
+};
+
 const main = async () => {
+  const answers = answerLog();
   const settings = ZConfig.pick({ BUREAU_PORT: true, BUREAU_API_KEY: true }).safeParse(process.env);
   if (!settings.success) throw new Error(settings.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   const apiKey = settings.data.BUREAU_API_KEY ?? `bk_sandbox_${randomBytes(18).toString('base64url')}`;
@@ -20,7 +40,7 @@ const main = async () => {
     apiKey,
     port: settings.data.BUREAU_PORT,
     // One line per call, never its body: the body is a person's identity.
-    onAnswer: ({ path, status, ms }) => process.stdout.write(`POST ${path} ${status} ${ms} ms\n`),
+    onAnswer: ({ path, status, ms }) => answers.line(`POST ${path} ${status} ${ms} ms`),
   });
   process.stdout.write(
     [
@@ -35,7 +55,11 @@ const main = async () => {
       '',
     ].join('\n'),
   );
-  const stop = () => void server.close().then(() => process.exit(0));
+  const stop = () =>
+    void server.close().then(() => {
+      answers.flush();
+      process.exit(0);
+    });
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 };

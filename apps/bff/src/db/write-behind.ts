@@ -10,26 +10,53 @@ const PLAIN_WRITE = /^\s*(insert|update|delete)\s/i;
 /** A parameter as PostgreSQL would have read it: the text the driver sends, quoted, typed by its context as `$n` is. */
 const literal = (value: unknown): string => {
   if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number') return `'${value}'`;
   // bytea would need its own escape form; no held write carries one.
   if (Buffer.isBuffer(value)) throw new TypeError('a held write cannot carry binary data');
-  const prepared = prepareValue(value);
+  // The driver writes a date in the process's zone; in UTC that is the ISO form, without its slower formatting.
+  const prepared = value instanceof Date && value.getTimezoneOffset() === 0 ? value.toISOString() : prepareValue(value);
   if (prepared === null) return 'NULL';
-  const text = String(prepared);
+  const text = typeof prepared === 'string' ? prepared : String(prepared);
   // Most values (ids, dates, sealed base64) hold neither quote nor backslash: quoted as they are, without a scan per character.
   return text.includes("'") || text.includes('\\') ? escapeLiteral(text) : `'${text}'`;
 };
 
-const inline = (sql: string, params: unknown[]) => sql.replace(/\$(\d+)/g, (_match, n: string) => literal(params[Number(n) - 1]));
+/** A statement's text cut at its `$n` parameters: inlining joins the parts with the values, no regex per call. */
+interface Template {
+  parts: string[];
+  /** Each gap's parameter index (0-based). */
+  params: number[];
+}
+
+const templateOf = (sql: string): Template => {
+  const parts: string[] = [];
+  const params: number[] = [];
+  let last = 0;
+  for (const match of sql.matchAll(/\$(\d+)/g)) {
+    parts.push(sql.slice(last, match.index));
+    params.push(Number(match[1]) - 1);
+    last = match.index + match[0].length;
+  }
+  parts.push(sql.slice(last));
+  return { parts, params };
+};
+
+const inline = ({ parts, params }: Template, values: unknown[]): string => {
+  let text = parts[0] ?? '';
+  for (let i = 0; i < params.length; i++) text += literal(values[params[i] ?? 0]) + (parts[i + 1] ?? '');
+  return text;
+};
 
 /** A parameter, optionally cast: what a mergeable insert's tuple may hold. */
 const PARAMETER = String.raw`\$\d+(?:::[a-z_]+(?:\[\])?)?`;
 const TUPLE = new RegExp(String.raw`\(\s*${PARAMETER}(?:\s*,\s*${PARAMETER})*\s*\)`, 'iy');
+const TUPLE_SEPARATOR = /\s*,\s*/y;
 /** `insert into t (columns) values (…), (…) [tail]` whose tuples hold parameters only and whose tail holds none. */
 const INSERT_HEAD = /^\s*insert\s+into\s+([a-z_]+)\s*\(([^()]*)\)\s*values\s*/i;
 
 interface MergedInsert {
-  /** Matches a statement that names the insert's table. */
-  naming: RegExp;
+  /** The table the rows go to: a later write naming it ends the merging. */
+  table: string;
   /** The statement up to `values`, the tuple's shape and the tail: rows of one key share one statement. */
   key: string;
   head: string;
@@ -37,8 +64,17 @@ interface MergedInsert {
   tuples: string[];
 }
 
+/** An insert cut into its head, tuple templates and tail. */
+interface MergeableInsert {
+  table: string;
+  head: string;
+  tail: string;
+  key: string;
+  tuples: Template[];
+}
+
 /** Splits an insert into its head, tuple templates and tail, or undefined when it is not of the mergeable shape. */
-const mergeableInsert = (sql: string) => {
+const mergeableInsert = (sql: string): MergeableInsert | undefined => {
   const head = INSERT_HEAD.exec(sql);
   if (!head?.[1]) return undefined;
   const tuples: string[] = [];
@@ -49,15 +85,50 @@ const mergeableInsert = (sql: string) => {
     if (!tuple) break;
     tuples.push(tuple[0]);
     at = TUPLE.lastIndex;
-    const comma = /^\s*,\s*/.exec(sql.slice(at));
-    if (!comma) break;
-    at += comma[0].length;
+    TUPLE_SEPARATOR.lastIndex = at;
+    if (!TUPLE_SEPARATOR.exec(sql)) break;
+    at = TUPLE_SEPARATOR.lastIndex;
   }
   const tail = sql.slice(at);
   if (tuples.length === 0 || tail.includes('$') || /\breturning\b/i.test(tail)) return undefined;
   const shape = tuples[0]?.replace(/\$\d+/g, '$') ?? '';
   if (tuples.some((tuple) => tuple.replace(/\$\d+/g, '$') !== shape)) return undefined;
-  return { table: head[1].toLowerCase(), head: head[0], tuples, tail, key: `${head[0]}|${shape}|${tail}` };
+  return {
+    table: head[1].toLowerCase(),
+    head: head[0],
+    tuples: tuples.map(templateOf),
+    tail,
+    key: `${head[0]}|${shape}|${tail}`,
+  };
+};
+
+/** What holding a statement needs to know of its text, worked out once per distinct text. */
+interface Plan {
+  /** A write whose answer no one reads: it may wait. */
+  plain: boolean;
+  template: Template;
+  /** Lower-case words of the text: which tables it may name. */
+  words: ReadonlySet<string>;
+  insert: MergeableInsert | undefined;
+}
+
+/** Statement texts come from a fixed set of templates (a tuple count varies), so a small cache holds them all. */
+const PLAN_CACHE_SIZE = 512;
+const plans = new Map<string, Plan>();
+
+const planOf = (sql: string): Plan => {
+  let plan = plans.get(sql);
+  if (plan) return plan;
+  const plain = PLAIN_WRITE.test(sql);
+  plan = {
+    plain: plain && !/\breturning\b/i.test(sql),
+    template: templateOf(sql),
+    words: new Set(sql.toLowerCase().match(/[a-z_][a-z0-9_]*/g) ?? []),
+    insert: plain ? mergeableInsert(sql) : undefined,
+  };
+  if (plans.size >= PLAN_CACHE_SIZE) plans.clear();
+  plans.set(sql, plan);
+  return plan;
 };
 
 /**
@@ -86,7 +157,7 @@ export class WriteBehind implements Queryable {
   }
 
   async query<T>(sql: string, params: unknown[] = []): Promise<{ rows: T[]; rowCount: number }> {
-    if (PLAIN_WRITE.test(sql) && !/\breturning\b/i.test(sql)) {
+    if (planOf(sql).plain) {
       this.hold(sql, params);
       return { rows: [], rowCount: 0 };
     }
@@ -101,29 +172,28 @@ export class WriteBehind implements Queryable {
 
   /** Holds a statement that must wait even though it is no plain write (a StatementBatch's parts, one by one). */
   hold(sql: string, params: unknown[]): void {
-    const parsed = this.#mergeInto.size > 0 && PLAIN_WRITE.test(sql) ? mergeableInsert(sql) : undefined;
-    const insert = parsed && this.#mergeInto.has(parsed.table) ? parsed : undefined;
-    this.#closeNaming(sql, insert?.key);
+    const plan = planOf(sql);
+    const insert = plan.insert && this.#mergeInto.has(plan.insert.table) ? plan.insert : undefined;
+    this.#closeNaming(plan.words, insert?.key);
     if (!insert) {
-      this.#held.push(inline(sql, params));
+      this.#held.push(inline(plan.template, params));
       return;
     }
     const rows = insert.tuples.map((tuple) => inline(tuple, params));
     const open = this.#open.get(insert.key);
     if (open) {
-      open.tuples.push(...rows);
+      for (const row of rows) open.tuples.push(row);
       return;
     }
-    const naming = new RegExp(String.raw`\b${insert.table}\b`, 'i');
-    const merged: MergedInsert = { naming, key: insert.key, head: insert.head, tail: insert.tail, tuples: rows };
+    const merged: MergedInsert = { table: insert.table, key: insert.key, head: insert.head, tail: insert.tail, tuples: rows };
     this.#held.push(merged);
     this.#open.set(insert.key, merged);
   }
 
   /** A write that names an open insert's table ends that insert's merging: rows held after it must run after it. */
-  #closeNaming(sql: string, except: string | undefined): void {
+  #closeNaming(words: ReadonlySet<string>, except: string | undefined): void {
     for (const [key, open] of this.#open) {
-      if (key !== except && open.naming.test(sql)) this.#open.delete(key);
+      if (key !== except && words.has(open.table)) this.#open.delete(key);
     }
   }
 

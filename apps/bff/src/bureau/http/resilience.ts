@@ -47,6 +47,9 @@ export const withRetries = async <T>(clock: Clock, options: RetryOptions, attemp
   }
 };
 
+/** Ends an attempt's deadline timer once the attempt settled: one shared reason, not a DOMException per call. */
+const SETTLED = Object.freeze(new Error('attempt settled'));
+
 /**
  * Runs `work` with a signal that aborts once `timeoutMs` have passed on `clock`, and rejects with AttemptTimeoutError
  * then, whether or not `work` heeds the signal.
@@ -65,7 +68,7 @@ export const withTimeout = async <T>(clock: Clock, timeoutMs: number, work: (sig
   } catch (error) {
     throw attempt.signal.aborted ? new AttemptTimeoutError() : error;
   } finally {
-    timer.abort();
+    timer.abort(SETTLED);
   }
 };
 

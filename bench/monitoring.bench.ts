@@ -13,7 +13,8 @@
  * (redis://127.0.0.1:6379/9). Per phase: users/s against the target (100,000 in 5 minutes), CPU per user of the
  * workers, the bureau and the workers' own PostgreSQL sessions, worker RSS, rows and bytes added per user; then the
  * rows per user held once retention keeps pace; then the triggers' cost, 1 % of the files reported changed. Worker i runs on CPU i, the bureau and this process on the last CPU.
- * Before and after, the host's speed (bench/host-probe.ts): a fixed loop and a loopback round trip's CPU.
+ * Before and after, the host's speed (bench/host-probe.ts): a fixed loop and a loopback round trip's CPU. The workers
+ * batch their pulls (BUREAU_BATCH_PULLS=true) unless BENCH_BATCH_PULLS=false.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -38,6 +39,8 @@ const USERS = envInt('BENCH_USERS', 100_000);
 const CAP = envInt('BENCH_CAP', 150);
 const CAP_SECONDS = envInt('BENCH_CAP_SECONDS', 30);
 const PHASES = (process.env.BENCH_PHASES ?? 'cycles,cap').split(',');
+/** The workers' BUREAU_BATCH_PULLS: monitoring pulls in one request per batch (BENCH_BATCH_PULLS=false: one each). */
+const BATCH_PULLS = process.env.BENCH_BATCH_PULLS !== 'false';
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const TARGET_PER_S = 100_000 / 300;
 const TABLES = ['users', 'credit_snapshots', 'score_history', 'outbox_events', 'alerts', 'monitoring_alert_keys'] as const;
@@ -103,7 +106,12 @@ const startWorkers = async (count: number, cap: number) => {
   const workers: WorkerProcess[] = [];
   for (let i = 0; i < count; i++) {
     const env = { DATABASE_URL: schemaUrl.toString(), REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/9' };
-    const bureauEnv = { BUREAU_URL: bureau.url, BUREAU_API_KEY: bureauKey, BUREAU_MAX_PER_SECOND: String(cap) };
+    const bureauEnv = {
+      BUREAU_URL: bureau.url,
+      BUREAU_API_KEY: bureauKey,
+      BUREAU_MAX_PER_SECOND: String(cap),
+      BUREAU_BATCH_PULLS: String(BATCH_PULLS),
+    };
     workers.push(await startWorker({ ...env, ...bureauEnv, MONITORING_POLL_INTERVAL_MS: '200' }, i));
   }
   running.push(...workers);
@@ -348,7 +356,7 @@ const cleanUp = async () => {
 // Ctrl-C still stops the children and drops the schema.
 process.once('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
 try {
-  console.log(`Monitoring bench: ${fmt(USERS)} users a phase, schema ${schema}, ${CPUS} CPUs`);
+  console.log(`Monitoring bench: ${fmt(USERS)} users a phase, schema ${schema}, ${CPUS} CPUs, BUREAU_BATCH_PULLS=${BATCH_PULLS}`);
   // The host's speed before and after: its CPU figures read next to another day's only through these.
   console.log(`Before, ${describeHost(await probeHost())}`);
   let twoWorkerRate = Number.POSITIVE_INFINITY;

@@ -85,7 +85,9 @@ export const startBureau = (apiKey: string, cpu: number): Promise<BureauProcess>
   let tail = '';
   const { child, stop } = spawnPinned('src/cli/bureau.ts', { BUREAU_PORT: '0', BUREAU_API_KEY: apiKey }, cpu, (line) => {
     tail = `${tail}${line}\n`.slice(-4000);
-    if (/^POST \S*credit\S* 200 /.test(line)) pulls.push(Date.now());
+    // A batch's line names its files: each is a pull.
+    const answered = /^POST \S*credit\S* 200 \d+ ms(?: \((\d+) files\))?/.exec(line);
+    if (answered) for (let i = Number(answered[1] ?? 1); i > 0; i--) pulls.push(Date.now());
     const url = /URL:\s+(\S+)/.exec(line)?.[1];
     if (url) found?.(url);
   });

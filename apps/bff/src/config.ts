@@ -171,6 +171,14 @@ export const ZConfig = z.object({
     }),
   /** The part of the per-second cap scheduled monitoring pulls keep while interactive calls want the rest. */
   BUREAU_MONITORING_SHARE: z.coerce.number().min(0).lt(1).default(0.3),
+  /**
+   * `true`: monitoring pulls holding a slot at the same moment leave in one `POST /v1/credit-files` (pnpm bureau serves
+   * it; a bureau answering 404 there gets single pulls again). Off by default: a bureau gateway rarely has it.
+   */
+  BUREAU_BATCH_PULLS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
   /** New identity-verification sessions (each one a bureau call) a user may start at a client per 24 h. */
   VERIFICATION_SESSIONS_PER_DAY: positiveInt(5),
   /** `pnpm bureau`: the port the sandbox bureau listens on (127.0.0.1). */

@@ -40,7 +40,7 @@ const main = async () => {
     apiKey,
     port: settings.data.BUREAU_PORT,
     // One line per call, never its body: the body is a person's identity.
-    onAnswer: ({ path, status, ms }) => answers.line(`POST ${path} ${status} ${ms} ms`),
+    onAnswer: ({ path, status, ms, files }) => answers.line(`POST ${path} ${status} ${ms} ms${files ? ` (${files} files)` : ''}`),
   });
   process.stdout.write(
     [

@@ -19,9 +19,13 @@ import type {
 } from '../provider.ts';
 import {
   BUREAU_PATHS,
+  MAX_BUREAU_BATCH_PULLS,
+  type TBureauFileRequest,
   toBureauRequest,
   toBureauSimulationRequest,
+  ZBureauBatchPullFailed,
   ZBureauCreditFileAnswer,
+  ZBureauCreditFilesAnswer,
   ZBureauIdentityFileAnswer,
   ZBureauSimulationAnswer,
   ZBureauStopTriggersAnswer,
@@ -60,6 +64,8 @@ export interface HttpBureauOptions extends BureauTransportOptions {
   clientWeights?: ReadonlyMap<string, number>;
   /** The part of the cap monitoring keeps while interactive calls are active too (BUREAU_MONITORING_SHARE). */
   monitoringShare?: number;
+  /** Monitoring pulls leave together in `/v1/credit-files` (BUREAU_BATCH_PULLS). */
+  batchPulls?: boolean;
   logger: Logger;
   redis?: Redis;
   /** Drives the timeout, the backoff, the breaker's open time and the per-second cap: real time but in tests. */
@@ -73,6 +79,19 @@ const UNATTRIBUTED = 'unattributed';
  * still fits the quarter of the lease a pull is given (monitoring/scheduler.ts).
  */
 const MONITORING_SLOT_WAIT = 4;
+
+/** What a bureau without `/v1/credit-files` answers there: from then on each pull goes alone. */
+const NO_BATCHES: ReadonlySet<unknown> = new Set([404, 405, 501]);
+
+/** A monitoring pull waiting for the next batch: its request, and how its caller hears of its answer. */
+interface BatchMember {
+  payload: TBureauFileRequest;
+  resolve(result: CreditFileResult): void;
+  reject(error: unknown): void;
+}
+
+/** The bureau takes no batches: the member sends its pull alone, in the slot it holds. */
+class BatchesUnsupportedError extends Error {}
 
 /** Attempts worth repeating and counting against the bureau: 5xx/429/408, connection failures, timeouts. */
 const isBureauFault = (error: unknown) => error instanceof BureauFault || error instanceof AttemptTimeoutError;
@@ -104,9 +123,14 @@ export class HttpBureau implements BureauProvider {
   readonly #timeoutMs: number;
   readonly #halfOpenSeconds: number;
   readonly #logger: Logger;
+  /** Whether monitoring pulls leave together: when asked, until the bureau answers that it takes no batches. */
+  #batches: boolean;
+  /** Monitoring pulls holding their slots, waiting to leave together. */
+  #pending: BatchMember[] = [];
 
   constructor(options: HttpBureauOptions) {
     this.#transport = new BureauTransport(options);
+    this.#batches = options.batchPulls ?? false;
     this.#timeoutMs = options.timeoutMs;
     this.#halfOpenSeconds = Math.max(1, Math.ceil(options.breakerHalfOpenMs / 1000));
     this.#logger = options.logger.child({ component: 'bureau', bureau: new URL(options.url).host });
@@ -136,9 +160,60 @@ export class HttpBureau implements BureauProvider {
     return this.#breaker.state;
   }
 
+  /**
+   * With BUREAU_BATCH_PULLS, a monitoring pull takes its own slot, retries and refusals as any call, but leaves with
+   * the other monitoring pulls holding a slot at that moment, in one `/v1/credit-files` request (#sendBatch): a round
+   * trip per batch instead of per customer. Interactive pulls (verification, refresh now) always go alone.
+   */
   pullCreditFile(subject: CreditSubject, asOf: Date, options: PullOptions = {}): Promise<CreditFileResult> {
     const payload = toBureauRequest(subject, asOf, options.pullId, options.monitor);
-    return this.#call('credit_file', BUREAU_PATHS.creditFile, subject.userId, options, payload, ZBureauCreditFileAnswer);
+    const batched = options.callClass === 'monitoring' && this.#batches ? () => this.#joinBatch(payload) : undefined;
+    return this.#call('credit_file', BUREAU_PATHS.creditFile, subject.userId, options, payload, ZBureauCreditFileAnswer, batched);
+  }
+
+  #joinBatch(payload: TBureauFileRequest): Promise<CreditFileResult> {
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ payload, resolve, reject });
+      if (this.#pending.length >= MAX_BUREAU_BATCH_PULLS) void this.#sendBatch();
+      // Once the answers in hand are handled: every pull whose slot came with them joins this batch.
+      else if (this.#pending.length === 1) setImmediate(() => void this.#sendBatch());
+    });
+  }
+
+  /**
+   * One request for the waiting pulls, through the breaker and the attempt timeout like a single call. Each answer is
+   * validated on its own: a file that breaks the contract or that the bureau could not build fails only its own pull
+   * (the latter retried like a 5xx). A failed request fails each pull as its single request would have.
+   */
+  async #sendBatch(): Promise<void> {
+    const members = this.#pending.splice(0, MAX_BUREAU_BATCH_PULLS);
+    if (members.length === 0) return;
+    try {
+      const answer = await this.#breaker.execute(() =>
+        withTimeout(this.#clock, this.#timeoutMs, (signal) =>
+          this.#transport.post(BUREAU_PATHS.creditFiles, { pulls: members.map((member) => member.payload) }, signal),
+        ),
+      );
+      const { results } = this.#parse(answer, ZBureauCreditFilesAnswer);
+      if (results.length !== members.length) {
+        throw new BureauAnswerError('invalid_answer', { answers: results.length, pulls: members.length });
+      }
+      for (const [i, member] of members.entries()) {
+        const item = results[i];
+        const parsed = ZBureauCreditFileAnswer.safeParse(item);
+        if (parsed.success) member.resolve(parsed.data);
+        else if (ZBureauBatchPullFailed.safeParse(item).success) member.reject(new BureauFault('bureau_error'));
+        else member.reject(new BureauAnswerError('invalid_answer', issueFacts(parsed.error)));
+      }
+    } catch (error) {
+      let failure = error;
+      if (error instanceof BureauAnswerError && error.reason === 'rejected' && NO_BATCHES.has(error.facts.status)) {
+        this.#batches = false;
+        this.#logger.info({ status: error.facts.status }, 'the bureau takes no batched pulls; monitoring pulls go one by one');
+        failure = new BatchesUnsupportedError();
+      }
+      for (const member of members) member.reject(failure);
+    }
   }
 
   async pullIdentityFile(subject: CreditSubject, asOf: Date, options: BureauCallOptions = {}): Promise<CreditFile> {
@@ -210,6 +285,8 @@ export class HttpBureau implements BureauProvider {
     options: BureauCallOptions,
     payload: unknown,
     schema: z.ZodType<T>,
+    /** Sends this attempt with others (a monitoring pull), once its slot is taken. */
+    batched?: () => Promise<T>,
   ): Promise<T> {
     const call: CapCall = { clientId: options.clientId ?? UNATTRIBUTED, callClass: options.callClass ?? 'interactive' };
     try {
@@ -220,6 +297,13 @@ export class HttpBureau implements BureauProvider {
           if (this.#breaker.failsFast) throw new CircuitOpenError();
           const wait = call.callClass === 'monitoring' ? MONITORING_SLOT_WAIT * this.#timeoutMs : this.#timeoutMs;
           await this.#cap.take(this.#clock.now().getTime() + wait, call);
+          if (batched && this.#batches) {
+            try {
+              return await batched();
+            } catch (error) {
+              if (!(error instanceof BatchesUnsupportedError)) throw error;
+            }
+          }
           return this.#breaker.execute(async () => {
             const answer = await withTimeout(this.#clock, this.#timeoutMs, (signal) =>
               this.#transport.post(path, payload, signal),
@@ -288,6 +372,7 @@ export const httpBureauFromConfig = (config: Config, logger: Logger, clock: Cloc
     maxPerSecond: config.BUREAU_MAX_PER_SECOND,
     clientWeights: config.BUREAU_CLIENT_WEIGHTS,
     monitoringShare: config.BUREAU_MONITORING_SHARE,
+    batchPulls: config.BUREAU_BATCH_PULLS,
     logger,
     redis,
     clock,

@@ -17,6 +17,7 @@ import {
  */
 export const BUREAU_PATHS = {
   creditFile: '/v1/credit-file',
+  creditFiles: '/v1/credit-files',
   identityFile: '/v1/identity-file',
   scoreSimulation: '/v1/score-simulation',
   triggers: '/v1/triggers',
@@ -25,6 +26,9 @@ export const BUREAU_PATHS = {
 
 /** Most triggers one feed read answers, and most references one stop names. */
 export const MAX_BUREAU_TRIGGER_PAGE = 1000;
+
+/** Most pulls one `/v1/credit-files` request carries. */
+export const MAX_BUREAU_BATCH_PULLS = 50;
 
 /** Most actions one simulation names. */
 export const MAX_BUREAU_SIMULATION_ACTIONS = 10;
@@ -157,6 +161,25 @@ export const ZBureauCreditFileAnswer = z.discriminatedUnion('status', [
   z.object({ status: z.literal('ok'), file: ZBureauCreditFile }),
   z.object({ status: z.literal('frozen') }),
 ]);
+
+/**
+ * `POST /v1/credit-files`: several monitoring pulls in one request, each exactly as `/v1/credit-file` would take it
+ * (its own subject, day, reference, `pullId` and `monitor`), billed one pull per `pullId`.
+ */
+export const ZBureauCreditFilesRequest = z.object({
+  pulls: z.array(ZBureauFileRequest).min(1).max(MAX_BUREAU_BATCH_PULLS),
+});
+export type TBureauCreditFilesRequest = z.infer<typeof ZBureauCreditFilesRequest>;
+
+/**
+ * One answer per pull, in the request's order: what `/v1/credit-file` answers, or `failed` when the bureau could not
+ * build that one file (as its 5xx would say: asked again, alone or in a later request). Each answer is validated on
+ * its own, so one unusable file costs only its own pull.
+ */
+export const ZBureauCreditFilesAnswer = z.object({
+  results: z.array(z.unknown()).min(1).max(MAX_BUREAU_BATCH_PULLS),
+});
+export const ZBureauBatchPullFailed = z.object({ status: z.literal('failed') });
 
 /** `POST /v1/identity-file`: the same file for identity questions; a freeze never blocks it. */
 export const ZBureauIdentityFileAnswer = z.object({ file: ZBureauCreditFile });

@@ -8,14 +8,18 @@ import { SimulationActionError } from '../simulation.ts';
 import {
   BUREAU_API_KEY_HEADER,
   BUREAU_PATHS,
+  MAX_BUREAU_BATCH_PULLS,
+  type TBureauFileRequest,
+  ZBureauCreditFilesRequest,
   ZBureauFileRequest,
   ZBureauSimulationRequest,
   ZBureauStopTriggersRequest,
   ZBureauTriggerRequest,
 } from './contract.ts';
 
-/** A request body is one identity (and a simulation's ten actions at most): a few hundred bytes. */
+/** A request body is one identity (and a simulation's ten actions at most): a few hundred bytes; a batch, one per pull. */
 const MAX_REQUEST_BYTES = 16 * 1024;
+const MAX_BATCH_REQUEST_BYTES = MAX_BUREAU_BATCH_PULLS * 2 * 1024;
 
 const SERVED_PATHS: ReadonlySet<string> = new Set(Object.values(BUREAU_PATHS));
 
@@ -30,13 +34,13 @@ const send = (res: ServerResponse, status: number, body: unknown) => {
 const fail = (res: ServerResponse, status: number, code: string, message: string) =>
   send(res, status, { error: { code, message } });
 
-const readBody = (req: IncomingMessage): Promise<string | undefined> =>
+const readBody = (req: IncomingMessage, limit: number): Promise<string | undefined> =>
   new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_REQUEST_BYTES) {
+      if (size > limit) {
         resolve(undefined);
         req.destroy();
         return;
@@ -51,9 +55,16 @@ export interface BureauHandlerOptions {
   provider: BureauProvider;
   /** Required on every call when set; leave unset only behind mutual TLS. */
   apiKey?: string;
-  /** Called once per answered call, without the body: for the CLI's request log. */
-  onAnswer?: (line: { path: string; status: number; ms: number }) => void;
+  /** Called once per answered call, without the body: for the CLI's request log (`files`: a batch's pulls). */
+  onAnswer?: (line: { path: string; status: number; ms: number; files?: number }) => void;
 }
+
+/** A pull as the provider takes it: who, as of when, and its billing key. */
+const pullOf = (request: TBureauFileRequest) => ({
+  subject: { userId: request.reference ?? '', ...request.subject } satisfies CreditSubject,
+  asOf: new Date(request.asOf),
+  options: { pullId: request.pullId, monitor: request.monitor },
+});
 
 /**
  * Serves a BureauProvider over the bureau JSON contract (./contract.ts): the sandbox bureau behind
@@ -64,7 +75,10 @@ export const bureauRequestHandler = ({ provider, apiKey, onAnswer }: BureauHandl
   return async (req, res) => {
     const started = performance.now();
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    res.on('finish', () => onAnswer?.({ path, status: res.statusCode, ms: Math.round(performance.now() - started) }));
+    let files: number | undefined;
+    res.on('finish', () =>
+      onAnswer?.({ path, status: res.statusCode, ms: Math.round(performance.now() - started), ...(files ? { files } : {}) }),
+    );
     try {
       if (!SERVED_PATHS.has(path)) return fail(res, 404, 'not_found', `POST ${[...SERVED_PATHS].join(', ')}`);
       if (req.method !== 'POST') return fail(res, 405, 'method_not_allowed', 'POST only');
@@ -72,8 +86,9 @@ export const bureauRequestHandler = ({ provider, apiKey, onAnswer }: BureauHandl
       if (expectedKey && (typeof presented !== 'string' || !timingSafeEqual(digest(presented), expectedKey))) {
         return fail(res, 401, 'unauthorized', `Missing or wrong ${BUREAU_API_KEY_HEADER} header`);
       }
-      const text = await readBody(req);
-      if (text === undefined) return fail(res, 413, 'too_large', `The body is larger than ${MAX_REQUEST_BYTES} bytes`);
+      const limit = path === BUREAU_PATHS.creditFiles ? MAX_BATCH_REQUEST_BYTES : MAX_REQUEST_BYTES;
+      const text = await readBody(req, limit);
+      if (text === undefined) return fail(res, 413, 'too_large', `The body is larger than ${limit} bytes`);
       let json: unknown;
       try {
         json = JSON.parse(text);
@@ -101,6 +116,20 @@ export const bureauRequestHandler = ({ provider, apiKey, onAnswer }: BureauHandl
           if (error instanceof RangeError) return fail(res, 400, 'invalid_request', 'Invalid fields: after');
           throw error;
         }
+      }
+      if (path === BUREAU_PATHS.creditFiles) {
+        const batch = ZBureauCreditFilesRequest.safeParse(json);
+        if (!batch.success) return invalid(batch.error);
+        files = batch.data.pulls.length;
+        // Each pull on its own: a file the bureau cannot build fails alone, as its single request would with a 5xx.
+        const results = await Promise.all(
+          batch.data.pulls
+            .map(pullOf)
+            .map(({ subject, asOf, options }) =>
+              provider.pullCreditFile(subject, asOf, options).catch(() => ({ status: 'failed' as const })),
+            ),
+        );
+        return send(res, 200, { results });
       }
       const parsed = (path === BUREAU_PATHS.scoreSimulation ? ZBureauSimulationRequest : ZBureauFileRequest).safeParse(json);
       if (!parsed.success) return invalid(parsed.error);

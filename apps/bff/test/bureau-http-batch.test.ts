@@ -1,19 +1,17 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { HttpBureau, type HttpBureauOptions } from '../src/bureau/http/adapter.ts';
+import type { HttpBureau, HttpBureauOptions } from '../src/bureau/http/adapter.ts';
 import { BUREAU_PATHS } from '../src/bureau/http/contract.ts';
 import { BureauUnavailableError } from '../src/bureau/http/errors.ts';
 import { bureauRequestHandler } from '../src/bureau/http/server.ts';
 import type { BureauProvider, CreditFileResult, CreditSubject, PullOptions } from '../src/bureau/provider.ts';
 import { SandboxBureau } from '../src/bureau/sandbox/sandbox-bureau.ts';
 import { ManualClock } from '../src/lib/clock.ts';
-import { createLogger } from '../src/logger.ts';
 import { runMonitoringUntilIdle } from '../src/modules/monitoring/scheduler.ts';
 import { enrolActiveUser, partnerConsent } from './helpers/credit-users.ts';
 import { enrollment, startTestApp } from './helpers/harness.ts';
-import { productionWithBureau, startTestBureau, verifyInProduction } from './helpers/test-bureau.ts';
+import { productionWithBureau, startTestBureau, testBureauAdapter, verifyInProduction } from './helpers/test-bureau.ts';
 
 /** BUREAU_BATCH_PULLS: monitoring pulls that hold their slots at one moment leave in one `/v1/credit-files` request. */
 
@@ -106,24 +104,10 @@ const servers: Served[] = [];
 const adapters: HttpBureau[] = [];
 const logs: string[] = [];
 const adapter = (bureau: Served & { apiKey: string }, options: Partial<HttpBureauOptions> = {}) => {
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      logs.push(String(chunk));
-      done();
-    },
-  });
-  const created = new HttpBureau({
-    url: bureau.url,
-    apiKey: bureau.apiKey,
+  const created = testBureauAdapter(bureau, logs, new ManualClock(), {
     timeoutMs: 5_000,
     retries: 0,
-    retryBaseMs: 10,
-    breakerThreshold: 100,
-    breakerHalfOpenMs: 30_000,
-    maxPerSecond: 1_000,
     batchPulls: true,
-    logger: createLogger('debug', sink),
-    clock: new ManualClock(),
     ...options,
   });
   adapters.push(created);

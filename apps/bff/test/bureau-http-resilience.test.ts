@@ -1,13 +1,11 @@
-import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HttpBureau, type HttpBureauOptions } from '../src/bureau/http/adapter.ts';
+import type { HttpBureau, HttpBureauOptions } from '../src/bureau/http/adapter.ts';
 import { BureauRateLimitedError, BureauUnavailableError } from '../src/bureau/http/errors.ts';
 import type { BureauCallOptions, CreditSubject } from '../src/bureau/provider.ts';
 import { loadConfig } from '../src/config.ts';
 import { ManualClock } from '../src/lib/clock.ts';
-import { createLogger } from '../src/logger.ts';
-import { startTestBureau, type TestBureau } from './helpers/test-bureau.ts';
+import { startTestBureau, type TestBureau, testBureauAdapter } from './helpers/test-bureau.ts';
 
 // Values that cannot appear in a log line by chance: their absence from every line means something.
 const subject: CreditSubject = {
@@ -30,25 +28,7 @@ const logs: string[] = [];
 const until = (check: () => boolean) => expect.poll(check, { interval: 2, timeout: 5_000 }).toBe(true);
 
 const adapter = (options: Partial<HttpBureauOptions> = {}) => {
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      logs.push(String(chunk));
-      done();
-    },
-  });
-  const created = new HttpBureau({
-    url: bureau.url,
-    apiKey: bureau.apiKey,
-    timeoutMs: 1_000,
-    retries: 2,
-    retryBaseMs: 10,
-    breakerThreshold: 100,
-    breakerHalfOpenMs: 30_000,
-    maxPerSecond: 1_000,
-    logger: createLogger('debug', sink),
-    clock,
-    ...options,
-  });
+  const created = testBureauAdapter(bureau, logs, clock, options);
   adapters.push(created);
   return created;
 };

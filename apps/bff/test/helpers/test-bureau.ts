@@ -1,8 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { HttpBureau, type HttpBureauOptions } from '../../src/bureau/http/adapter.ts';
 import { bureauRequestHandler } from '../../src/bureau/http/server.ts';
 import { SandboxBureau } from '../../src/bureau/sandbox/sandbox-bureau.ts';
 import type { Config } from '../../src/config.ts';
+import type { Clock } from '../../src/lib/clock.ts';
+import { createLogger } from '../../src/logger.ts';
 import { openAnswerKey } from '../../src/modules/verification/answer-key.ts';
 import type { TestApp } from './harness.ts';
 import { productionEnv } from './harness.ts';
@@ -99,4 +103,35 @@ export const verifyInProduction = async (app: TestApp, token: string, userId: st
     body: { sessionId, answers: Object.entries(key).map(([questionId, answerId]) => ({ questionId, answerId })) },
   });
   return { questions, result };
+};
+
+/**
+ * The HTTP adapter against `bureau` on `clock`, its log lines collected in `logs`: one attempt's timeout of a second,
+ * two quick retries, a breaker and a cap no test reaches unless it sets them.
+ */
+export const testBureauAdapter = (
+  bureau: Pick<TestBureau, 'url' | 'apiKey'>,
+  logs: string[],
+  clock: Clock,
+  options: Partial<HttpBureauOptions> = {},
+): HttpBureau => {
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  return new HttpBureau({
+    url: bureau.url,
+    apiKey: bureau.apiKey,
+    timeoutMs: 1_000,
+    retries: 2,
+    retryBaseMs: 10,
+    breakerThreshold: 100,
+    breakerHalfOpenMs: 30_000,
+    maxPerSecond: 1_000,
+    logger: createLogger('debug', sink),
+    clock,
+    ...options,
+  });
 };

@@ -41,10 +41,12 @@ interface Served {
 }
 
 /**
- * The sandbox bureau over HTTP, as `pnpm bureau` serves it, with a provider the test can make fail for one person,
- * and optionally without `/v1/credit-files` (404 there, as a gateway without batches answers).
+ * The sandbox bureau over HTTP, as `pnpm bureau` serves it, with a provider the test can make fail for one person;
+ * `refuseBatch` answers a `/v1/credit-files` request with that status instead (404 is a gateway without batches).
  */
-const serve = async (options: { batches?: boolean; failFor?: string; answer?: (path: string) => string | undefined } = {}) => {
+const serve = async (
+  options: { refuseBatch?: () => number | undefined; failFor?: string; answer?: (path: string) => string | undefined } = {},
+) => {
   const pullIds: Served['pullIds'] = [];
   const sandbox = new SandboxBureau();
   const provider: BureauProvider = {
@@ -64,10 +66,11 @@ const serve = async (options: { batches?: boolean; failFor?: string; answer?: (p
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const entry = { path, pulls: 1 };
     requests.push(entry);
-    if (path === BUREAU_PATHS.creditFiles && options.batches === false) {
+    const refusal = path === BUREAU_PATHS.creditFiles ? options.refuseBatch?.() : undefined;
+    if (refusal !== undefined) {
       req.resume();
-      res.writeHead(404, { 'content-type': 'application/json' });
-      return void res.end('{"error":{"code":"not_found","message":"POST /v1/credit-file"}}');
+      res.writeHead(refusal, { 'content-type': 'application/json' });
+      return void res.end('{"error":{"code":"refused","message":"not here"}}');
     }
     const fixed = options.answer?.(path);
     if (fixed !== undefined) {
@@ -141,7 +144,7 @@ describe('batched monitoring pulls over the bureau contract', () => {
     );
     expect(bureau.requests).toEqual([{ path: BUREAU_PATHS.creditFiles, pulls: 12 }]);
     // Billed one pull per key, as twelve single requests would be.
-    expect(new Set(bureau.pullIds)).toEqual(new Set(Array.from({ length: 12 }, (_, i) => `usr_batch${i}:period:1`)));
+    expect([...bureau.pullIds].sort()).toEqual(Array.from({ length: 12 }, (_, i) => `usr_batch${i}:period:1`).sort());
 
     const single = adapter(bureau, { batchPulls: false });
     const alone = [];
@@ -184,40 +187,72 @@ describe('batched monitoring pulls over the bureau contract', () => {
     expect(bureau.requests).toEqual([{ path: BUREAU_PATHS.creditFiles, pulls: 6 }]);
   });
 
-  it('refuses only the answer that breaks the contract, and every pull when the answers do not match the pulls', async () => {
+  it('refuses only the answer that breaks the contract or names another pull, and every pull when the answers do not match the pulls', async () => {
     const { file } = (await new SandboxBureau().pullCreditFile(person(0), ASOF)) as Extract<CreditFileResult, { status: 'ok' }>;
+    const of = (i: number) => ({ reference: person(i).userId, pullId: monitoring(i).pullId });
     let results: unknown[] = [
-      { status: 'ok', file },
-      { status: 'ok', file: { ...file, monthlyScores: [] } },
-      { status: 'frozen' },
+      { ...of(0), status: 'ok', file },
+      { ...of(1), status: 'ok', file: { ...file, monthlyScores: [] } },
+      { ...of(2), status: 'frozen' },
+      // Person 4's file in person 3's place: a gateway that reordered its answers.
+      { ...of(4), status: 'ok', file },
+      { ...of(3), status: 'ok', file },
     ];
     const bureau = await started({
       answer: (path) => (path === BUREAU_PATHS.creditFiles ? JSON.stringify({ results }) : undefined),
     });
     const client = adapter(bureau);
-    const pullThree = () => Promise.all([0, 1, 2].map((i) => settle(client.pullCreditFile(person(i), ASOF, monitoring(i)))));
-    const [first, second, third] = await pullThree();
+    const pullAll = (count: number) =>
+      Promise.all(Array.from({ length: count }, (_, i) => settle(client.pullCreditFile(person(i), ASOF, monitoring(i)))));
+    const [first, second, third, fourth, fifth] = await pullAll(5);
     expect(first).toMatchObject({ status: 'ok' });
     expect(second).toBe('invalid_answer');
     expect(third).toEqual({ status: 'frozen' });
+    expect([fourth, fifth]).toEqual(['invalid_answer', 'invalid_answer']);
     results = results.slice(0, 2);
-    expect(await pullThree()).toEqual(['invalid_answer', 'invalid_answer', 'invalid_answer']);
-    // Reasons, counts and paths only: no value from the file in the log.
-    expect(logs.join('')).not.toContain('Person1');
+    expect(await pullAll(3)).toEqual(['invalid_answer', 'invalid_answer', 'invalid_answer']);
+    // Reasons, counts and paths only: nothing of the request or the file in the log.
+    const logged = logs.join('');
+    expect(logged).toContain('invalid_answer');
+    for (const value of ['Person0', 'Person1', 'Elm St', person(0).ssnLast4, person(0).dateOfBirth, 'Dayton']) {
+      expect(logged).not.toContain(value);
+    }
   });
 
-  it('goes back to single pulls for good when the bureau has no /v1/credit-files, without failing a pull', async () => {
-    const bureau = await started({ batches: false });
+  it.each([404, 405, 403])(
+    'goes back to single pulls for good when the first batch is refused with %i, without failing a pull',
+    async (status) => {
+      const bureau = await started({ refuseBatch: () => status });
+      const client = adapter(bureau);
+      const first = await Promise.all([0, 1, 2, 3].map((i) => settle(client.pullCreditFile(person(i), ASOF, monitoring(i)))));
+      expect(first.every(isFile)).toBe(true);
+      const later = await Promise.all([4, 5].map((i) => settle(client.pullCreditFile(person(i), ASOF, monitoring(i)))));
+      expect(later.every(isFile)).toBe(true);
+      expect(bureau.requests.map((request) => request.path)).toEqual([
+        BUREAU_PATHS.creditFiles,
+        ...Array(6).fill(BUREAU_PATHS.creditFile),
+      ]);
+      expect(logs.join('')).toContain('refused a batched pull');
+    },
+  );
+
+  it('sends a refused batch’s pulls alone once batches have worked, and keeps batching', async () => {
+    let refuseNext = false;
+    const bureau = await started({ refuseBatch: () => (refuseNext ? 400 : undefined) });
     const client = adapter(bureau);
-    const first = await Promise.all([0, 1, 2, 3].map((i) => settle(client.pullCreditFile(person(i), ASOF, monitoring(i)))));
-    expect(first.every(isFile)).toBe(true);
-    const later = await Promise.all([4, 5].map((i) => settle(client.pullCreditFile(person(i), ASOF, monitoring(i)))));
-    expect(later.every(isFile)).toBe(true);
+    const round = (from: number) =>
+      Promise.all([from, from + 1, from + 2].map((i) => settle(client.pullCreditFile(person(i), ASOF, monitoring(i)))));
+    expect((await round(0)).every(isFile)).toBe(true);
+    refuseNext = true;
+    expect((await round(3)).every(isFile)).toBe(true);
+    refuseNext = false;
+    expect((await round(6)).every(isFile)).toBe(true);
     expect(bureau.requests.map((request) => request.path)).toEqual([
       BUREAU_PATHS.creditFiles,
-      ...Array(6).fill(BUREAU_PATHS.creditFile),
+      BUREAU_PATHS.creditFiles,
+      ...Array(3).fill(BUREAU_PATHS.creditFile),
+      BUREAU_PATHS.creditFiles,
     ]);
-    expect(logs.join('')).toContain('takes no batched pulls');
   });
 });
 
@@ -262,7 +297,9 @@ describe('monitoring with BUREAU_BATCH_PULLS against the HTTP bureau', () => {
       }
       const paths = bureau.calls.map((call) => call.path);
       expect(paths.filter((path) => path === BUREAU_PATHS.creditFile)).toEqual([]);
-      expect(paths.filter((path) => path === BUREAU_PATHS.creditFiles).length).toBeLessThanOrEqual(4);
+      const batches = paths.filter((path) => path === BUREAU_PATHS.creditFiles).length;
+      expect(batches).toBeGreaterThan(0);
+      expect(batches).toBeLessThanOrEqual(4);
       const history = async (app: typeof production, token: string, userId: string) =>
         (await app.request('GET', `/v1/users/${userId}/credit-score/history?months=36&limit=100`, { token })).body.data;
       for (const [liveUser, sandboxUser] of pairs) {

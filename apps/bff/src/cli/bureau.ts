@@ -5,11 +5,6 @@ import { SandboxTriggerLog } from '../bureau/sandbox/trigger-log.ts';
 import { ZConfig } from '../config.ts';
 import { systemClock } from '../lib/clock.ts';
 
-/**
- * `pnpm bureau`: the sandbox's deterministic bureau as a separate HTTP service speaking the bureau JSON
- * contract, so a production-mode instance (APP_ENV=production, which never uses synthetic data in-process)
- * can be run end to end on one machine with BUREAU_URL pointing here.
- */
 /** How long answer lines wait to leave together: on a busy bureau one write per call costs more than building a file. */
 const ANSWER_LOG_FLUSH_MS = 50;
 
@@ -29,6 +24,11 @@ const answerLog = () => {
   return { line, flush };
 };
 
+/**
+ * `pnpm bureau`: the sandbox's deterministic bureau as a separate HTTP service speaking the bureau JSON
+ * contract, so a production-mode instance (APP_ENV=production, which never uses synthetic data in-process)
+ * can be run end to end on one machine with BUREAU_URL pointing here.
+ */
 const main = async () => {
   const answers = answerLog();
   const settings = ZConfig.pick({ BUREAU_PORT: true, BUREAU_API_KEY: true }).safeParse(process.env);

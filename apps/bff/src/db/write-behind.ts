@@ -7,6 +7,12 @@ const { escapeLiteral, prepareValue } = pgUtils;
 /** A write whose answer no one reads: the only statements that can wait. */
 const PLAIN_WRITE = /^\s*(insert|update|delete)\s/i;
 
+/** A date the ISO form writes as the driver would: in UTC, in years 1–9999 (outside them the driver writes BC or more digits). */
+const isPlainUtcDate = (date: Date) => {
+  const year = date.getUTCFullYear();
+  return date.getTimezoneOffset() === 0 && year >= 1 && year <= 9999;
+};
+
 /** A parameter as PostgreSQL would have read it: the text the driver sends, quoted, typed by its context as `$n` is. */
 const literal = (value: unknown): string => {
   if (value === null || value === undefined) return 'NULL';
@@ -14,7 +20,7 @@ const literal = (value: unknown): string => {
   // bytea would need its own escape form; no held write carries one.
   if (Buffer.isBuffer(value)) throw new TypeError('a held write cannot carry binary data');
   // The driver writes a date in the process's zone; in UTC that is the ISO form, without its slower formatting.
-  const prepared = value instanceof Date && value.getTimezoneOffset() === 0 ? value.toISOString() : prepareValue(value);
+  const prepared = value instanceof Date && isPlainUtcDate(value) ? value.toISOString() : prepareValue(value);
   if (prepared === null) return 'NULL';
   const text = typeof prepared === 'string' ? prepared : String(prepared);
   // Most values (ids, dates, sealed base64) hold neither quote nor backslash: quoted as they are, without a scan per character.

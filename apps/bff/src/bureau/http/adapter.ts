@@ -18,12 +18,14 @@ import type {
   TriggerPage,
 } from '../provider.ts';
 import {
+  BUREAU_MAX_ANSWER_BYTES,
   BUREAU_PATHS,
   MAX_BUREAU_BATCH_PULLS,
   type TBureauFileRequest,
   toBureauRequest,
   toBureauSimulationRequest,
   ZBureauBatchPullFailed,
+  ZBureauBatchPullOf,
   ZBureauCreditFileAnswer,
   ZBureauCreditFilesAnswer,
   ZBureauIdentityFileAnswer,
@@ -80,9 +82,6 @@ const UNATTRIBUTED = 'unattributed';
  */
 const MONITORING_SLOT_WAIT = 4;
 
-/** What a bureau without `/v1/credit-files` answers there: from then on each pull goes alone. */
-const NO_BATCHES: ReadonlySet<unknown> = new Set([404, 405, 501]);
-
 /** A monitoring pull waiting for the next batch: its request, and how its caller hears of its answer. */
 interface BatchMember {
   payload: TBureauFileRequest;
@@ -90,8 +89,8 @@ interface BatchMember {
   reject(error: unknown): void;
 }
 
-/** The bureau takes no batches: the member sends its pull alone, in the slot it holds. */
-class BatchesUnsupportedError extends Error {}
+/** The batch was refused as a whole: the member sends its pull alone, in the slot it holds. */
+class BatchRefusedError extends Error {}
 
 /** Attempts worth repeating and counting against the bureau: 5xx/429/408, connection failures, timeouts. */
 const isBureauFault = (error: unknown) => error instanceof BureauFault || error instanceof AttemptTimeoutError;
@@ -123,8 +122,10 @@ export class HttpBureau implements BureauProvider {
   readonly #timeoutMs: number;
   readonly #halfOpenSeconds: number;
   readonly #logger: Logger;
-  /** Whether monitoring pulls leave together: when asked, until the bureau answers that it takes no batches. */
+  /** Whether monitoring pulls leave together: when asked, until the bureau refuses the first batch it is sent. */
   #batches: boolean;
+  /** Whether a batch was ever answered: a refusal before that says the bureau takes none. */
+  #batchAnswered = false;
   /** Monitoring pulls holding their slots, waiting to leave together. */
   #pending: BatchMember[] = [];
 
@@ -182,38 +183,58 @@ export class HttpBureau implements BureauProvider {
 
   /**
    * One request for the waiting pulls, through the breaker and the attempt timeout like a single call. Each answer is
-   * validated on its own: a file that breaks the contract or that the bureau could not build fails only its own pull
-   * (the latter retried like a 5xx). A failed request fails each pull as its single request would have.
+   * checked to name its own pull and validated on its own: a file that breaks the contract or that the bureau could
+   * not build fails only its own pull (the latter retried like a 5xx). A request that fails (5xx, timeout, answers not
+   * matching the pulls) fails each pull as a single request's failure would. A batch refused as a whole (any other 4xx,
+   * an answer over its size) sends its pulls alone at once; refused before any batch was answered, it ends batching.
    */
   async #sendBatch(): Promise<void> {
     const members = this.#pending.splice(0, MAX_BUREAU_BATCH_PULLS);
     if (members.length === 0) return;
     try {
-      const answer = await this.#breaker.execute(() =>
-        withTimeout(this.#clock, this.#timeoutMs, (signal) =>
-          this.#transport.post(BUREAU_PATHS.creditFiles, { pulls: members.map((member) => member.payload) }, signal),
-        ),
-      );
-      const { results } = this.#parse(answer, ZBureauCreditFilesAnswer);
+      const { results } = await this.#breaker.execute(async () => {
+        const answer = await withTimeout(this.#clock, this.#timeoutMs, (signal) =>
+          this.#transport.post(
+            BUREAU_PATHS.creditFiles,
+            { pulls: members.map((member) => member.payload) },
+            signal,
+            members.length * BUREAU_MAX_ANSWER_BYTES,
+          ),
+        );
+        return this.#parse(answer, ZBureauCreditFilesAnswer);
+      });
       if (results.length !== members.length) {
         throw new BureauAnswerError('invalid_answer', { answers: results.length, pulls: members.length });
       }
-      for (const [i, member] of members.entries()) {
-        const item = results[i];
-        const parsed = ZBureauCreditFileAnswer.safeParse(item);
-        if (parsed.success) member.resolve(parsed.data);
-        else if (ZBureauBatchPullFailed.safeParse(item).success) member.reject(new BureauFault('bureau_error'));
-        else member.reject(new BureauAnswerError('invalid_answer', issueFacts(parsed.error)));
-      }
+      this.#batchAnswered = true;
+      for (const [i, member] of members.entries()) this.#settleMember(member, results[i]);
     } catch (error) {
-      let failure = error;
-      if (error instanceof BureauAnswerError && error.reason === 'rejected' && NO_BATCHES.has(error.facts.status)) {
-        this.#batches = false;
-        this.#logger.info({ status: error.facts.status }, 'the bureau takes no batched pulls; monitoring pulls go one by one');
-        failure = new BatchesUnsupportedError();
-      }
+      const failure = this.#batchFailure(error);
       for (const member of members) member.reject(failure);
     }
+  }
+
+  #settleMember(member: BatchMember, item: unknown): void {
+    const of = ZBureauBatchPullOf.safeParse(item);
+    if (!of.success || of.data.reference !== member.payload.reference || of.data.pullId !== member.payload.pullId) {
+      // A result for another pull (reordered, or one dropped): never handed to this customer.
+      member.reject(new BureauAnswerError('invalid_answer', { batchResultFor: 'another_pull' }));
+      return;
+    }
+    const parsed = ZBureauCreditFileAnswer.safeParse(item);
+    if (parsed.success) member.resolve(parsed.data);
+    else if (ZBureauBatchPullFailed.safeParse(item).success) member.reject(new BureauFault('bureau_error'));
+    else member.reject(new BureauAnswerError('invalid_answer', issueFacts(parsed.error)));
+  }
+
+  #batchFailure(error: unknown): unknown {
+    const refused = error instanceof BureauAnswerError && (error.reason === 'rejected' || error.facts.tooLarge === true);
+    if (!refused) return error;
+    if (!this.#batchAnswered && this.#batches) {
+      this.#batches = false;
+      this.#logger.info({ ...error.facts }, 'the bureau refused a batched pull; monitoring pulls go one by one');
+    }
+    return new BatchRefusedError();
   }
 
   async pullIdentityFile(subject: CreditSubject, asOf: Date, options: BureauCallOptions = {}): Promise<CreditFile> {
@@ -301,7 +322,7 @@ export class HttpBureau implements BureauProvider {
             try {
               return await batched();
             } catch (error) {
-              if (!(error instanceof BatchesUnsupportedError)) throw error;
+              if (!(error instanceof BatchRefusedError)) throw error;
             }
           }
           return this.#breaker.execute(async () => {

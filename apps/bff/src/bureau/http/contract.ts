@@ -172,13 +172,15 @@ export const ZBureauCreditFilesRequest = z.object({
 export type TBureauCreditFilesRequest = z.infer<typeof ZBureauCreditFilesRequest>;
 
 /**
- * One answer per pull, in the request's order: what `/v1/credit-file` answers, or `failed` when the bureau could not
- * build that one file (as its 5xx would say: asked again, alone or in a later request). Each answer is validated on
- * its own, so one unusable file costs only its own pull.
+ * One answer per pull, in the request's order, each naming the pull it answers (its `reference` and `pullId`, checked
+ * against the request so no file reaches another customer): what `/v1/credit-file` answers, or `failed` when the
+ * bureau could not build that one file (as its 5xx would say: asked again, alone or in a later request). Each answer
+ * is validated on its own, so one unusable file costs only its own pull.
  */
 export const ZBureauCreditFilesAnswer = z.object({
   results: z.array(z.unknown()).min(1).max(MAX_BUREAU_BATCH_PULLS),
 });
+export const ZBureauBatchPullOf = z.object({ reference: z.string().optional(), pullId: z.string().optional() });
 export const ZBureauBatchPullFailed = z.object({ status: z.literal('failed') });
 
 /** `POST /v1/identity-file`: the same file for identity questions; a freeze never blocks it. */

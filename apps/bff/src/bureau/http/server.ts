@@ -19,7 +19,7 @@ import {
 
 /** A request body is one identity (and a simulation's ten actions at most): a few hundred bytes; a batch, one per pull. */
 const MAX_REQUEST_BYTES = 16 * 1024;
-const MAX_BATCH_REQUEST_BYTES = MAX_BUREAU_BATCH_PULLS * 2 * 1024;
+const MAX_BATCH_REQUEST_BYTES = MAX_BUREAU_BATCH_PULLS * MAX_REQUEST_BYTES;
 
 const SERVED_PATHS: ReadonlySet<string> = new Set(Object.values(BUREAU_PATHS));
 
@@ -120,15 +120,20 @@ export const bureauRequestHandler = ({ provider, apiKey, onAnswer }: BureauHandl
       if (path === BUREAU_PATHS.creditFiles) {
         const batch = ZBureauCreditFilesRequest.safeParse(json);
         if (!batch.success) return invalid(batch.error);
-        files = batch.data.pulls.length;
-        // Each pull on its own: a file the bureau cannot build fails alone, as its single request would with a 5xx.
+        // Each pull on its own, naming the pull it answers: a file the bureau cannot build fails alone, as its single
+        // request would with a 5xx.
         const results = await Promise.all(
-          batch.data.pulls
-            .map(pullOf)
-            .map(({ subject, asOf, options }) =>
-              provider.pullCreditFile(subject, asOf, options).catch(() => ({ status: 'failed' as const })),
-            ),
+          batch.data.pulls.map(async (request) => {
+            const { subject, asOf, options } = pullOf(request);
+            const answered = { reference: request.reference, pullId: request.pullId };
+            try {
+              return { ...answered, ...(await provider.pullCreditFile(subject, asOf, options)) };
+            } catch {
+              return { ...answered, status: 'failed' as const };
+            }
+          }),
         );
+        files = results.filter((result) => result.status !== 'failed').length;
         return send(res, 200, { results });
       }
       const parsed = (path === BUREAU_PATHS.scoreSimulation ? ZBureauSimulationRequest : ZBureauFileRequest).safeParse(json);

@@ -57,7 +57,8 @@ export class BureauTransport {
     });
   }
 
-  async post(path: string, payload: unknown, signal: AbortSignal): Promise<RawAnswer> {
+  /** `maxBytes`: the largest answer read (a batch's answers may take one file's limit each). */
+  async post(path: string, payload: unknown, signal: AbortSignal, maxBytes = BUREAU_MAX_ANSWER_BYTES): Promise<RawAnswer> {
     let res: Awaited<ReturnType<Agent['request']>>;
     try {
       res = await this.#agent.request({
@@ -80,18 +81,22 @@ export class BureauTransport {
       await res.body.dump({ limit: BUREAU_MAX_ANSWER_BYTES }).catch(() => {});
       throw new BureauAnswerError('rejected', { status: res.statusCode });
     }
-    return { status: res.statusCode, body: await this.#readBounded(res.body, signal) };
+    return { status: res.statusCode, body: await this.#readBounded(res.body, signal, maxBytes) };
   }
 
-  async #readBounded(body: AsyncIterable<Buffer> & { destroy(): unknown }, signal: AbortSignal): Promise<string> {
+  async #readBounded(
+    body: AsyncIterable<Buffer> & { destroy(): unknown },
+    signal: AbortSignal,
+    maxBytes: number,
+  ): Promise<string> {
     const chunks: Buffer[] = [];
     let size = 0;
     try {
       for await (const chunk of body) {
         size += chunk.length;
-        if (size > BUREAU_MAX_ANSWER_BYTES) {
+        if (size > maxBytes) {
           body.destroy();
-          throw new BureauAnswerError('invalid_answer', { tooLarge: true, limitBytes: BUREAU_MAX_ANSWER_BYTES });
+          throw new BureauAnswerError('invalid_answer', { tooLarge: true, limitBytes: maxBytes });
         }
         chunks.push(chunk);
       }

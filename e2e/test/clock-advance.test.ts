@@ -142,17 +142,25 @@ describe('the demo customer moves a year on with the sandbox clock', () => {
       const clock = clocks.data.find((c) => c.name === `Maple Bank demo: ${customer}`);
       expect(clock, 'a clock of this customer’s own').toMatchObject({ status: 'ready', userCount: 1 });
 
-      // The monthly refreshes the year's consent covers (the first pull and eleven more): the table (still on screen, no
-      // reload) gains eleven rows above the old newest one's month, one per calendar month. (That month's row may now show
-      // a later day of the month: a change on the file between periods is pulled on its day, and a month shows its last.)
+      // The monthly refreshes the year's consent covers (the first pull and eleven more): the history gains eleven months
+      // above the old newest one's, one row each. (That month's row may now show a later day of the month: a change on
+      // the file between periods is pulled on its day, and a month shows its last.) A change in the consent year's last
+      // days falls in the month after the last covered period: pulled on its day too, it adds a twelfth month.
+      const history = await bank.sdk.call('listCreditScoreHistory', { params: { userId }, query: { months: 24, limit: 100 } });
+      const monthKey = (date: Date) => date.getUTCFullYear() * 12 + date.getUTCMonth();
+      const oldMonth = monthKey(new Date(`${scoreBefore.scoreDate.slice(0, 10)}T00:00:00Z`));
+      const newerMonths = history.data.filter((point) => monthKey(new Date(`${point.date}T00:00:00Z`)) > oldMonth).length;
+      const consentYearEnd = Date.parse(scoreBefore.scoreDate) + 366 * 86_400_000;
+      if (newerMonths === 12) expect(Date.parse(history.data[0]?.date ?? '')).toBeLessThan(consentYearEnd);
+      else expect(newerMonths, 'months newer than the old newest').toBe(11);
+      // The table, still on screen (no reload), shows the same.
       const monthOf = (shown: string) => shown.replace(/ \d{1,2},/, '');
       await expect
         .poll(async () => (await historyDates(frame)).map(monthOf).indexOf(monthOf(newestBefore)), {
           message: 'rows newer than the old newest month',
         })
-        .toBe(11);
+        .toBe(newerMonths);
       const after = await historyDates(frame);
-      const history = await bank.sdk.call('listCreditScoreHistory', { params: { userId }, query: { months: 24, limit: 100 } });
       expect(history.data).toHaveLength(after.length);
       // Clock dates: the newest row is the API's newest point, a year on from the real day.
       const newest = history.data[0];

@@ -14,7 +14,8 @@
  * workers, the bureau and the workers' own PostgreSQL sessions, worker RSS, rows and bytes added per user; then the
  * rows per user held once retention keeps pace; then the triggers' cost, 1 % of the files reported changed. Worker i runs on CPU i, the bureau and this process on the last CPU.
  * Before and after, the host's speed (bench/host-probe.ts): a fixed loop and a loopback round trip's CPU. The workers
- * batch their pulls (BUREAU_BATCH_PULLS=true) unless BENCH_BATCH_PULLS=false.
+ * batch their pulls (BUREAU_BATCH_PULLS=true, MONITORING_CONCURRENCY=50: one request of 50) unless BENCH_BATCH_PULLS=false
+ * (16 in flight, one request each); BENCH_CONCURRENCY overrides the concurrency.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -41,6 +42,8 @@ const CAP_SECONDS = envInt('BENCH_CAP_SECONDS', 30);
 const PHASES = (process.env.BENCH_PHASES ?? 'cycles,cap').split(',');
 /** The workers' BUREAU_BATCH_PULLS: monitoring pulls in one request per batch (BENCH_BATCH_PULLS=false: one each). */
 const BATCH_PULLS = process.env.BENCH_BATCH_PULLS !== 'false';
+/** The workers' MONITORING_CONCURRENCY: with batching, 50 pulls in flight fill one request (MAX_BUREAU_BATCH_PULLS). */
+const CONCURRENCY = process.env.BENCH_CONCURRENCY ?? (BATCH_PULLS ? '50' : '16');
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const TARGET_PER_S = 100_000 / 300;
 const TABLES = ['users', 'credit_snapshots', 'score_history', 'outbox_events', 'alerts', 'monitoring_alert_keys'] as const;
@@ -111,6 +114,7 @@ const startWorkers = async (count: number, cap: number) => {
       BUREAU_API_KEY: bureauKey,
       BUREAU_MAX_PER_SECOND: String(cap),
       BUREAU_BATCH_PULLS: String(BATCH_PULLS),
+      MONITORING_CONCURRENCY: CONCURRENCY,
     };
     workers.push(await startWorker({ ...env, ...bureauEnv, MONITORING_POLL_INTERVAL_MS: '200' }, i));
   }
@@ -356,7 +360,9 @@ const cleanUp = async () => {
 // Ctrl-C still stops the children and drops the schema.
 process.once('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
 try {
-  console.log(`Monitoring bench: ${fmt(USERS)} users a phase, schema ${schema}, ${CPUS} CPUs, BUREAU_BATCH_PULLS=${BATCH_PULLS}`);
+  console.log(
+    `Monitoring bench: ${fmt(USERS)} users a phase, schema ${schema}, ${CPUS} CPUs, BUREAU_BATCH_PULLS=${BATCH_PULLS}, MONITORING_CONCURRENCY=${CONCURRENCY}`,
+  );
   // The host's speed before and after: its CPU figures read next to another day's only through these.
   console.log(`Before, ${describeHost(await probeHost())}`);
   let twoWorkerRate = Number.POSITIVE_INFINITY;

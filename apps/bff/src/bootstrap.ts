@@ -76,9 +76,18 @@ export const buildContext = async ({ config, db, logger, clock, ids, redis, bure
   return ctx;
 };
 
-export const connectRedis = (url: string, logger: Logger, commandTimeoutMs = 200): Redis => {
+export const connectRedis = (
+  url: string,
+  logger: Logger,
+  commandTimeoutMs = 200,
+  options: { autoPipelining?: boolean } = {},
+): Redis => {
   // No offline queue and a short command timeout: a request never waits on a Redis that is down or stalled.
+  // Auto-pipelining sends the commands of one tick in one write: a worker's batch of bureau pulls takes its cap slots
+  // together. An API process keeps one write per command, so a stalled Redis costs a request one command timeout
+  // (security/rate-limits.ts) rather than a queued pipeline's.
   const redis = new Redis(url, {
+    enableAutoPipelining: options.autoPipelining ?? false,
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     lazyConnect: false,

@@ -192,11 +192,15 @@ export const ZConfig = z.object({
   MONITORING_POLL_INTERVAL_MS: positiveInt(1_000),
   /** How often a worker reads the bureau's trigger feed (with BUREAU_URL): a changed file is pulled within this. */
   TRIGGER_FEED_INTERVAL_MS: positiveInt(60_000),
-  /** Users a worker claims at a time, and how many of them it refreshes at once. */
+  /**
+   * Users a worker claims at a time, and how many of them it refreshes at once. Up to 50 in flight share one batched
+   * bureau request (BUREAU_BATCH_PULLS); more in flight than a client's monitoring share starts in 20 s are refused
+   * (docs/operator/monitoring.md).
+   */
   MONITORING_BATCH_SIZE: positiveInt(200),
   MONITORING_CONCURRENCY: positiveInt(16),
   /** Pulled periods committed in one transaction: fewer commits and round trips per customer. */
-  MONITORING_COMMIT_GROUP: positiveInt(25),
+  MONITORING_COMMIT_GROUP: positiveInt(50),
   /** How long a claim lasts: a worker that dies holding users loses them to another worker after this. */
   MONITORING_LEASE_SECONDS: positiveInt(120),
   /** Waits before retrying a period whose pull failed (bureau down, breaker open), growing per failure. */

@@ -87,7 +87,9 @@ const main = async () => {
   const logs = openLogDestination();
   const logger = createLogger(config.LOG_LEVEL, logs);
   const db = await openDatabase(config);
-  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, logger, config.REDIS_TIMEOUT_MS) : undefined;
+  const redis = config.REDIS_URL
+    ? connectRedis(config.REDIS_URL, logger, config.REDIS_TIMEOUT_MS, { autoPipelining: config.ROLE === 'worker' })
+    : undefined;
   const ctx = await buildContext({ config, db, logger, redis });
 
   const outcome =

@@ -153,6 +153,33 @@ describe('the monitoring schedule', () => {
     expect(alerts.every((a) => a.type === 'fraud_alert' || a.type === 'new_inquiry')).toBe(true);
   });
 
+  it('raises no subject twice when a group commits it again, and one whose key is gone once more', async () => {
+    const flagged = [
+      await enrolActiveUser(app, await tok(), { ssn: '1003', firstName: 'Flagged', lastName: 'Once' }),
+      await enrolActiveUser(app, await tok(), { ssn: '1003', firstName: 'Flagged', lastName: 'Twice' }),
+    ];
+    const forgotten = await enrolActiveUser(app, await tok(), { ssn: '1003', firstName: 'Flagged', lastName: 'Anew' });
+    await runMonitoringUntilIdle(app.ctx);
+    // The flags on file: the sandbox's monthly events may add inquiries meanwhile, which are news.
+    const flagIds = (userId: string) =>
+      alertsOf(userId).then((alerts) => alerts.filter((a) => a.type === 'fraud_alert').map((a) => a.alertId));
+    const before = await Promise.all(flagged.map(flagIds));
+    expect(before.map((ids) => ids.length)).toEqual([1, 1]);
+    const forgottenBefore = (await alertsOf(forgotten)).filter((a) => a.type === 'fraud_alert');
+    expect(forgottenBefore).toHaveLength(1);
+    // Lost snapshots make the next pull a first comparison again: the flag is found anew, and only its key says it was
+    // raised already. The third customer's keys are gone too (as retention drops them), so its flag is news again.
+    const all = [...flagged, forgotten];
+    await app.db.query('delete from credit_snapshots where user_id = any($1::text[])', [all]);
+    await app.db.query('delete from monitoring_alert_keys where user_id = $1', [forgotten]);
+    const report = await nextPeriod();
+    expect(report.outcomes.failed).toBe(0);
+    // Through the group commit itself, not its one-by-one fallback.
+    expect(app.logs.join('\n')).not.toContain('monitoring group commit failed');
+    expect(await Promise.all(flagged.map(flagIds))).toEqual(before);
+    expect((await alertsOf(forgotten)).filter((a) => a.type === 'fraud_alert')).toHaveLength(2);
+  });
+
   it('commits each period once when workers race, and skips a user deleted mid-run', async () => {
     const users = [];
     for (let i = 0; i < 6; i++) users.push(await enrolActiveUser(app, await tok(), { ssn: '1001' }));

@@ -111,6 +111,24 @@ describe('a write-behind transaction', () => {
     expect(seen).toEqual([1]);
   });
 
+  it('holds a NOTIFY with the writes, ending no merge, heard once they commit', async () => {
+    if (!db.listen) throw new Error('every test database listens');
+    const heard: string[] = [];
+    const stop = await db.listen('wb_channel', (payload) => heard.push(payload));
+    const sent = await run(async (held) => {
+      const insert = 'insert into wb_points (user_id, score, on_day) values ($1, $2, $3::date)';
+      await held.query(insert, ['a', 700, '2026-10-01']);
+      await held.query('select pg_notify($1, $2)', ['wb_channel', '["usr_a"]']);
+      await held.query(insert, ['b', 700, '2026-10-01']);
+    });
+    // One flush of two statements: the NOTIFY and one insert holding both customers' rows.
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toHaveLength(2);
+    await expect.poll(() => heard).toEqual(['["usr_a"]']);
+    expect((await points()).map((p) => p.user_id)).toEqual(['a', 'b']);
+    await stop();
+  });
+
   it('fails the whole transaction on a merged row’s violation, writing nothing', async () => {
     const failure = await run(async (held) => {
       await held.query('insert into wb_latest (user_id, score) values ($1, $2)', ['a', 700]);

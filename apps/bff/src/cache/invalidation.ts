@@ -26,6 +26,11 @@ const announceInvalidation = async (db: Queryable, tags: readonly CacheTag[]): P
 export interface WriteTx extends Queryable {
   /** The cached things this write changed: dropped everywhere once the transaction ends (see writeTransaction). */
   touches(...tags: CacheTag[]): void;
+  /**
+   * Sends the NOTIFY for the tags touched so far through `through` now (a group commit's held writes, so it needs no
+   * round trip of its own); the transaction's end sends it again only if a tag was touched since.
+   */
+  announceThrough?(through: Queryable): Promise<void>;
 }
 
 /**
@@ -43,11 +48,17 @@ export const writeTransaction = async <T>(
   const touches = (...touched: CacheTag[]) => {
     for (const tag of touched) tags.add(tag);
   };
+  let announced = 0;
+  const announceThrough = async (through: Queryable) => {
+    announced = tags.size;
+    await announceInvalidation(through, [...tags]);
+  };
   try {
     return await db.transaction(async (tx) => {
-      const writeTx: WriteTx = { query: tx.query.bind(tx), exec: tx.exec.bind(tx), touches };
+      const writeTx: WriteTx = { query: tx.query.bind(tx), exec: tx.exec.bind(tx), touches, announceThrough };
       const result = await work(writeTx, touches);
-      await announceInvalidation(tx, [...tags]);
+      // Tags only grow, so a size unchanged since announceThrough means every tag has been announced.
+      if (tags.size !== announced) await announceInvalidation(tx, [...tags]);
       return result;
     });
   } finally {

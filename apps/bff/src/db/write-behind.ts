@@ -6,6 +6,8 @@ const { escapeLiteral, prepareValue } = pgUtils;
 
 /** A write whose answer no one reads: the only statements that can wait. */
 const PLAIN_WRITE = /^\s*(insert|update|delete)\s/i;
+/** db/notify.ts's NOTIFY: delivered at commit, its answer is an empty row no one reads, so it waits like a write. */
+const NOTIFY = /^select pg_notify\(\$1, \$2\)$/;
 
 /** A date the ISO form writes as the driver would: in UTC, in years 1–9999 (outside them the driver writes BC or more digits). */
 const isPlainUtcDate = (date: Date) => {
@@ -127,7 +129,7 @@ const planOf = (sql: string): Plan => {
   if (plan) return plan;
   const plain = PLAIN_WRITE.test(sql);
   plan = {
-    plain: plain && !/\breturning\b/i.test(sql),
+    plain: (plain && !/\breturning\b/i.test(sql)) || NOTIFY.test(sql),
     template: templateOf(sql),
     words: new Set(sql.toLowerCase().match(/[a-z_][a-z0-9_]*/g) ?? []),
     insert: plain ? mergeableInsert(sql) : undefined,
@@ -138,8 +140,9 @@ const planOf = (sql: string): Plan => {
 };
 
 /**
- * A transaction whose plain writes (insert, update or delete without `returning`) are held back and sent together, as
- * statements of one simple query, when anything else is asked or at `flush`: a group commit of many customers then
+ * A transaction whose plain writes (insert, update or delete without `returning`, and db/notify.ts's NOTIFY) are held
+ * back and sent together, as statements of one simple query, when anything else is asked or at `flush`: a group
+ * commit of many customers then
  * costs a few round trips instead of several per customer. Writes run in order, so two writes of one row behave as
  * they would one by one. Inserts into a table of `mergeInto` of one shape (the same columns, parameter tuples and
  * tail, e.g. each customer's snapshot) join one multi-row insert, planned and run once instead of once per customer,

@@ -1,5 +1,7 @@
 import type { Queryable } from '../db/db.ts';
+import { notify } from '../db/notify.ts';
 import { isStatementBatch } from '../db/statement-batch.ts';
+import { isWriteBehind } from '../db/write-behind.ts';
 import type { IdGenerator } from '../lib/ids.ts';
 import { insertEvent, type OutboxEvent } from './outbox-repo.ts';
 
@@ -32,12 +34,22 @@ export const OUTBOX_CHANNEL = 'outbox_events';
 export const recordEvent = async (tx: Queryable, ids: IdGenerator, event: Omit<OutboxEvent, 'id'>): Promise<OutboxEvent> => {
   const stored = { ...event, id: ids.id('evt') };
   // Wakes the webhook workers when this transaction commits (polling remains the fallback). The first event of a
-  // transaction raises the NOTIFY in the same statement as its insert; later ones need none (PostgreSQL folds equal
-  // notifications of one transaction into one).
+  // transaction raises the NOTIFY (with its insert, or held with a group's writes); later ones need none (PostgreSQL
+  // folds equal notifications of one transaction into one).
   if (isStatementBatch(tx)) {
     // One statement for the whole batch: its final select raises the NOTIFY once it commits.
     await insertEvent(tx, stored);
     tx.notifyOnCommit(OUTBOX_CHANNEL);
+    return stored;
+  }
+  if (isWriteBehind(tx)) {
+    // Both wait with the group's other writes: the insert joins the group's one insert of events, and the NOTIFY,
+    // naming no table, ends no merging and needs no round trip of its own.
+    if (!notified.has(tx)) {
+      await notify(tx, OUTBOX_CHANNEL, '');
+      notified.add(tx);
+    }
+    await insertEvent(tx, stored);
     return stored;
   }
   if (notified.has(tx)) {

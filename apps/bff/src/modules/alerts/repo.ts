@@ -2,6 +2,7 @@ import type { TAlert, TAlertType, TListAlertsQuery, TPagination } from '@credit/
 import type { CursorCodec } from '../../core/cursor.ts';
 import type { Queryable } from '../../db/db.ts';
 import { createdAtCursorValue, Filters, keysetPage } from '../../db/keyset.ts';
+import { isWriteBehind } from '../../db/write-behind.ts';
 
 export interface AlertRow {
   id: string;
@@ -42,14 +43,35 @@ export interface NewAlert {
   createdAt: Date;
 }
 
+const INSERT_ALERT = `insert into alerts
+  (id, user_id, client_id, type, title, message, severity, status, data, created_at)
+  values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10)`;
+
 export const insertAlert = async (tx: Queryable, a: NewAlert): Promise<AlertRow> => {
-  const { rows } = await tx.query<AlertRow>(
-    `insert into alerts (id, user_id, client_id, type, title, message, severity, status, data, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7, 'unread', $8::jsonb, $9) returning ${COLUMNS}`,
-    [a.id, a.userId, a.clientId, a.type, a.title, a.message, a.severity, JSON.stringify(a.data), a.createdAt],
-  );
+  const data = JSON.stringify(a.data);
+  // Parameters only (status too), so a group's alerts join one multi-row insert (db/write-behind.ts).
+  const params = [a.id, a.userId, a.clientId, a.type, a.title, a.message, a.severity, 'unread', data, a.createdAt];
+  if (isWriteBehind(tx)) {
+    // A group commit's caller reads nothing back, so the insert waits with the group's writes instead of a round
+    // trip; elsewhere the answer is the stored row, its data in the key order every later read gives.
+    await tx.query(INSERT_ALERT, params);
+    return { ...toRow(a), status: 'unread', read_at: null };
+  }
+  const { rows } = await tx.query<AlertRow>(`${INSERT_ALERT} returning ${COLUMNS}`, params);
   return rows[0] as AlertRow;
 };
+
+const toRow = (a: NewAlert) => ({
+  id: a.id,
+  user_id: a.userId,
+  client_id: a.clientId,
+  type: a.type,
+  title: a.title,
+  message: a.message,
+  severity: a.severity,
+  data: a.data,
+  created_at: a.createdAt,
+});
 
 /**
  * Marks one of the user's alerts read; the first read time is kept when it is read again.

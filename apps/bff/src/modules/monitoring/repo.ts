@@ -111,11 +111,54 @@ export const saveSnapshot = async (tx: Queryable, userId: string, snapshot: Snap
 };
 
 /**
+ * A group commit's alert keys (modules/monitoring/service.ts, commitGroup): its users' keys read in one statement at
+ * the group's first claim, so each claim after it is a plain write the group holds. Keys are written only by the commit
+ * unit under the user's row lock, which the group holds, so what was read stays true until the group commits.
+ */
+export class AlertKeyClaims {
+  #keys: Promise<Map<string, Set<string>>> | undefined;
+
+  constructor(private readonly userIds: readonly string[]) {}
+
+  /** Whether the user's subject is new (and now claimed); undefined for a user not in the group. */
+  async claim(tx: Queryable, userId: string, digests: string[]): Promise<boolean | undefined> {
+    if (!this.userIds.includes(userId)) return undefined;
+    this.#keys ??= tx
+      .query<{ user_id: string; key: string }>('select user_id, key from monitoring_alert_keys where user_id = any($1::text[])', [
+        this.userIds,
+      ])
+      .then(({ rows }) => {
+        const keys = new Map<string, Set<string>>();
+        for (const row of rows) keys.set(row.user_id, (keys.get(row.user_id) ?? new Set()).add(row.key));
+        return keys;
+      });
+    const keys = await this.#keys;
+    const held = keys.get(userId) ?? new Set<string>();
+    if (digests.some((digest) => held.has(digest))) return false;
+    keys.set(userId, held.add(digests[0] ?? ''));
+    return true;
+  }
+}
+
+/**
  * Records that an alert about a subject was raised; false when one already was (the same inquiry never alerts twice).
- * Subjects are stored as keyed digests (`digests[0]` is the current key's): they name lenders, ZIP codes and flags, which
- * stay sealed in the snapshot. The older keys' digests are checked too, so rotating the key never re-raises an alert.
+ * Subjects are stored as keyed digests (`digests[0]` is the current key's): they name lenders, ZIP codes and flags,
+ * which stay sealed in the snapshot. The older keys' digests are checked too, so rotating the key never re-raises an
+ * alert.
+ * In a group commit (`tx.alertKeys`) the answer comes from the group's keys and the insert waits with its writes.
  */
 export const claimAlertKey = async (tx: Queryable, userId: string, digests: string[], at: Date): Promise<boolean> => {
+  const claimed = await (tx as Queryable & { alertKeys?: AlertKeyClaims }).alertKeys?.claim(tx, userId, digests);
+  if (claimed !== undefined) {
+    if (claimed) {
+      await tx.query('insert into monitoring_alert_keys (user_id, key, created_at) values ($1, $2, $3) on conflict do nothing', [
+        userId,
+        digests[0],
+        at,
+      ]);
+    }
+    return claimed;
+  }
   // `returning`: the answer is read, so the insert runs at once even in a group commit's held writes.
   const { rows } = await tx.query(
     `insert into monitoring_alert_keys (user_id, key, created_at)

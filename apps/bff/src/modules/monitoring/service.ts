@@ -40,7 +40,7 @@ import {
 } from '../users/service.ts';
 import { commitPulledFile, type DropReason } from './apply-pull.ts';
 import { dueOfPeriod, nextDueAfter, type Schedule } from './cadence.ts';
-import { lockRefreshStates, type RefreshState } from './repo.ts';
+import { AlertKeyClaims, lockRefreshStates, type RefreshState } from './repo.ts';
 
 export { type ClaimedUser, dueOnClock } from '../users/service.ts';
 export { periodDays } from './cadence.ts';
@@ -220,6 +220,7 @@ const GROUP_MERGED_TABLES = [
   'program_customer_scores',
   'outbox_events',
   'alerts',
+  'monitoring_alert_keys',
 ];
 
 /**
@@ -234,8 +235,9 @@ const commitGroup = async (ctx: AppContext, group: PulledPeriod[]): Promise<(Ref
       const auditCollector = new AuditCollector();
       const scoreBands = new ScoreBandTally();
       const held = new WriteBehind(tx, { mergeInto: GROUP_MERGED_TABLES });
-      const groupTx: WriteTx = Object.assign(held, { touches: tx.touches, auditCollector, scoreBands });
       const ids = group.map((pulled) => pulled.user.id);
+      const alertKeys = new AlertKeyClaims(ids);
+      const groupTx: WriteTx = Object.assign(held, { touches: tx.touches, auditCollector, scoreBands, alertKeys });
       const states = await lockRefreshStates(groupTx, ids);
       await scoreBands.preload(groupTx, ids);
       const outcomes: RefreshOutcome[] = [];
@@ -243,6 +245,7 @@ const commitGroup = async (ctx: AppContext, group: PulledPeriod[]): Promise<(Ref
       // Shared rows last, so their locks are held only for the commit's final statements.
       await scoreBands.flush(groupTx);
       await auditCollector.flush(ctx, groupTx);
+      await tx.announceThrough?.(held);
       await held.flush();
       return outcomes;
     });

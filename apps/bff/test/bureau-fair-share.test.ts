@@ -90,10 +90,12 @@ describe('two clients sharing the HTTP bureau’s per-second cap', () => {
       expect(answer.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
       expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     }
-    // Whatever the flood, the bureau saw about the cap a second at most (a call started late in one may land in the next).
+    // Whatever the flood, each second starts at most the cap's calls. Counted by arrival, a second may also hold calls
+    // that started late in the one before, so the bureau sees at most twice the cap in any second (a wave of the flood
+    // is 40 calls within a second).
     const perSecond = new Map<number, number>();
     for (const { at } of bureau.calls) perSecond.set(Math.floor(at / 1000), (perSecond.get(Math.floor(at / 1000)) ?? 0) + 1);
-    expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(CAP + 2);
+    expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(2 * CAP);
     // One identity file per session answered, none for a refusal.
     expect(bureau.calls.length).toBe(QUIET_USERS + statuses.filter((s) => s === 200).length);
 

@@ -199,6 +199,11 @@ export const ZConfig = z.object({
    */
   MONITORING_BATCH_SIZE: positiveInt(200),
   MONITORING_CONCURRENCY: positiveInt(16),
+  /**
+   * Claimed batches a worker refreshes at once, sharing its MONITORING_CONCURRENCY: the next batch's pulls start while
+   * the one before finishes its last pulls and commits, so the worker's slots do not idle at each batch's end.
+   */
+  MONITORING_BATCHES_IN_FLIGHT: positiveInt(2),
   /** Pulled periods committed in one transaction: fewer commits and round trips per customer. */
   MONITORING_COMMIT_GROUP: positiveInt(50),
   /** How long a claim lasts: a worker that dies holding users loses them to another worker after this. */

@@ -1,6 +1,7 @@
 import { ALERT_TYPES } from '@credit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runMonitoringBatch, runMonitoringUntilIdle } from '../src/modules/monitoring/scheduler.ts';
+import type { BureauProvider } from '../src/bureau/provider.ts';
+import { runMonitoringBatch, runMonitoringUntilIdle, startMonitoring } from '../src/modules/monitoring/scheduler.ts';
 import { claimDueUsers, refreshClaimedUser } from '../src/modules/monitoring/service.ts';
 import { type Dispatcher, startDispatcher } from '../src/modules/webhooks/dispatcher.ts';
 import { enrolActiveUser, enrolUser } from './helpers/credit-users.ts';
@@ -215,6 +216,57 @@ describe('the monitoring schedule', () => {
     expect(
       await count(`select count(*)::int as n from score_history where user_id = $1 and source = 'monitoring'`, [doomed]),
     ).toBeLessThanOrEqual(1);
+  });
+
+  it('starts the next batch while one finishes, within the worker’s slots, each period pulled once', async () => {
+    const users = [];
+    for (let i = 0; i < 8; i++) users.push(await enrolActiveUser(app, await tok(), { ssn: '1002' }));
+    await runMonitoringUntilIdle(app.ctx);
+    app.clock.advance(30 * DAY);
+    const bureau = app.ctx.bureau as BureauProvider;
+    let inFlight = 0;
+    let mostInFlight = 0;
+    let claimsWhilePulling = 0;
+    const slowBureau: BureauProvider = {
+      ...bureau,
+      pullCreditFile: async (subject, asOf, options) => {
+        inFlight += 1;
+        mostInFlight = Math.max(mostInFlight, inFlight);
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 25));
+          return await bureau.pullCreditFile(subject, asOf, options);
+        } finally {
+          inFlight -= 1;
+        }
+      },
+    };
+    const db = new Proxy(app.ctx.db, {
+      get(target, prop) {
+        if (prop === 'query') {
+          return (sql: string, params?: unknown[]) => {
+            if (sql.includes('for update skip locked') && inFlight > 0) claimsWhilePulling += 1;
+            return target.query(sql, params);
+          };
+        }
+        const value = Reflect.get(target, prop);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const config = { ...app.ctx.config, MONITORING_BATCH_SIZE: 3, MONITORING_CONCURRENCY: 2, MONITORING_BATCHES_IN_FLIGHT: 2 };
+    const worker = startMonitoring({ ...app.ctx, config, db, bureau: slowBureau });
+    const monitoringRows = (userId: string) =>
+      count(`select count(*)::int as n from score_history where user_id = $1 and source = 'monitoring'`, [userId]);
+    try {
+      await waitFor(async () => {
+        for (const userId of users) expect(await monitoringRows(userId)).toBe(1);
+      }, 20_000);
+    } finally {
+      await worker.stop();
+    }
+    // Two batches in flight share two slots (never four), and a batch is claimed while the one before still pulls.
+    expect(mostInFlight).toBe(2);
+    expect(claimsWhilePulling).toBeGreaterThan(0);
+    for (const userId of users) expect(await monitoringRows(userId)).toBe(1);
   });
 
   it('skips a user deleted after a worker claimed it, without writing anything for the period', async () => {

@@ -1,3 +1,4 @@
+import pLimit, { type LimitFunction } from 'p-limit';
 import type { AppContext } from '../../context.ts';
 import { type PollLoop, startPollLoop } from '../../lib/poll-loop.ts';
 import { claimDueUsers, type RefreshOutcome, refreshClaimedBatch } from './service.ts';
@@ -20,10 +21,11 @@ const addBatch = (total: BatchReport, batch: BatchReport) => {
 };
 
 /**
- * Claims one batch of due users and refreshes them, MONITORING_CONCURRENCY at a time. A refresh that throws (a
- * database failure) leaves its lease to run out, so the user is taken again later; it never stops the batch.
+ * Claims one batch of due users and refreshes them, MONITORING_CONCURRENCY at a time (or in the worker's shared
+ * `slots`). A refresh that throws (a database failure) leaves its lease to run out, so the user is taken again later;
+ * it never stops the batch.
  */
-export const runMonitoringBatch = async (ctx: AppContext): Promise<BatchReport> => {
+export const runMonitoringBatch = async (ctx: AppContext, slots?: LimitFunction): Promise<BatchReport> => {
   const now = ctx.clock.now();
   const leaseUntil = new Date(now.getTime() + ctx.config.MONITORING_LEASE_SECONDS * 1000);
   const claimed = await claimDueUsers(ctx.db, now, leaseUntil, ctx.config.MONITORING_BATCH_SIZE);
@@ -32,6 +34,7 @@ export const runMonitoringBatch = async (ctx: AppContext): Promise<BatchReport> 
   // it, rather than two workers pulling it at once. A quarter of the lease covers one pull with its retries.
   const lastStart = leaseUntil.getTime() - (ctx.config.MONITORING_LEASE_SECONDS * 1000) / 4;
   await refreshClaimedBatch(ctx, claimed, {
+    slots,
     mayStart: () => ctx.clock.now().getTime() <= lastStart,
     settled: (user, outcome, ms) => {
       if (outcome instanceof Error) {
@@ -57,8 +60,11 @@ export const runMonitoringUntilIdle = async (ctx: AppContext): Promise<BatchRepo
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 
 /**
- * The worker role's monitoring loop: claim and refresh due users back to back while there are any, else look again
- * every MONITORING_POLL_INTERVAL_MS. Logs one line per busy stretch with counts and per-user timings (bench reads it).
+ * The worker role's monitoring loops: claim and refresh due users back to back while there are any, else look again
+ * every MONITORING_POLL_INTERVAL_MS. MONITORING_BATCHES_IN_FLIGHT loops share the worker's MONITORING_CONCURRENCY
+ * slots, so one batch's pulls start while the batch before waits for its last pulls and its final commit, rather than
+ * the worker's slots idling at each batch's end. Logs one line per busy stretch with counts and per-user timings (the
+ * bench reads it).
  */
 export const startMonitoring = (ctx: AppContext): PollLoop => {
   let window: BatchReport = emptyReport();
@@ -78,10 +84,11 @@ export const startMonitoring = (ctx: AppContext): PollLoop => {
   };
   let lastFlush = performance.now();
   let busy = false;
-  const loop = startPollLoop(ctx.config.MONITORING_POLL_INTERVAL_MS, async () => {
+  const slots = pLimit(ctx.config.MONITORING_CONCURRENCY);
+  const pass = async () => {
     let batch: BatchReport | undefined;
     try {
-      batch = await runMonitoringBatch(ctx);
+      batch = await runMonitoringBatch(ctx, slots);
     } catch (error) {
       ctx.logger.warn({ err: error }, 'monitoring claim failed; will retry');
     }
@@ -100,10 +107,13 @@ export const startMonitoring = (ctx: AppContext): PollLoop => {
     if (busy) ctx.logger.debug('monitoring idle');
     busy = false;
     return false;
-  });
+  };
+  const loops = Array.from({ length: ctx.config.MONITORING_BATCHES_IN_FLIGHT }, () =>
+    startPollLoop(ctx.config.MONITORING_POLL_INTERVAL_MS, pass),
+  );
   return {
     stop: async () => {
-      await loop.stop();
+      await Promise.all(loops.map((loop) => loop.stop()));
       flush();
     },
   };

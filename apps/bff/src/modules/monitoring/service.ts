@@ -1,5 +1,6 @@
 import type { TCreditScoreRefreshResult } from '@credit/contract';
 import { MANUAL_REFRESH_INTERVAL_HOURS } from '@credit/contract';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { BureauUnavailableError } from '../../bureau/errors.ts';
 import type { CreditFileResult } from '../../bureau/provider.ts';
 import type { WriteTx } from '../../cache/invalidation.ts';
@@ -9,7 +10,6 @@ import { ApiError, notFound } from '../../core/api-error.ts';
 import type { Caller, MonitoringCadence } from '../../core/principal.ts';
 import type { Queryable } from '../../db/db.ts';
 import { WriteBehind } from '../../db/write-behind.ts';
-import { eachLimited } from '../../lib/poll-loop.ts';
 import { AuditCollector } from '../audit/service.ts';
 import { clientMonitoringCadence } from '../clients/service.ts';
 import { creditScoreOf, getCurrentScore, loadFileOnRecord, requireActiveUser } from '../credit/service.ts';
@@ -287,6 +287,8 @@ export interface ClaimedBatchOptions {
   mayStart(): boolean;
   /** Each user's outcome (an Error when its commit failed; its lease then runs out), with the time it took. */
   settled(user: ClaimedUser, outcome: RefreshOutcome | Error, ms: number): void;
+  /** The worker's pull slots, when batches share them; else the batch has MONITORING_CONCURRENCY of its own. */
+  slots?: LimitFunction;
 }
 
 /**
@@ -310,7 +312,8 @@ export const refreshClaimedBatch = async (ctx: AppContext, users: ClaimedUser[],
       options.settled(pulled.user, outcomes[i] ?? 'skipped', performance.now() - (started.get(pulled.user.id) ?? 0));
     });
   };
-  await eachLimited([...others, ...periods], ctx.config.MONITORING_CONCURRENCY, async (user) => {
+  const slots = options.slots ?? pLimit(ctx.config.MONITORING_CONCURRENCY);
+  await slots.map([...others, ...periods], async (user) => {
     if (!options.mayStart()) {
       options.settled(user, 'skipped', 0);
       return;

@@ -73,6 +73,36 @@ describe('a write-behind transaction', () => {
     ]);
   });
 
+  it('joins columnar inserts of many customers into one insert of their arrays, every value as written', async () => {
+    const columnar = 'insert into wb_points (user_id, score, on_day) select * from unnest($1::text[], $2::int[], $3::date[])';
+    // Quotes, backslashes, commas and braces: what an array literal must escape inside a quoted SQL literal.
+    const awkward = [`o'brien`, 'back\\slash', 'a,b', '{brace}', 'quo"te'];
+    const sent = await run(async (held) => {
+      await held.query(columnar, [awkward.slice(0, 3), [700, 701, 702], ['2026-10-01', '2026-10-02', '2026-10-03']]);
+      await held.query('insert into wb_latest (user_id, score) values ($1, $2)', ['x', 1]);
+      await held.query(columnar, [awkward.slice(3), [703, 704], ['2026-10-04', '2026-10-05']]);
+    });
+    // One insert into each table, not three statements.
+    expect(sent).toEqual([[expect.stringContaining('unnest'), expect.stringContaining('wb_latest')]]);
+    expect((await db.query('select user_id, score, on_day::text from wb_points order by score')).rows).toEqual(
+      awkward.map((user, i) => ({ user_id: user, score: 700 + i, on_day: `2026-10-0${i + 1}` })),
+    );
+  });
+
+  it('sends a columnar insert as its own statement where it may not merge, with the same rows', async () => {
+    const columnar = 'insert into wb_points (user_id, score, on_day) select * from unnest($1::text[], $2::int[], $3::date[])';
+    const sent = await run(async (held) => {
+      await held.query(columnar, [['a'], [700], ['2026-10-01']]);
+      await held.query('update wb_points set score = score + 1', []);
+      await held.query(columnar, [['b'], [710], ['2026-10-02']]);
+    });
+    expect(sent[0]).toHaveLength(3);
+    expect(await points()).toEqual([
+      { user_id: 'a', score: 701, on_day: '2026-10-01' },
+      { user_id: 'b', score: 710, on_day: '2026-10-02' },
+    ]);
+  });
+
   it('keeps a write that names the table between two inserts in its place: rows after it run after it', async () => {
     const sent = await run(async (held) => {
       await held.query('insert into wb_latest (user_id, score) values ($1, $2)', ['a', 600]);

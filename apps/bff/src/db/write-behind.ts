@@ -62,6 +62,25 @@ const TUPLE_SEPARATOR = /\s*,\s*/y;
 /** `insert into t (columns) values (…), (…) [tail]` whose tuples hold parameters only and whose tail holds none. */
 const INSERT_HEAD = /^\s*insert\s+into\s+([a-z_]+)\s*\(([^()]*)\)\s*values\s*/i;
 
+/**
+ * `insert into t (columns) select * from unnest($1::type[], …)`: rows given as one array per column, so two such inserts
+ * of one text merge by joining their arrays, and PostgreSQL parses a few array literals instead of a literal per value.
+ */
+const COLUMNAR_INSERT = new RegExp(
+  String.raw`^\s*insert\s+into\s+([a-z_]+)\s*\([^()]*\)\s*select\s+\*\s+from\s+unnest\(\s*\$\d+::[a-z_]+\[\]` +
+    String.raw`(?:\s*,\s*\$\d+::[a-z_]+\[\])*\s*\)\s*$`,
+  'i',
+);
+
+/** Columnar inserts of one text held as one: each parameter's arrays joined, in the order they were held. */
+interface MergedColumns {
+  table: string;
+  key: string;
+  template: Template;
+  /** By parameter index: the rows' values of that column. */
+  columns: unknown[][];
+}
+
 interface MergedInsert {
   /** The table the rows go to: a later write naming it ends the merging. */
   table: string;
@@ -118,6 +137,8 @@ interface Plan {
   /** Lower-case words of the text: which tables it may name. */
   words: ReadonlySet<string>;
   insert: MergeableInsert | undefined;
+  /** The table of a columnar insert (COLUMNAR_INSERT). */
+  columnarTable: string | undefined;
 }
 
 /** Statement texts come from a fixed set of templates (a tuple count varies), so a small cache holds them all. */
@@ -133,6 +154,7 @@ const planOf = (sql: string): Plan => {
     template: templateOf(sql),
     words: new Set(sql.toLowerCase().match(/[a-z_][a-z0-9_]*/g) ?? []),
     insert: plain ? mergeableInsert(sql) : undefined,
+    columnarTable: plain ? COLUMNAR_INSERT.exec(sql)?.[1]?.toLowerCase() : undefined,
   };
   if (plans.size >= PLAN_CACHE_SIZE) plans.clear();
   plans.set(sql, plan);
@@ -145,16 +167,17 @@ const planOf = (sql: string): Plan => {
  * commit of many customers then
  * costs a few round trips instead of several per customer. Writes run in order, so two writes of one row behave as
  * they would one by one. Inserts into a table of `mergeInto` of one shape (the same columns, parameter tuples and
- * tail, e.g. each customer's snapshot) join one multi-row insert, planned and run once instead of once per customer,
+ * tail, e.g. each customer's snapshot) join one multi-row insert, and columnar inserts of one text (COLUMNAR_INSERT, e.g.
+each customer's scores) one insert of joined arrays, planned and run once instead of once per customer,
  * while no other held write names that table: its later rows then run before writes to other tables held between
  * them, so only tables whose rows reference none of the transaction's other writes belong there. A held write's error surfaces at the flush that sends it, so only code
  * that never catches a write's error may run on it (a group commit retries its customers one by one). Parameters are
  * inlined as quoted literals (the text the driver would send), so a statement must not contain a literal `$`.
  */
 export class WriteBehind implements Queryable {
-  #held: (string | MergedInsert)[] = [];
+  #held: (string | MergedInsert | MergedColumns)[] = [];
   /** Merged inserts more rows may still join, by key. */
-  #open = new Map<string, MergedInsert>();
+  #open = new Map<string, MergedInsert | MergedColumns>();
 
   readonly #mergeInto: ReadonlySet<string>;
 
@@ -182,6 +205,10 @@ export class WriteBehind implements Queryable {
   /** Holds a statement that must wait even though it is no plain write (a StatementBatch's parts, one by one). */
   hold(sql: string, params: unknown[]): void {
     const plan = planOf(sql);
+    if (plan.columnarTable && this.#mergeInto.has(plan.columnarTable) && params.every(Array.isArray)) {
+      this.#holdColumns(plan, plan.columnarTable, sql, params as unknown[][]);
+      return;
+    }
     const insert = plan.insert && this.#mergeInto.has(plan.insert.table) ? plan.insert : undefined;
     this.#closeNaming(plan.words, insert?.key);
     if (!insert) {
@@ -190,13 +217,29 @@ export class WriteBehind implements Queryable {
     }
     const rows = insert.tuples.map((tuple) => inline(tuple, params));
     const open = this.#open.get(insert.key);
-    if (open) {
+    if (open && 'tuples' in open) {
       for (const row of rows) open.tuples.push(row);
       return;
     }
     const merged: MergedInsert = { table: insert.table, key: insert.key, head: insert.head, tail: insert.tail, tuples: rows };
     this.#held.push(merged);
     this.#open.set(insert.key, merged);
+  }
+
+  #holdColumns(plan: Plan, table: string, sql: string, params: unknown[][]): void {
+    const key = `columns|${sql}`;
+    this.#closeNaming(plan.words, key);
+    const open = this.#open.get(key);
+    if (open && 'columns' in open) {
+      params.forEach((values, i) => {
+        const column = open.columns[i] ?? [];
+        for (const value of values) column.push(value);
+      });
+      return;
+    }
+    const merged: MergedColumns = { table, key, template: plan.template, columns: params.map((values) => [...values]) };
+    this.#held.push(merged);
+    this.#open.set(key, merged);
   }
 
   /** A write that names an open insert's table ends that insert's merging: rows held after it must run after it. */
@@ -209,7 +252,11 @@ export class WriteBehind implements Queryable {
   async flush(): Promise<void> {
     if (this.#held.length === 0) return;
     const sql = this.#held
-      .map((held) => (typeof held === 'string' ? held : `${held.head}${held.tuples.join(', ')}${held.tail}`))
+      .map((held) => {
+        if (typeof held === 'string') return held;
+        if ('columns' in held) return inline(held.template, held.columns);
+        return `${held.head}${held.tuples.join(', ')}${held.tail}`;
+      })
       .join(';\n');
     this.#held = [];
     this.#open.clear();

@@ -87,16 +87,20 @@ export interface NewScore {
 
 export const insertScores = async (tx: Queryable, scores: NewScore[]): Promise<void> => {
   if (scores.length === 0) return;
-  const params: unknown[] = [];
-  const values = scores.map((s) => {
-    params.push(s.userId, s.clientId, s.score, s.scoreDate, s.source, s.createdAt);
-    const n = params.length;
-    return `($${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}::date, $${n - 1}, $${n})`;
-  });
-  // A plain write: it joins a StatementBatch with the user row's last_score_date (credit/service.ts, storeScores).
+  // One array per column: a first pull's 24 months (and a group commit's customers, db/write-behind.ts) are a few array
+  // literals to parse instead of six values a row. A plain write: it joins a StatementBatch with the user row's
+  // last_score_date (credit/service.ts, storeScores).
   await tx.query(
-    `insert into score_history (user_id, client_id, score, score_date, source, created_at) values ${values.join(', ')}`,
-    params,
+    `insert into score_history (user_id, client_id, score, score_date, source, created_at)
+     select * from unnest($1::text[], $2::text[], $3::int[], $4::date[], $5::text[], $6::timestamptz[])`,
+    [
+      scores.map((s) => s.userId),
+      scores.map((s) => s.clientId),
+      scores.map((s) => s.score),
+      scores.map((s) => s.scoreDate),
+      scores.map((s) => s.source),
+      scores.map((s) => s.createdAt.toISOString()),
+    ],
   );
 };
 

@@ -201,7 +201,8 @@ export const ZConfig = z.object({
   MONITORING_CONCURRENCY: positiveInt(16),
   /**
    * Claimed batches a worker refreshes at once, sharing its MONITORING_CONCURRENCY: the next batch's pulls start while
-   * the one before finishes its last pulls and commits, so the worker's slots do not idle at each batch's end.
+   * the one before finishes its last pulls and commits, so the worker's slots do not idle at each batch's end. A batch
+   * is claimed once every pull claimed before it has started (modules/monitoring/slots.ts).
    */
   MONITORING_BATCHES_IN_FLIGHT: positiveInt(2),
   /** Pulled periods committed in one transaction: fewer commits and round trips per customer. */

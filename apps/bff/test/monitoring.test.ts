@@ -219,7 +219,7 @@ describe('the monitoring schedule', () => {
   });
 
   it('starts the next batch while one finishes, within the worker’s slots, each period pulled once', async () => {
-    const users = [];
+    const users: string[] = [];
     for (let i = 0; i < 8; i++) users.push(await enrolActiveUser(app, await tok(), { ssn: '1002' }));
     await runMonitoringUntilIdle(app.ctx);
     app.clock.advance(30 * DAY);

@@ -103,6 +103,38 @@ describe('a write-behind transaction', () => {
     ]);
   });
 
+  it('holds columnar inserts of unequal arrays apart, so no value moves into another insert’s rows', async () => {
+    const columnar = 'insert into wb_points (user_id, score, on_day) select * from unnest($1::text[], $2::int[], $3::date[])';
+    const sent = await run(async (held) => {
+      await held.query(columnar, [
+        ['a', 'b'],
+        [700, 701],
+        ['2026-10-01', '2026-10-02'],
+      ]);
+      await held.query(columnar, [['c'], [702], ['2026-10-03']]);
+      await held.query('insert into wb_latest (user_id, score) select * from unnest($1::text[], $2::int[])', [['z'], [1]]);
+    });
+    expect(sent[0]).toHaveLength(2);
+    // Joined, the second insert's note would land on the first insert's second row (x) and w would have none.
+    const unequal = 'insert into wb_latest (user_id, score, note) select * from unnest($1::text[], $2::int[], $3::text[])';
+    const sentApart = await run(async (held) => {
+      await held.query(unequal, [['y', 'x'], [1, 2], ['y note']]);
+      await held.query(unequal, [['w'], [3], ['w note']]);
+    });
+    expect(sentApart[0]).toHaveLength(2);
+    expect((await points()).map((p) => [p.user_id, p.score])).toEqual([
+      ['a', 700],
+      ['b', 701],
+      ['c', 702],
+    ]);
+    expect((await db.query('select user_id, note from wb_latest order by user_id')).rows).toEqual([
+      { user_id: 'w', note: 'w note' },
+      { user_id: 'x', note: null },
+      { user_id: 'y', note: 'y note' },
+      { user_id: 'z', note: null },
+    ]);
+  });
+
   it('keeps a write that names the table between two inserts in its place: rows after it run after it', async () => {
     const sent = await run(async (held) => {
       await held.query('insert into wb_latest (user_id, score) values ($1, $2)', ['a', 600]);

@@ -72,6 +72,17 @@ const COLUMNAR_INSERT = new RegExp(
   'i',
 );
 
+/**
+ * Parameters that join by concatenation: one array per parameter, all as long. unnest pads shorter arrays with NULLs,
+ * so joining unequal ones would move a later insert's values into an earlier insert's rows.
+ */
+const isColumns = (params: unknown[], template: Template): params is unknown[][] => {
+  const rows = Array.isArray(params[0]) ? params[0].length : -1;
+  return (
+    params.length === new Set(template.params).size && params.every((values) => Array.isArray(values) && values.length === rows)
+  );
+};
+
 /** Columnar inserts of one text held as one: each parameter's arrays joined, in the order they were held. */
 interface MergedColumns {
   table: string;
@@ -163,16 +174,16 @@ const planOf = (sql: string): Plan => {
 
 /**
  * A transaction whose plain writes (insert, update or delete without `returning`, and db/notify.ts's NOTIFY) are held
- * back and sent together, as statements of one simple query, when anything else is asked or at `flush`: a group
- * commit of many customers then
- * costs a few round trips instead of several per customer. Writes run in order, so two writes of one row behave as
- * they would one by one. Inserts into a table of `mergeInto` of one shape (the same columns, parameter tuples and
- * tail, e.g. each customer's snapshot) join one multi-row insert, and columnar inserts of one text (COLUMNAR_INSERT, e.g.
-each customer's scores) one insert of joined arrays, planned and run once instead of once per customer,
- * while no other held write names that table: its later rows then run before writes to other tables held between
- * them, so only tables whose rows reference none of the transaction's other writes belong there. A held write's error surfaces at the flush that sends it, so only code
- * that never catches a write's error may run on it (a group commit retries its customers one by one). Parameters are
- * inlined as quoted literals (the text the driver would send), so a statement must not contain a literal `$`.
+ * back and sent together, as statements of one simple query, when anything else is asked or at `flush`: a group commit
+ * of many customers then costs a few round trips instead of several per customer. Writes run in order, so two writes
+ * of one row behave as they would one by one. Inserts into a table of `mergeInto` of one shape (the same columns,
+ * parameter tuples and tail, e.g. each customer's snapshot) join one multi-row insert, and columnar inserts of one text
+ * (COLUMNAR_INSERT, e.g. each customer's scores) one insert of joined arrays, planned and run once instead of once per
+ * customer, while no other held write names that table: its later rows then run before writes to other tables held
+ * between them, so only tables whose rows reference none of the transaction's other writes belong there. A held
+ * write's error surfaces at the flush that sends it, so only code that never catches a write's error may run on it (a
+ * group commit retries its customers one by one). Parameters are inlined as quoted literals (the text the driver would
+ * send), so a statement must not contain a literal `$`.
  */
 export class WriteBehind implements Queryable {
   #held: (string | MergedInsert | MergedColumns)[] = [];
@@ -205,8 +216,8 @@ export class WriteBehind implements Queryable {
   /** Holds a statement that must wait even though it is no plain write (a StatementBatch's parts, one by one). */
   hold(sql: string, params: unknown[]): void {
     const plan = planOf(sql);
-    if (plan.columnarTable && this.#mergeInto.has(plan.columnarTable) && params.every(Array.isArray)) {
-      this.#holdColumns(plan, plan.columnarTable, sql, params as unknown[][]);
+    if (plan.columnarTable && this.#mergeInto.has(plan.columnarTable) && isColumns(params, plan.template)) {
+      this.#holdColumns(plan, plan.columnarTable, sql, params);
       return;
     }
     const insert = plan.insert && this.#mergeInto.has(plan.insert.table) ? plan.insert : undefined;

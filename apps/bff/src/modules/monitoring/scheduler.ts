@@ -1,7 +1,7 @@
-import pLimit, { type LimitFunction } from 'p-limit';
 import type { AppContext } from '../../context.ts';
 import { type PollLoop, startPollLoop } from '../../lib/poll-loop.ts';
-import { claimDueUsers, type RefreshOutcome, refreshClaimedBatch } from './service.ts';
+import { type ClaimedUser, claimDueUsers, type RefreshOutcome, refreshClaimedBatch } from './service.ts';
+import { MonitoringSlots } from './slots.ts';
 
 export interface BatchReport {
   claimed: number;
@@ -22,28 +22,38 @@ const addBatch = (total: BatchReport, batch: BatchReport) => {
 
 /**
  * Claims one batch of due users and refreshes them, MONITORING_CONCURRENCY at a time (or in the worker's shared
- * `slots`). A refresh that throws (a database failure) leaves its lease to run out, so the user is taken again later;
- * it never stops the batch.
+ * `slots`, in their turn). A refresh that throws (a database failure) leaves its lease to run out, so the user is taken
+ * again later; it never stops the batch.
  */
-export const runMonitoringBatch = async (ctx: AppContext, slots?: LimitFunction): Promise<BatchReport> => {
-  const now = ctx.clock.now();
-  const leaseUntil = new Date(now.getTime() + ctx.config.MONITORING_LEASE_SECONDS * 1000);
-  const claimed = await claimDueUsers(ctx.db, now, leaseUntil, ctx.config.MONITORING_BATCH_SIZE);
-  const report: BatchReport = { ...emptyReport(), claimed: claimed.length };
+export const runMonitoringBatch = async (ctx: AppContext, slots?: MonitoringSlots): Promise<BatchReport> => {
+  const report = emptyReport();
+  let leaseUntil = 0;
+  const claim = () => {
+    const now = ctx.clock.now();
+    leaseUntil = now.getTime() + ctx.config.MONITORING_LEASE_SECONDS * 1000;
+    return claimDueUsers(ctx.db, now, new Date(leaseUntil), ctx.config.MONITORING_BATCH_SIZE);
+  };
   // A user whose turn comes too late to finish inside the lease is left alone: the lease runs out and another pass takes
   // it, rather than two workers pulling it at once. A quarter of the lease covers one pull with its retries.
-  const lastStart = leaseUntil.getTime() - (ctx.config.MONITORING_LEASE_SECONDS * 1000) / 4;
-  await refreshClaimedBatch(ctx, claimed, {
-    slots,
-    mayStart: () => ctx.clock.now().getTime() <= lastStart,
-    settled: (user, outcome, ms) => {
-      if (outcome instanceof Error) {
-        report.outcomes.failed += 1;
-        ctx.logger.error({ err: outcome, userId: user.id }, 'monitoring refresh failed; the lease will expire and it is retried');
-      } else report.outcomes[outcome] += 1;
-      if (ms > 0) report.durationsMs.push(ms);
-    },
-  });
+  const refresh = (claimed: ClaimedUser[]) => {
+    report.claimed = claimed.length;
+    const lastStart = leaseUntil - (ctx.config.MONITORING_LEASE_SECONDS * 1000) / 4;
+    return refreshClaimedBatch(ctx, claimed, {
+      slots,
+      mayStart: () => ctx.clock.now().getTime() <= lastStart,
+      settled: (user, outcome, ms) => {
+        if (outcome instanceof Error) {
+          report.outcomes.failed += 1;
+          ctx.logger.error(
+            { err: outcome, userId: user.id },
+            'monitoring refresh failed; the lease will expire and it is retried',
+          );
+        } else report.outcomes[outcome] += 1;
+        if (ms > 0) report.durationsMs.push(ms);
+      },
+    });
+  };
+  await (slots ? slots.claimThen(claim, refresh) : refresh(await claim()));
   return report;
 };
 
@@ -84,13 +94,18 @@ export const startMonitoring = (ctx: AppContext): PollLoop => {
   };
   let lastFlush = performance.now();
   let busy = false;
-  const slots = pLimit(ctx.config.MONITORING_CONCURRENCY);
+  /** Loops inside a batch: the busy stretch ends when one finds nothing due while no other is still at work. */
+  let working = 0;
+  const slots = new MonitoringSlots(ctx.config.MONITORING_CONCURRENCY);
   const pass = async () => {
     let batch: BatchReport | undefined;
+    working += 1;
     try {
       batch = await runMonitoringBatch(ctx, slots);
     } catch (error) {
       ctx.logger.warn({ err: error }, 'monitoring claim failed; will retry');
+    } finally {
+      working -= 1;
     }
     if (batch && batch.claimed > 0) {
       busy = true;
@@ -102,6 +117,7 @@ export const startMonitoring = (ctx: AppContext): PollLoop => {
       }
       return true;
     }
+    if (working > 0) return false;
     flush();
     lastFlush = performance.now();
     if (busy) ctx.logger.debug('monitoring idle');

@@ -1,6 +1,5 @@
 import type { TCreditScoreRefreshResult } from '@credit/contract';
 import { MANUAL_REFRESH_INTERVAL_HOURS } from '@credit/contract';
-import pLimit, { type LimitFunction } from 'p-limit';
 import { BureauUnavailableError } from '../../bureau/errors.ts';
 import type { CreditFileResult } from '../../bureau/provider.ts';
 import type { WriteTx } from '../../cache/invalidation.ts';
@@ -41,6 +40,7 @@ import {
 import { commitPulledFile, type DropReason } from './apply-pull.ts';
 import { dueOfPeriod, nextDueAfter, type Schedule } from './cadence.ts';
 import { AlertKeyClaims, lockRefreshStates, type RefreshState } from './repo.ts';
+import { MonitoringSlots } from './slots.ts';
 
 export { type ClaimedUser, dueOnClock } from '../users/service.ts';
 export { periodDays } from './cadence.ts';
@@ -288,7 +288,7 @@ export interface ClaimedBatchOptions {
   /** Each user's outcome (an Error when its commit failed; its lease then runs out), with the time it took. */
   settled(user: ClaimedUser, outcome: RefreshOutcome | Error, ms: number): void;
   /** The worker's pull slots, when batches share them; else the batch has MONITORING_CONCURRENCY of its own. */
-  slots?: LimitFunction;
+  slots?: MonitoringSlots;
 }
 
 /**
@@ -312,16 +312,13 @@ export const refreshClaimedBatch = async (ctx: AppContext, users: ClaimedUser[],
       options.settled(pulled.user, outcomes[i] ?? 'skipped', performance.now() - (started.get(pulled.user.id) ?? 0));
     });
   };
-  const slots = options.slots ?? pLimit(ctx.config.MONITORING_CONCURRENCY);
-  await slots.map([...others, ...periods], async (user) => {
-    if (!options.mayStart()) {
-      options.settled(user, 'skipped', 0);
-      return;
-    }
-    started.set(user.id, performance.now());
+  const slots = options.slots ?? new MonitoringSlots(ctx.config.MONITORING_CONCURRENCY);
+  const refreshOne = async (user: ClaimedUser) => {
     const settle = (outcome: RefreshOutcome | Error) =>
-      options.settled(user, outcome, performance.now() - (started.get(user.id) ?? 0));
+      options.settled(user, outcome, started.has(user.id) ? performance.now() - (started.get(user.id) ?? 0) : 0);
     try {
+      if (!options.mayStart()) return settle('skipped');
+      started.set(user.id, performance.now());
       if (!periods.includes(user)) return settle(await refreshClaimedUser(ctx, user));
       // Consent is read with the next few users' just before their pulls start, so a withdrawal during the batch stops
       // the pull itself.
@@ -333,7 +330,9 @@ export const refreshClaimedBatch = async (ctx: AppContext, users: ClaimedUser[],
     } catch (error) {
       settle(error as Error);
     }
-  });
+  };
+  // Queued at once (before this function's first await): MonitoringSlots.claimThen relies on it.
+  await Promise.all([...others, ...periods].map((user) => slots.run(() => refreshOne(user))));
   await flush();
 };
 

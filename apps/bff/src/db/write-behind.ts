@@ -79,7 +79,9 @@ const COLUMNAR_INSERT = new RegExp(
 const isColumns = (params: unknown[], template: Template): params is unknown[][] => {
   const rows = Array.isArray(params[0]) ? params[0].length : -1;
   return (
-    params.length === new Set(template.params).size && params.every((values) => Array.isArray(values) && values.length === rows)
+    params.length === new Set(template.params).size &&
+    template.params.every((index) => index < params.length) &&
+    params.every((values) => Array.isArray(values) && values.length === rows)
   );
 };
 

@@ -28,7 +28,9 @@ const addBatch = (total: BatchReport, batch: BatchReport) => {
 export const runMonitoringBatch = async (ctx: AppContext, slots?: MonitoringSlots): Promise<BatchReport> => {
   const report = emptyReport();
   let leaseUntil = 0;
-  const claim = () => {
+  const claim = async (): Promise<ClaimedUser[]> => {
+    // A worker stopping while this batch waited for its turn leaves the users for the next pass.
+    if (slots?.closed) return [];
     const now = ctx.clock.now();
     leaseUntil = now.getTime() + ctx.config.MONITORING_LEASE_SECONDS * 1000;
     return claimDueUsers(ctx.db, now, new Date(leaseUntil), ctx.config.MONITORING_BATCH_SIZE);
@@ -129,6 +131,7 @@ export const startMonitoring = (ctx: AppContext): PollLoop => {
   );
   return {
     stop: async () => {
+      slots.close();
       await Promise.all(loops.map((loop) => loop.stop()));
       flush();
     },

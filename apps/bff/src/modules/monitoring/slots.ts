@@ -9,9 +9,19 @@ import PQueue from 'p-queue';
 export class MonitoringSlots {
   readonly #queue: PQueue;
   #turn: Promise<void> = Promise.resolve();
+  #closed = false;
 
   constructor(concurrency: number) {
     this.#queue = new PQueue({ concurrency });
+  }
+
+  /** From now on a claim waiting for its turn claims nothing: a stopping worker takes no new users. */
+  close(): void {
+    this.#closed = true;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
   }
 
   /** Runs `work` in a slot, after the work queued before it. */
